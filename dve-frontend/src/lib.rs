@@ -1,0 +1,70 @@
+//! DVE frontend: the input language of the DiVinE model checker, as used by
+//! the BEEM benchmark suite.
+//!
+//! Pipeline: source → tokens ([`lexer`], logos) → syntax tree ([`parser`],
+//! lalrpop; [`ast`]) → semantic analysis ([`sema`]) → [`ir::Model`] → the
+//! reference [`interp::Interpreter`], which implements the model boundary
+//! [`model::NextState`].
+//!
+//! ```
+//! use dve_frontend::model::{NextState, SuccBuf};
+//! let src = "byte x; process P { state a; init a; trans a -> a { guard x < 3; effect x = x + 1; }; } system async;";
+//! let model = dve_frontend::load_str("counter.dve", src).unwrap();
+//! let interp = dve_frontend::interp::Interpreter::new(model);
+//! let init = interp.initial_vec();
+//! let mut succs = SuccBuf::new(interp.state_len());
+//! interp.successors(&init, &mut succs);
+//! assert_eq!(succs.len(), 1);
+//! ```
+
+pub mod ast;
+pub mod diag;
+pub mod interp;
+pub mod ir;
+pub mod lexer;
+pub mod model;
+pub mod parser;
+pub mod sema;
+lalrpop_util::lalrpop_mod!(#[allow(clippy::all, unused)] grammar);
+
+use diag::{Diagnostic, Diagnostics};
+use std::path::{Path, PathBuf};
+
+/// Why a model could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{}: cannot read the file: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    /// Syntax or semantic errors, with positions; Display renders them all.
+    #[error("{0}")]
+    Model(Diagnostics),
+}
+
+/// Parses and checks a model given as text; `name` is used in messages and
+/// as the model's name.
+pub fn load_str(name: &str, source: &str) -> Result<ir::Model, Diagnostics> {
+    let ast = parser::parse(name, source)?;
+    let model_name = Path::new(name)
+        .file_name()
+        .map(|f| f.to_string_lossy().trim_end_matches(".dve").to_string())
+        .unwrap_or_else(|| name.to_string());
+    sema::analyse(&model_name, &ast).map_err(|items| Diagnostics::new(name, source, items))
+}
+
+/// Reads, parses and checks a model file.
+pub fn load_file(path: &Path) -> Result<ir::Model, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+    let name = path.display().to_string();
+    let source = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            // Point at the first byte that is not UTF-8 text.
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let prefix_len = String::from_utf8_lossy(&e.as_bytes()[..at]).len();
+            let d = Diagnostic::new(ast::Span::new(prefix_len, prefix_len + 1), "the file is not UTF-8 text (is it a binary file?)");
+            return Err(LoadError::Model(Diagnostics::new(name, text, vec![d])));
+        }
+    };
+    load_str(&name, &source).map_err(LoadError::Model)
+}
