@@ -219,8 +219,14 @@ impl Interpreter {
                         if values.len() != targets.len() {
                             return Err(RuntimeError);
                         }
-                        for (v, target) in values.iter().zip(targets) {
-                            let val = eval(v, dst)?;
+                        let SyncKind::Send { channel, .. } = t.sync else { unreachable!() };
+                        let types = m.channels[channel].item_types.as_deref();
+                        for (i, (v, target)) in values.iter().zip(targets).enumerate() {
+                            let mut val = eval(v, dst)?;
+                            // A typed channel truncates to its item type.
+                            if let Some(ty) = types.and_then(|ts| ts.get(i)) {
+                                val = truncate(*ty, val);
+                            }
                             store(target, val, src, dst)?;
                         }
                         apply_effects(r, dst)?;
@@ -354,6 +360,13 @@ fn conflict(a: &Transition, b: &Transition) -> bool {
 
 fn write_u16(s: &mut [u8], off: usize, v: u16) {
     s[off..off + 2].copy_from_slice(&v.to_le_bytes());
+}
+
+fn truncate(ty: Ty, v: i32) -> i32 {
+    match ty {
+        Ty::Byte => v as u8 as i32,
+        Ty::Int => v as i16 as i32,
+    }
 }
 
 fn write_truncated(s: &mut [u8], off: usize, ty: Ty, v: i32) {
