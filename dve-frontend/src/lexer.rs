@@ -223,7 +223,9 @@ pub fn atoi(digits: &str) -> i32 {
     digits
         .bytes()
         .take_while(u8::is_ascii_digit)
-        .fold(0i32, |acc, d| acc.wrapping_mul(10).wrapping_add(i32::from(d - b'0')))
+        .fold(0i32, |acc, d| {
+            acc.wrapping_mul(10).wrapping_add(i32::from(d - b'0'))
+        })
 }
 
 fn number(lex: &mut logos::Lexer<Token>) -> i32 {
@@ -336,7 +338,9 @@ impl LexError {
                     None => "unexpected character".to_string(),
                 }
             }
-            LexErrorKind::UnterminatedComment => "unterminated block comment: '/*' has no matching '*/'".into(),
+            LexErrorKind::UnterminatedComment => {
+                "unterminated block comment: '/*' has no matching '*/'".into()
+            }
             LexErrorKind::TooDeep => format!(
                 "expression nested too deeply (more than {} levels)",
                 crate::parser::MAX_EXPR_DEPTH
@@ -354,7 +358,10 @@ pub struct Lexer<'s> {
 
 impl<'s> Lexer<'s> {
     pub fn new(source: &'s str) -> Lexer<'s> {
-        Lexer { inner: Token::lexer(source), failed: false }
+        Lexer {
+            inner: Token::lexer(source),
+            failed: false,
+        }
     }
 }
 
@@ -380,7 +387,10 @@ impl Iterator for Lexer<'_> {
                         end = span.start + c.len_utf8();
                     }
                 }
-                Some(Err(LexError { kind, span: Span::new(span.start, end) }))
+                Some(Err(LexError {
+                    kind,
+                    span: Span::new(span.start, end),
+                }))
             }
         }
     }
@@ -396,7 +406,11 @@ mod tests {
     use super::*;
 
     fn toks(s: &str) -> Vec<Token> {
-        tokenize(s).expect("lexes").into_iter().map(|(_, t, _)| t).collect()
+        tokenize(s)
+            .expect("lexes")
+            .into_iter()
+            .map(|(_, t, _)| t)
+            .collect()
     }
 
     fn err(s: &str) -> LexError {
@@ -414,7 +428,10 @@ mod tests {
             toks("true false and or not imply int byte const channel property assert"),
             vec![True, False, And, Or, Not, Imply, Int, Byte, Const, Channel, Property, Assert]
         );
-        assert_eq!(toks("buchi genbuchi streett rabin muller"), vec![Buchi, Genbuchi, Streett, Rabin, Muller]);
+        assert_eq!(
+            toks("buchi genbuchi streett rabin muller"),
+            vec![Buchi, Genbuchi, Streett, Rabin, Muller]
+        );
         assert_eq!(
             toks("guards _x a$b#1 Sync"),
             vec![
@@ -436,7 +453,10 @@ mod tests {
 
     #[test]
     fn numbers_like_atoi() {
-        assert_eq!(toks("0 42 007"), vec![Token::Num(0), Token::Num(42), Token::Num(7)]);
+        assert_eq!(
+            toks("0 42 007"),
+            vec![Token::Num(0), Token::Num(42), Token::Num(7)]
+        );
         assert_eq!(toks("2147483647"), vec![Token::Num(i32::MAX)]);
         assert_eq!(toks("2147483648"), vec![Token::Num(i32::MIN)]);
         assert_eq!(toks("4294967297"), vec![Token::Num(1)]);
@@ -458,24 +478,39 @@ mod tests {
         );
         assert_eq!(toks("a->b"), vec![Ident("a".into()), Arrow, Ident("b".into())]);
         assert_eq!(toks("c!=d"), vec![Ident("c".into()), Ne, Ident("d".into())]);
-        assert_eq!(toks("x---y"), vec![Ident("x".into()), MinusMinus, Minus, Ident("y".into())]);
+        assert_eq!(
+            toks("x---y"),
+            vec![Ident("x".into()), MinusMinus, Minus, Ident("y".into())]
+        );
     }
 
     #[test]
     fn comments_and_whitespace() {
         use Token::*;
         assert_eq!(toks("a // b c\n d"), vec![Ident("a".into()), Ident("d".into())]);
-        assert_eq!(toks("a /* b \n c */ d"), vec![Ident("a".into()), Ident("d".into())]);
-        assert_eq!(toks("a /* b ** / */ d"), vec![Ident("a".into()), Ident("d".into())]);
+        assert_eq!(
+            toks("a /* b \n c */ d"),
+            vec![Ident("a".into()), Ident("d".into())]
+        );
+        assert_eq!(
+            toks("a /* b ** / */ d"),
+            vec![Ident("a".into()), Ident("d".into())]
+        );
         assert_eq!(toks("a /*/ b */ d"), vec![Ident("a".into()), Ident("d".into())]);
         assert_eq!(toks("a /**/ d"), vec![Ident("a".into()), Ident("d".into())]);
         // `//` inside a block comment swallows a `*/` on the same line.
-        assert_eq!(toks("a /* x // y */ z \n */ d"), vec![Ident("a".into()), Ident("d".into())]);
+        assert_eq!(
+            toks("a /* x // y */ z \n */ d"),
+            vec![Ident("a".into()), Ident("d".into())]
+        );
         // Comments do not nest.
         assert_eq!(toks("a /* /* */ d"), vec![Ident("a".into()), Ident("d".into())]);
         assert_eq!(toks("a\t\r\n  b"), vec![Ident("a".into()), Ident("b".into())]);
         // Line continuation.
-        assert_eq!(toks("a \\  \t\n b \\\r\n c"), vec![Ident("a".into()), Ident("b".into()), Ident("c".into())]);
+        assert_eq!(
+            toks("a \\  \t\n b \\\r\n c"),
+            vec![Ident("a".into()), Ident("b".into()), Ident("c".into())]
+        );
         assert_eq!(toks("// only a comment"), vec![]);
         assert_eq!(toks(""), vec![]);
         assert_eq!(toks("a/b"), vec![Ident("a".into()), Slash, Ident("b".into())]);
@@ -486,7 +521,11 @@ mod tests {
         let t = tokenize("ab  ->\n 12").expect("lexes");
         assert_eq!(
             t,
-            vec![(0, Token::Ident("ab".into()), 2), (4, Token::Arrow, 6), (8, Token::Num(12), 10)]
+            vec![
+                (0, Token::Ident("ab".into()), 2),
+                (4, Token::Arrow, 6),
+                (8, Token::Num(12), 10)
+            ]
         );
     }
 
@@ -513,7 +552,10 @@ mod tests {
         // A backslash not followed by a newline.
         let e = err("a \\ b");
         assert_eq!(e.span, Span::new(2, 3));
-        assert_eq!(err("\u{c}").message("\u{c}"), "unexpected character '\\u{c}' (U+000C)");
+        assert_eq!(
+            err("\u{c}").message("\u{c}"),
+            "unexpected character '\\u{c}' (U+000C)"
+        );
         // `"`, `'`, `#`, `$` start no token.
         for s in ["\"", "'", "#", "$", "`"] {
             assert_eq!(err(s).kind, LexErrorKind::UnknownChar);

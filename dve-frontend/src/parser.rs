@@ -39,9 +39,15 @@ fn diagnostic(source: &str, err: PError) -> Diagnostic {
                 )
             }
         }
-        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
             let mut msg = if expected.is_empty() {
-                format!("unexpected {} after the end of the model", tok.describe())
+                format!(
+                    "unexpected {} after the end of the model (the 'system' declaration must come last)",
+                    tok.describe()
+                )
             } else {
                 format!("{} but found {}", expected_list(&expected), tok.describe())
             };
@@ -109,10 +115,13 @@ fn expected_list(expected: &[String]) -> String {
     if all_ops {
         items.push("an operator".to_string());
     }
-    match items.len() {
-        0 => "unexpected input".to_string(),
-        1 => format!("expected {}", items[0]),
-        _ => format!("expected one of {}", items.join(", ")),
+    match items.as_slice() {
+        [] => "unexpected input".to_string(),
+        [one] => format!("expected {one}"),
+        // Only quoted tokens: "expected one of ';', ','".
+        _ if items.iter().all(|i| i.starts_with('\'')) => format!("expected one of {}", items.join(", ")),
+        // With descriptions: "expected ',', ';' or an operator".
+        [init @ .., last] => format!("expected {} or {last}", init.join(", ")),
     }
 }
 
@@ -120,17 +129,28 @@ fn expected_list(expected: &[String]) -> String {
 // Helpers for the grammar's actions.
 
 /// An expression with the depth of its tree.
-pub struct DExpr {
-    pub expr: Expr,
-    pub depth: u32,
+pub(crate) struct DExpr {
+    pub(crate) expr: Expr,
+    pub(crate) depth: u32,
 }
 
 pub(crate) fn leaf(l: usize, r: usize, kind: ExprKind) -> DExpr {
-    DExpr { expr: Expr { kind, span: Span::new(l, r) }, depth: 1 }
+    DExpr {
+        expr: Expr {
+            kind,
+            span: Span::new(l, r),
+        },
+        depth: 1,
+    }
 }
 
 fn too_deep(l: usize, r: usize) -> PError {
-    ParseError::User { error: LexError { kind: LexErrorKind::TooDeep, span: Span::new(l, r) } }
+    ParseError::User {
+        error: LexError {
+            kind: LexErrorKind::TooDeep,
+            span: Span::new(l, r),
+        },
+    }
 }
 
 /// A node with one sub-expression.
@@ -144,7 +164,13 @@ pub(crate) fn nested(
     if depth > MAX_EXPR_DEPTH {
         return Err(too_deep(l, r));
     }
-    Ok(DExpr { expr: Expr { kind: make(inner.expr), span: Span::new(l, r) }, depth })
+    Ok(DExpr {
+        expr: Expr {
+            kind: make(inner.expr),
+            span: Span::new(l, r),
+        },
+        depth,
+    })
 }
 
 pub(crate) fn binary(l: usize, a: DExpr, op: BinOp, b: DExpr, r: usize) -> Result<DExpr, PError> {
@@ -153,7 +179,10 @@ pub(crate) fn binary(l: usize, a: DExpr, op: BinOp, b: DExpr, r: usize) -> Resul
         return Err(too_deep(l, r));
     }
     Ok(DExpr {
-        expr: Expr { kind: ExprKind::Binary(op, Box::new(a.expr), Box::new(b.expr)), span: Span::new(l, r) },
+        expr: Expr {
+            kind: ExprKind::Binary(op, Box::new(a.expr), Box::new(b.expr)),
+            span: Span::new(l, r),
+        },
         depth,
     })
 }
@@ -187,7 +216,9 @@ mod tests {
 
     /// Parses `expr` as a guard and returns it.
     fn expr(e: &str) -> Expr {
-        let m = ok(&format!("process P {{ state s; init s; trans s -> s {{ guard {e}; }}; }} system async;"));
+        let m = ok(&format!(
+            "process P {{ state s; init s; trans s -> s {{ guard {e}; }}; }} system async;"
+        ));
         m.processes[0].transitions[0].guard.clone().expect("guard")
     }
 
@@ -293,7 +324,9 @@ mod tests {
         let m = ok(src);
         let g = m.processes[0].transitions[0].guard.clone().expect("guard");
         assert_eq!(&src[g.span.start..g.span.end], "(a + b) * c[1]");
-        let ExprKind::Binary(BinOp::Mul, a, b) = &g.kind else { panic!("not a product") };
+        let ExprKind::Binary(BinOp::Mul, a, b) = &g.kind else {
+            panic!("not a product")
+        };
         assert_eq!(&src[a.span.start..a.span.end], "(a + b)");
         assert_eq!(&src[b.span.start..b.span.end], "c[1]");
         let t = &m.processes[0].transitions[0];
@@ -312,7 +345,13 @@ mod tests {
         assert!(v.is_const);
         assert_eq!(v.ty, TypeName::Byte);
         assert_eq!(&src[v.span.start..v.span.end], "const byte LIMIT = 3;");
-        assert_eq!(v.declarators[0].init, Some(Initializer::Scalar(Expr { kind: ExprKind::Num(3), span: Span::new(19, 20) })));
+        assert_eq!(
+            v.declarators[0].init,
+            Some(Initializer::Scalar(Expr {
+                kind: ExprKind::Num(3),
+                span: Span::new(19, 20)
+            }))
+        );
         let GlobalDecl::Var(v) = &m.decls[1] else { panic!() };
         assert!(!v.is_const);
         assert_eq!(&src[v.span.start..v.span.end], "byte level = 0, log[4] = {7, 7};");
@@ -321,16 +360,28 @@ mod tests {
         assert_eq!(d.name.name, "log");
         assert_eq!(d.array_size.map(|(n, _)| n), Some(4));
         assert_eq!(&src[d.span.start..d.span.end], "log[4] = {7, 7}");
-        let Some(Initializer::List(items, sp)) = &d.init else { panic!() };
+        let Some(Initializer::List(items, sp)) = &d.init else {
+            panic!()
+        };
         assert_eq!(items.len(), 2);
         assert_eq!(&src[sp.start..sp.end], "{7, 7}");
         let GlobalDecl::Var(v) = &m.decls[2] else { panic!() };
         assert_eq!(v.ty, TypeName::Int);
         assert_eq!(v.declarators[0].init, None);
-        let GlobalDecl::Channel(c) = &m.decls[3] else { panic!() };
+        let GlobalDecl::Channel(c) = &m.decls[3] else {
+            panic!()
+        };
         assert_eq!(c.types, None);
-        assert_eq!(c.channels.iter().map(|(n, s)| (n.name.as_str(), *s)).collect::<Vec<_>>(), vec![("ping", None), ("data", None)]);
-        let GlobalDecl::Channel(c) = &m.decls[4] else { panic!() };
+        assert_eq!(
+            c.channels
+                .iter()
+                .map(|(n, s)| (n.name.as_str(), *s))
+                .collect::<Vec<_>>(),
+            vec![("ping", None), ("data", None)]
+        );
+        let GlobalDecl::Channel(c) = &m.decls[4] else {
+            panic!()
+        };
         assert_eq!(c.types, Some(vec![TypeName::Byte, TypeName::Int]));
         assert_eq!(c.channels.len(), 2);
         assert_eq!(c.channels[0].1.map(|(n, _)| n), Some(2));
@@ -354,7 +405,10 @@ mod tests {
         assert_eq!(m.processes.len(), 2);
         let a = &m.processes[0];
         assert_eq!(a.vars.len(), 2);
-        assert_eq!(a.states.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec!["s0", "s1"]);
+        assert_eq!(
+            a.states.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            vec!["s0", "s1"]
+        );
         assert_eq!(a.init.name, "s1");
         let t = &a.transitions;
         assert_eq!(t.len(), 7);
@@ -369,20 +423,35 @@ mod tests {
         assert_eq!(t[0].effects.len(), 2);
         assert_eq!(t[0].effects[1].target.name.name, "t");
         assert!(t[0].effects[1].target.index.is_some());
-        assert_eq!(&src[t[0].effects[0].span.start..t[0].effects[0].span.end], "k = (k + 1) % 4");
+        assert_eq!(
+            &src[t[0].effects[0].span.start..t[0].effects[0].span.end],
+            "k = (k + 1) % 4"
+        );
         assert_eq!(t[1].from, None);
         assert_eq!(t[1].to.name, "s0");
         let s = t[1].sync.as_ref().expect("sync");
         assert_eq!(s.dir, SyncDir::Recv);
         assert!(matches!(s.values[0].kind, ExprKind::Index(..)));
         assert_eq!(t[2].sync.as_ref().map(|s| s.values.len()), Some(2));
-        assert_eq!(t[3].sync.as_ref().map(|s| (s.dir, s.values.len())), Some((SyncDir::Recv, 2)));
-        assert_eq!(t[4].sync.as_ref().map(|s| (s.dir, s.values.len())), Some((SyncDir::Send, 0)));
+        assert_eq!(
+            t[3].sync.as_ref().map(|s| (s.dir, s.values.len())),
+            Some((SyncDir::Recv, 2))
+        );
+        assert_eq!(
+            t[4].sync.as_ref().map(|s| (s.dir, s.values.len())),
+            Some((SyncDir::Send, 0))
+        );
         let s5 = t[5].sync.as_ref().expect("sync");
         assert_eq!(&src[s5.span.start..s5.span.end], "c?");
         assert!(t[6].guard.is_none() && t[6].sync.is_none() && t[6].effects.is_empty());
         let p = &m.processes[1];
-        assert_eq!(p.accept, Accept::Buchi(vec![Ident { name: "q1".into(), span: p.accept_span() }]));
+        assert_eq!(
+            p.accept,
+            Accept::Buchi(vec![Ident {
+                name: "q1".into(),
+                span: p.accept_span()
+            }])
+        );
         assert_eq!(m.system.property.as_ref().map(|p| p.name.as_str()), Some("Prop"));
     }
 
@@ -415,36 +484,60 @@ mod tests {
             assert_eq!(p.accept != Accept::None, ica.contains("accept"), "{ica}");
             assert!(m.system.is_sync);
         }
-        for bad in ["commit b;", "init a; init a;", "init a; commit b; commit b;", "accept c; commit b;"] {
+        for bad in [
+            "commit b;",
+            "init a; init a;",
+            "init a; commit b; commit b;",
+            "accept c; commit b;",
+        ] {
             fail(&format!("process P {{ state a, b, c; {bad} }} system sync;"));
         }
     }
 
     #[test]
     fn accept_forms() {
-        let acc = |s: &str| ok(&format!("process P {{ state a, b; init a; accept {s}; }} system async;")).processes[0]
-            .accept
-            .clone();
+        let acc = |s: &str| {
+            ok(&format!(
+                "process P {{ state a, b; init a; accept {s}; }} system async;"
+            ))
+            .processes[0]
+                .accept
+                .clone()
+        };
         let names = |v: &[Ident]| v.iter().map(|i| i.name.clone()).collect::<Vec<_>>();
-        let Accept::Buchi(v) = acc("buchi a, b") else { panic!() };
+        let Accept::Buchi(v) = acc("buchi a, b") else {
+            panic!()
+        };
         assert_eq!(names(&v), ["a", "b"]);
-        let Accept::Sets { kind, sets } = acc("genbuchi (a, b), (), (b)") else { panic!() };
+        let Accept::Sets { kind, sets } = acc("genbuchi (a, b), (), (b)") else {
+            panic!()
+        };
         assert_eq!(kind, "genbuchi");
-        assert_eq!(sets.iter().map(|s| names(s)).collect::<Vec<_>>(), vec![vec!["a", "b"], vec![], vec!["b"]]);
-        let Accept::Sets { kind, .. } = acc("muller (a)") else { panic!() };
+        assert_eq!(
+            sets.iter().map(|s| names(s)).collect::<Vec<_>>(),
+            vec![vec!["a", "b"], vec![], vec!["b"]]
+        );
+        let Accept::Sets { kind, .. } = acc("muller (a)") else {
+            panic!()
+        };
         assert_eq!(kind, "muller");
-        let Accept::Pairs { kind, pairs } = acc("rabin (a; b), (; a, b), (;)") else { panic!() };
+        let Accept::Pairs { kind, pairs } = acc("rabin (a; b), (; a, b), (;)") else {
+            panic!()
+        };
         assert_eq!(kind, "rabin");
         assert_eq!(pairs.len(), 3);
         assert_eq!(names(&pairs[1].1), ["a", "b"]);
         assert!(pairs[2].0.is_empty() && pairs[2].1.is_empty());
-        let Accept::Pairs { kind, .. } = acc("streett (a; b)") else { panic!() };
+        let Accept::Pairs { kind, .. } = acc("streett (a; b)") else {
+            panic!()
+        };
         assert_eq!(kind, "streett");
     }
 
     #[test]
     fn assertions() {
-        let m = ok("process P { state a, b; init a; assert a: 1 < 2, b: P.a; trans a -> b {}; } system async;");
+        let m =
+            ok("process P { state a, b; init a; assert a: 1 < 2, b: P.a; trans a -> b {}; } system async;");
         let p = &m.processes[0];
         assert_eq!(p.asserts.len(), 2);
         assert_eq!(p.asserts[1].0.name, "b");
@@ -455,7 +548,9 @@ mod tests {
     fn numbers_and_identifiers() {
         assert_eq!(expr("2147483648").kind, ExprKind::Num(i32::MIN));
         let long = "x".repeat(80);
-        let ExprKind::Var(v) = expr(&long).kind else { panic!() };
+        let ExprKind::Var(v) = expr(&long).kind else {
+            panic!()
+        };
         assert_eq!(v.name.len(), 63);
     }
 
@@ -546,26 +641,47 @@ mod tests {
         assert_eq!(m, "expected ';' but found '}'");
         let (m, _, _) = fail("process 3");
         assert_eq!(m, "expected an identifier but found number 3");
+        let (m, _, _) = fail("process P { byte x = 3 state s; init s; } system async;");
+        assert_eq!(m, "expected ',', ';' or an operator but found 'state'");
+        let (m, _, _) = fail("process P { state s; init s; accept ; } system async;");
+        assert_eq!(
+            m,
+            "expected an identifier, 'buchi', 'genbuchi', 'streett', 'rabin' or 'muller' but found ';'"
+        );
     }
 
     #[test]
     fn deep_expressions_are_rejected_not_crashing() {
         let n = 100_000;
-        let deep_unary = format!("process P {{ state s; init s; trans s -> s {{ guard {}1; }}; }} system async;", "- ".repeat(n));
+        let deep_unary = format!(
+            "process P {{ state s; init s; trans s -> s {{ guard {}1; }}; }} system async;",
+            "- ".repeat(n)
+        );
         let (m, _, _) = fail(&deep_unary);
         assert!(m.contains("nested too deeply"), "{m}");
         let chain = vec!["a"; n].join(" + ");
-        let (m, _, _) = fail(&format!("process P {{ state s; init s; trans s -> s {{ guard {chain}; }}; }} system async;"));
+        let (m, _, _) = fail(&format!(
+            "process P {{ state s; init s; trans s -> s {{ guard {chain}; }}; }} system async;"
+        ));
         assert!(m.contains("nested too deeply"), "{m}");
         let parens = format!("{}a{}", "(".repeat(n), ")".repeat(n));
-        ok(&format!("process P {{ state s; init s; trans s -> s {{ guard {parens}; }}; }} system async;"));
+        ok(&format!(
+            "process P {{ state s; init s; trans s -> s {{ guard {parens}; }}; }} system async;"
+        ));
         let idx = format!("{}0{}", "a[".repeat(n), "]".repeat(n));
-        let (m, _, _) = fail(&format!("process P {{ state s; init s; trans s -> s {{ guard {idx}; }}; }} system async;"));
+        let (m, _, _) = fail(&format!(
+            "process P {{ state s; init s; trans s -> s {{ guard {idx}; }}; }} system async;"
+        ));
         assert!(m.contains("nested too deeply"), "{m}");
         // Deep but allowed.
         let ok_chain = vec!["a"; MAX_EXPR_DEPTH as usize / 2].join(" && ");
-        ok(&format!("process P {{ state s; init s; trans s -> s {{ guard {ok_chain}; }}; }} system async;"));
+        ok(&format!(
+            "process P {{ state s; init s; trans s -> s {{ guard {ok_chain}; }}; }} system async;"
+        ));
         // Unclosed deep parentheses: an error, no crash.
-        fail(&format!("process P {{ state s; init s; trans s -> s {{ guard {}", "(".repeat(n)));
+        fail(&format!(
+            "process P {{ state s; init s; trans s -> s {{ guard {}",
+            "(".repeat(n)
+        ));
     }
 }

@@ -379,3 +379,20 @@ fn synchronous_system() {
     m.successors(&m.initial_vec(), &mut buf);
     assert!(succs(&m, buf.state(0)).is_empty());
 }
+
+// DiVinE numbers processes by first mention: a `P.s` naming a later process
+// gives it the next number, which orders successors (BEEM's brp2 DFS figures
+// depend on it).
+#[test]
+fn processes_are_numbered_by_first_mention() {
+    let src = "process A { state a, b; init a; trans a -> b { guard C.c0; }; }
+        process B { state b0, b1; init b0; trans b0 -> b1 {}; }
+        process C { state c0, c1; init c0; trans c0 -> c1 {}; }
+        system async;";
+    let m = load(src);
+    let mut buf = SuccBuf::new(m.state_len());
+    m.successors(&m.initial_vec(), &mut buf);
+    let labels: Vec<String> = buf.entries().iter().map(|e| m.info().label_text(&e.label)).collect();
+    assert_eq!(labels, vec!["A: a -> b", "C: c0 -> c1", "B: b0 -> b1"]);
+    assert_eq!(text(&m, &m.initial_vec()), "A=a, C=c0, B=b0");
+}

@@ -1,0 +1,528 @@
+//! `dvemc`: the command line of the DVE model checker.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use dve_frontend::model::NextState;
+use harness::explore::{self, ExploreOptions, Limits, Outcome, Report, Strategy};
+use harness::manifest::{Beem, StatFile};
+
+/// The model explored when `explore` is given no MODEL.
+const EMBEDDED_NAME: &str = "phils2.dve";
+const EMBEDDED_SOURCE: &str = include_str!("../../../beem/examples/phils2.dve");
+
+const EXIT_OK: u8 = 0;
+/// Reserved: a property was violated (not produced yet).
+#[allow(dead_code)]
+const EXIT_VIOLATED: u8 = 1;
+// 2 = usage error, produced by clap itself.
+const EXIT_INPUT: u8 = 3;
+const EXIT_BUDGET: u8 = 4;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  run complete (explore) / model ok (check)
+  1  reserved: property violated
+  2  usage error (unknown option, bad value)
+  3  input error: missing or unreadable file, malformed model, BEEM directory not found
+  4  budget exhausted: the state, time or memory limit stopped the run";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dvemc",
+    version,
+    about = "Explicit-state model checker for DVE models (BEEM benchmark suite)",
+    after_long_help = EXIT_CODES
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse and check a model; print a one-line summary.
+    #[command(after_long_help = EXIT_CODES)]
+    Check {
+        /// A .dve file, or a BEEM instance name such as `adding.1`.
+        model: PathBuf,
+        /// BEEM directory (for instance names); default: $BEEM_DIR or ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Explore the whole state space and print statistics.
+    #[command(after_long_help = EXIT_CODES)]
+    Explore(ExploreArgs),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum StrategyArg {
+    Bfs,
+    Dfs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BackendArg {
+    /// The reference interpreter.
+    Interp,
+}
+
+impl BackendArg {
+    fn name(self) -> &'static str {
+        match self {
+            BackendArg::Interp => "interp",
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+struct ExploreArgs {
+    /// A .dve file, or a BEEM instance name such as `adding.1`; without it,
+    /// the built-in example (two dining philosophers).
+    model: Option<PathBuf>,
+    /// Search order.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Bfs)]
+    strategy: StrategyArg,
+    /// Successor generator.
+    #[arg(long, value_enum, default_value_t = BackendArg::Interp)]
+    backend: BackendArg,
+    /// Stop (exit 4) when one more state than N would be stored.
+    #[arg(long, value_name = "N")]
+    max_states: Option<u64>,
+    /// Stop (exit 4) after this much wall time: seconds, or with a unit
+    /// (`90`, `2.5`, `30s`, `5m`, `1h`).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_duration)]
+    time_limit: Option<Duration>,
+    /// Stop (exit 4) before the state store and search stack would grow past
+    /// this many bytes. Suffixes: K/M/G/T or KiB/MiB/GiB/TiB (powers of 1024),
+    /// KB/MB/GB/TB (powers of 1000).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+    memory_limit: Option<u64>,
+    /// Also print the BFS level table and the DFS edge classes in the form
+    /// of BEEM's stats/*.stat.xml files (and compare with them when the
+    /// model is a BEEM instance that has one).
+    #[arg(long)]
+    stats: bool,
+    /// Print exactly one JSON object on standard output.
+    #[arg(long)]
+    json: bool,
+    /// BEEM directory; default: $BEEM_DIR, else ../shared/beem near the
+    /// working directory or the executable.
+    #[arg(long, value_name = "DIR")]
+    beem: Option<PathBuf>,
+}
+
+/// An error that already carries its full message (a model diagnostic).
+#[derive(Debug)]
+struct Printed(String);
+
+impl std::fmt::Display for Printed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Printed {}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            if let Some(p) = e.downcast_ref::<Printed>() {
+                eprintln!("{p}");
+            } else {
+                eprintln!("dvemc: error: {e:#}");
+            }
+            ExitCode::from(EXIT_INPUT)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Check { model, beem } => check(&model, beem.as_deref()),
+        Command::Explore(args) => explore_cmd(&args),
+    }
+}
+
+/// A BEEM instance name (no directory part, no extension, not an existing file).
+fn is_instance_name(p: &Path) -> bool {
+    let s = p.to_string_lossy();
+    !p.exists() && !s.contains('/') && !s.ends_with(".dve") && !s.is_empty()
+}
+
+/// Resolves MODEL: an existing path as it is; a bare BEEM instance name to
+/// `dve/<name>.dve` in the BEEM directory. Returns the path and the BEEM
+/// instance name when the model is one.
+fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Option<String>)> {
+    if is_instance_name(model) {
+        let name = model.to_string_lossy().into_owned();
+        if let Ok(b) = Beem::locate(beem) {
+            let path = b.model_path(&name);
+            if path.is_file() {
+                return Ok((path, Some(name)));
+            }
+        }
+        return Ok((model.to_path_buf(), None));
+    }
+    let instance = model
+        .file_name()
+        .and_then(|f| f.to_str())
+        .and_then(|f| f.strip_suffix(".dve"))
+        .filter(|stem| !stem.contains(".prop"))
+        .map(str::to_string);
+    Ok((model.to_path_buf(), instance))
+}
+
+fn load_model(path: &Path) -> Result<dve_frontend::ir::Model> {
+    dve_frontend::load_file(path).map_err(|e| Printed(e.to_string()).into())
+}
+
+fn load_embedded() -> Result<dve_frontend::ir::Model> {
+    dve_frontend::load_str(EMBEDDED_NAME, EMBEDDED_SOURCE).map_err(|e| Printed(e.to_string()).into())
+}
+
+fn check(model: &Path, beem: Option<&Path>) -> Result<u8> {
+    let (path, _) = resolve_model(model, beem)?;
+    let m = load_model(&path)?;
+    println!(
+        "{}: ok: {} processes, {} variables, {}-byte state vector, {} transitions",
+        path.display(),
+        m.processes.len(),
+        m.vars.len(),
+        m.state_len,
+        m.transitions.len()
+    );
+    Ok(EXIT_OK)
+}
+
+fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
+    if let Some(b) = &args.beem {
+        if !b.is_dir() {
+            bail!("BEEM directory {} does not exist", b.display());
+        }
+    }
+    let (ir, instance, display_name) = match &args.model {
+        Some(m) => {
+            let (path, instance) = resolve_model(m, args.beem.as_deref())?;
+            (load_model(&path)?, instance, path.display().to_string())
+        }
+        None => (load_embedded()?, None, format!("{EMBEDDED_NAME} (built-in)")),
+    };
+    let model: Box<dyn NextState> = match args.backend {
+        BackendArg::Interp => Box::new(dve_frontend::interp::Interpreter::new(ir)),
+    };
+    let opts = ExploreOptions {
+        strategy: match args.strategy {
+            StrategyArg::Bfs => Strategy::Bfs,
+            StrategyArg::Dfs => Strategy::Dfs,
+        },
+        limits: Limits {
+            max_states: args.max_states,
+            time: args.time_limit,
+            memory_bytes: args.memory_limit,
+        },
+        level_table: args.stats,
+    };
+    let mut report = explore::explore(model.as_ref(), &opts);
+    report.backend = args.backend.name().to_string();
+    if report.model.is_empty() {
+        report.model = display_name.clone();
+    }
+
+    // The reference figures, when asked for and available.
+    let reference = match (&instance, args.stats) {
+        (Some(inst), true) => Beem::locate(args.beem.as_deref())
+            .ok()
+            .and_then(|b| b.stats(inst).ok().flatten()),
+        _ => None,
+    };
+
+    let text = if args.json {
+        let mut v = serde_json::to_value(&report).context("serialising the report")?;
+        if let (Some(r), Some(obj)) = (&reference, v.as_object_mut()) {
+            obj.insert("beem_reference".into(), serde_json::to_value(r)?);
+        }
+        format!("{}\n", serde_json::to_string(&v)?)
+    } else {
+        let mut buf = Vec::new();
+        print_human(&mut buf, &display_name, &report)?;
+        if args.stats {
+            print_stats(&mut buf, &report, reference.as_ref())?;
+        }
+        String::from_utf8(buf).context("report text")?
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // A closed pipe (`dvemc ... | head`) is not an error of the run.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("writing the report")?,
+    }
+
+    match report.result {
+        Outcome::Complete => Ok(EXIT_OK),
+        r => {
+            let why = match r {
+                Outcome::StateLimit => {
+                    format!("state limit of {} states reached", args.max_states.unwrap_or(0))
+                }
+                Outcome::TimeLimit => format!(
+                    "time limit of {} s reached",
+                    args.time_limit.map(|d| d.as_secs_f64()).unwrap_or(0.0)
+                ),
+                Outcome::MemoryLimit => format!(
+                    "memory limit of {} reached",
+                    args.memory_limit.map(human_bytes).unwrap_or_default()
+                ),
+                Outcome::Complete => unreachable!(),
+            };
+            eprintln!("dvemc: search incomplete ({}): {why}", r.name());
+            Ok(EXIT_BUDGET)
+        }
+    }
+}
+
+fn print_human(out: &mut impl Write, name: &str, r: &Report) -> std::io::Result<()> {
+    writeln!(out, "model:               {name}")?;
+    writeln!(out, "strategy:            {} ({} backend)", r.strategy, r.backend)?;
+    writeln!(out, "result:              {}", r.result)?;
+    writeln!(out, "state vector:        {} bytes", r.state_len)?;
+    writeln!(out, "states:              {}", r.states)?;
+    writeln!(out, "transitions:         {}", r.transitions)?;
+    writeln!(out, "deadlock states:     {}", r.deadlocks)?;
+    if r.error_transitions > 0 {
+        writeln!(out, "error transitions:   {}", r.error_transitions)?;
+    }
+    if let Some(l) = r.levels {
+        writeln!(out, "BFS levels:          {l}")?;
+    }
+    if let Some(d) = &r.dfs {
+        writeln!(out, "DFS max stack:       {}", d.max_stack)?;
+    }
+    writeln!(out, "time:                {}", human_secs(r.time_s))?;
+    writeln!(out, "states/s:            {:.0}", r.states_per_s)?;
+    writeln!(out, "bytes/stored state:  {:.1}", r.bytes_per_state)?;
+    if r.peak_rss_bytes > 0 {
+        writeln!(out, "peak resident mem:   {}", human_bytes(r.peak_rss_bytes))?;
+    } else {
+        writeln!(out, "peak resident mem:   unknown")?;
+    }
+    Ok(())
+}
+
+/// The statistics in the element form of BEEM's stat.xml files; with a
+/// reference, mismatching values are flagged.
+fn print_stats(out: &mut impl Write, r: &Report, reference: Option<&StatFile>) -> std::io::Result<()> {
+    fn cmp(ours: u64, theirs: Option<u64>) -> String {
+        match theirs {
+            Some(t) if t == ours => "  <!-- = BEEM -->".to_string(),
+            Some(t) => format!("  <!-- BEEM: {t} -->"),
+            None => String::new(),
+        }
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "<states>{}</states>{}",
+        r.states,
+        cmp(r.states, reference.map(|s| s.states))
+    )?;
+    writeln!(
+        out,
+        "<edges>{}</edges>{}",
+        r.transitions,
+        cmp(r.transitions, reference.map(|s| s.edges))
+    )?;
+    if let Some(levels) = r.levels {
+        writeln!(out, "<bfs-info>")?;
+        writeln!(
+            out,
+            " <levels>{levels}</levels>{}",
+            cmp(levels, reference.map(|s| s.levels))
+        )?;
+        if let Some(m) = r.max_level_states {
+            writeln!(
+                out,
+                "<max-level>{m}</max-level>{}",
+                cmp(m, reference.and_then(|s| s.max_level))
+            )?;
+        }
+        if let Some(b) = r.back_level_edges {
+            writeln!(
+                out,
+                "<back-level-edges>{b}</back-level-edges>{}",
+                cmp(b, reference.map(|s| s.back_level_edges))
+            )?;
+        }
+        if let Some(m) = r.max_back_level_edge {
+            writeln!(
+                out,
+                "<max-back-level-edge>{m}</max-back-level-edge>{}",
+                cmp(m, reference.and_then(|s| s.max_back_level_edge))
+            )?;
+        }
+        if let Some(table) = &r.level_table {
+            writeln!(out, "<bfs-levels>")?;
+            for l in table {
+                let theirs = reference.and_then(|s| s.bfs_levels.get(l.level as usize));
+                let note = match theirs {
+                    Some(t) if t.states == l.states && t.edges == l.edges => String::new(),
+                    Some(t) => format!("  <!-- BEEM: {} states, {} edges -->", t.states, t.edges),
+                    None if reference.is_some() => "  <!-- BEEM: no such level -->".to_string(),
+                    None => String::new(),
+                };
+                writeln!(
+                    out,
+                    "<level id=\"{}\"><states>{}</states><edges>{}</edges><back-level-edges>{}</back-level-edges></level>{note}",
+                    l.level, l.states, l.edges, l.back_level_edges
+                )?;
+            }
+            writeln!(out, "</bfs-levels>")?;
+        }
+        writeln!(out, "</bfs-info>")?;
+    }
+    if let Some(d) = &r.dfs {
+        let rd = reference.and_then(|s| s.dfs);
+        writeln!(out, "<dfs-info>")?;
+        writeln!(
+            out,
+            "<max-stack>{}</max-stack>{}",
+            d.max_stack,
+            cmp(d.max_stack, rd.map(|x| x.max_stack))
+        )?;
+        writeln!(
+            out,
+            "<front-edges>{}</front-edges>{}",
+            d.front_edges,
+            cmp(d.front_edges, rd.map(|x| x.front_edges))
+        )?;
+        writeln!(
+            out,
+            "<back-edges>{}</back-edges>{}",
+            d.back_edges,
+            cmp(d.back_edges, rd.map(|x| x.back_edges))
+        )?;
+        writeln!(
+            out,
+            "<cross-edges>{}</cross-edges>{}",
+            d.cross_edges,
+            cmp(d.cross_edges, rd.map(|x| x.cross_edges))
+        )?;
+        writeln!(out, "</dfs-info>")?;
+    }
+    Ok(())
+}
+
+fn human_secs(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{:.0} µs", s * 1e6)
+    }
+}
+
+fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// `123`, `1.5G`, `512MiB`, `2GB`, ...
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a byte count (e.g. 512M, 2GiB)"))?;
+    let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1024.0 * 1024.0,
+        "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        other => {
+            return Err(format!(
+                "unknown unit `{other}` in `{s}` (use K, M, G, T, KiB, MiB, GiB, KB, MB, GB)"
+            ))
+        }
+    };
+    let bytes = value * mult;
+    if !bytes.is_finite() || bytes > u64::MAX as f64 {
+        return Err(format!("`{s}` is too large"));
+    }
+    Ok(bytes as u64)
+}
+
+/// `90`, `2.5`, `30s`, `5m`, `1h`.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration in seconds (e.g. 90, 2.5, 5m)"))?;
+    let mult = match unit.trim() {
+        "" | "s" => 1.0,
+        "ms" => 1e-3,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        other => return Err(format!("unknown time unit `{other}` in `{s}` (use s, m, h)")),
+    };
+    Duration::try_from_secs_f64(value * mult).map_err(|_| format!("`{s}` is not a valid duration"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes() {
+        assert_eq!(parse_bytes("123"), Ok(123));
+        assert_eq!(parse_bytes("1K"), Ok(1024));
+        assert_eq!(parse_bytes("2MiB"), Ok(2 << 20));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("1GB"), Ok(1_000_000_000));
+        assert!(parse_bytes("12X").is_err());
+        assert!(parse_bytes("").is_err());
+        assert!(parse_bytes("-5").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert!(parse_duration("abc").is_err());
+    }
+
+    #[test]
+    fn cli_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

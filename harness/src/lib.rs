@@ -1,0 +1,6 @@
+//! dvemc's harness: state store, exploration algorithms, the BEEM manifest
+//! and the command line (`src/bin/dvemc.rs`).
+
+pub mod explore;
+pub mod manifest;
+pub mod store;

@@ -1,0 +1,366 @@
+//! The exact visited set: every stored state kept in full, with dense ids.
+//!
+//! States are packed back to back in an arena of fixed-size chunks of about
+//! 64 KiB (`state_len` bytes per state, no per-state allocation; a full chunk
+//! never moves; only the first chunk starts small and doubles up to the
+//! chunk size, so tiny models stay tiny), and found through an open-addressing index with
+//! linear probing. Ids are dense `u32`s in insertion order, so a breadth-first
+//! search can use the arena itself as its queue.
+//!
+//! Index entries are one `u64` each: the upper 32 bits are the upper 32 bits
+//! of the state's fingerprint (the *tag*), the lower 32 bits hold `id + 1`
+//! (so 0 marks an empty slot). The home slot of a state is the top
+//! `log2(capacity)` bits of its tag, which lets the table double without
+//! looking at states or recomputing fingerprints. A tag match is confirmed by
+//! comparing the stored bytes, so the set is exact whatever the fingerprints.
+//! The load factor stays at most 0.7.
+//!
+//! Memory: `bytes_used` is what is allocated (arena chunks plus the index);
+//! `next_growth_bytes` tells how much the next insertion of a new state would
+//! allocate, so a memory limit can stop a search before it grows.
+
+/// Smallest index capacity (slots).
+const MIN_TABLE: usize = 16;
+/// Target size of one arena chunk in bytes.
+const CHUNK_BYTES: usize = 64 * 1024;
+/// Most states the store can hold (ids are `u32`, `id + 1` must fit too).
+pub const MAX_STATES: usize = u32::MAX as usize - 1;
+
+#[derive(Debug)]
+pub struct StateStore {
+    state_len: usize,
+    /// log2 of states per chunk.
+    chunk_shift: u32,
+    /// All chunks but the last are full (`chunk_bytes` long).
+    chunks: Vec<Vec<u8>>,
+    /// Index entries: `tag << 32 | (id + 1)`, 0 = empty.
+    table: Vec<u64>,
+    /// log2(table.len()).
+    table_bits: u32,
+    len: usize,
+}
+
+/// Outcome of [`StateStore::insert`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Insert {
+    New(u32),
+    Seen(u32),
+}
+
+impl Insert {
+    pub fn id(self) -> u32 {
+        match self {
+            Insert::New(id) | Insert::Seen(id) => id,
+        }
+    }
+    pub fn is_new(self) -> bool {
+        matches!(self, Insert::New(_))
+    }
+}
+
+impl StateStore {
+    pub fn new(state_len: usize) -> StateStore {
+        let per_chunk = (CHUNK_BYTES / state_len.max(1)).max(16);
+        // Round down to a power of two.
+        let chunk_shift = usize::BITS - 1 - per_chunk.leading_zeros();
+        StateStore {
+            state_len,
+            chunk_shift,
+            chunks: Vec::new(),
+            table: vec![0; MIN_TABLE],
+            table_bits: MIN_TABLE.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    pub fn state_len(&self) -> usize {
+        self.state_len
+    }
+
+    /// Number of stored states.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn states_per_chunk(&self) -> usize {
+        1 << self.chunk_shift
+    }
+
+    fn chunk_bytes(&self) -> usize {
+        self.states_per_chunk() * self.state_len
+    }
+
+    /// Bytes allocated: arena chunks plus the index.
+    pub fn bytes_used(&self) -> usize {
+        self.arena_bytes() + self.table.len() * 8
+    }
+
+    fn arena_bytes(&self) -> usize {
+        match self.chunks.last() {
+            None => 0,
+            Some(last) => (self.chunks.len() - 1) * self.chunk_bytes() + last.capacity(),
+        }
+    }
+
+    /// Capacity in bytes the arena's last chunk grows to when it is full:
+    /// `None` if it has room, `Some(0)` for a new chunk.
+    fn arena_growth(&self) -> Option<usize> {
+        let full = self.chunk_bytes();
+        match self.chunks.last() {
+            Some(last) if last.len() + self.state_len <= last.capacity().min(full) => None,
+            Some(last) if last.len() < full => Some((last.capacity() * 2).min(full)),
+            _ => Some(0),
+        }
+    }
+
+    /// Initial capacity of a new chunk: the first starts at 16 states.
+    fn new_chunk_bytes(&self) -> usize {
+        if self.chunks.is_empty() {
+            (16 * self.state_len).min(self.chunk_bytes())
+        } else {
+            self.chunk_bytes()
+        }
+    }
+
+    /// Bytes the next insertion of a new state would allocate (0 if it fits
+    /// in what is allocated). While the index doubles, old and new tables
+    /// coexist, so the figure is the full new table.
+    pub fn next_growth_bytes(&self) -> usize {
+        let mut bytes = match self.arena_growth() {
+            None => 0,
+            Some(0) => self.new_chunk_bytes(),
+            Some(cap) => cap - self.chunks.last().map_or(0, |c| c.capacity()),
+        };
+        if self.needs_table_growth() {
+            bytes += self.table.len() * 2 * 8;
+        }
+        bytes
+    }
+
+    #[inline]
+    fn needs_table_growth(&self) -> bool {
+        // Keep (len + 1) / capacity <= 0.7.
+        (self.len + 1) * 10 > self.table.len() * 7
+    }
+
+    /// The bytes of state `id`. Panics if `id` is not a stored id.
+    #[inline]
+    pub fn get(&self, id: u32) -> &[u8] {
+        let id = id as usize;
+        debug_assert!(id < self.len);
+        let chunk = &self.chunks[id >> self.chunk_shift];
+        let off = (id & (self.states_per_chunk() - 1)) * self.state_len;
+        &chunk[off..off + self.state_len]
+    }
+
+    #[inline]
+    fn home(&self, tag: u64) -> usize {
+        // Top `table_bits` bits of the 32-bit tag.
+        (tag >> (32 - self.table_bits)) as usize
+    }
+
+    /// Looks `state` up; returns its id if stored, else the empty slot where
+    /// it would go.
+    #[inline]
+    fn probe(&self, state: &[u8], fp: u64) -> Result<u32, usize> {
+        let tag = fp >> 32;
+        let mask = self.table.len() - 1;
+        let mut slot = self.home(tag);
+        loop {
+            let e = self.table[slot];
+            if e == 0 {
+                return Err(slot);
+            }
+            if e >> 32 == tag {
+                let id = (e as u32) - 1;
+                if self.get(id) == state {
+                    return Ok(id);
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The id of `state` if it is stored.
+    pub fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
+        debug_assert_eq!(state.len(), self.state_len);
+        self.probe(state, fp).ok()
+    }
+
+    /// Inserts `state` (with fingerprint `fp`) unless already present;
+    /// returns its id and whether it is new.
+    ///
+    /// Panics when the store already holds [`MAX_STATES`] states.
+    #[inline]
+    pub fn insert(&mut self, state: &[u8], fp: u64) -> (u32, bool) {
+        match self.insert_state(state, fp) {
+            Insert::New(id) => (id, true),
+            Insert::Seen(id) => (id, false),
+        }
+    }
+
+    /// Like [`insert`](Self::insert), returning an [`Insert`].
+    pub fn insert_state(&mut self, state: &[u8], fp: u64) -> Insert {
+        debug_assert_eq!(state.len(), self.state_len);
+        let slot = match self.probe(state, fp) {
+            Ok(id) => return Insert::Seen(id),
+            Err(slot) => slot,
+        };
+        assert!(self.len < MAX_STATES, "state store full ({MAX_STATES} states)");
+        let slot = if self.needs_table_growth() {
+            self.grow_table();
+            match self.probe(state, fp) {
+                Err(slot) => slot,
+                Ok(_) => unreachable!("state appeared during growth"),
+            }
+        } else {
+            slot
+        };
+        let id = self.len as u32;
+        self.push_state(state);
+        self.table[slot] = ((fp >> 32) << 32) | (id as u64 + 1);
+        Insert::New(id)
+    }
+
+    fn push_state(&mut self, state: &[u8]) {
+        match self.arena_growth() {
+            None => {}
+            Some(0) => {
+                let cap = self.new_chunk_bytes();
+                self.chunks.push(Vec::with_capacity(cap));
+            }
+            Some(cap) => {
+                let last = self.chunks.last_mut().expect("chunk");
+                last.reserve_exact(cap - last.len());
+            }
+        }
+        let chunk = self.chunks.last_mut().expect("chunk");
+        chunk.extend_from_slice(state);
+        self.len += 1;
+    }
+
+    fn grow_table(&mut self) {
+        let new_bits = self.table_bits + 1;
+        assert!(new_bits <= 32, "state index cannot grow past 2^32 slots");
+        let old = std::mem::replace(&mut self.table, vec![0; 1 << new_bits]);
+        self.table_bits = new_bits;
+        let mask = self.table.len() - 1;
+        for e in old {
+            if e != 0 {
+                let mut slot = self.home(e >> 32);
+                while self.table[slot] != 0 {
+                    slot = (slot + 1) & mask;
+                }
+                self.table[slot] = e;
+            }
+        }
+    }
+
+    /// Iterates over stored states in id order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        (0..self.len as u32).map(move |id| self.get(id))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fp_of(state: &[u8]) -> u64 {
+        dve_frontend::model::fingerprint::reference(state)
+    }
+
+    #[test]
+    fn insert_and_get() {
+        let mut s = StateStore::new(3);
+        assert!(s.is_empty());
+        assert_eq!(s.insert(&[1, 2, 3], fp_of(&[1, 2, 3])), (0, true));
+        assert_eq!(s.insert(&[4, 5, 6], fp_of(&[4, 5, 6])), (1, true));
+        assert_eq!(s.insert(&[1, 2, 3], fp_of(&[1, 2, 3])), (0, false));
+        assert_eq!(s.get(0), &[1, 2, 3]);
+        assert_eq!(s.get(1), &[4, 5, 6]);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s.find(&[4, 5, 6], fp_of(&[4, 5, 6])), Some(1));
+        assert_eq!(s.find(&[7, 7, 7], fp_of(&[7, 7, 7])), None);
+    }
+
+    #[test]
+    fn many_inserts_grow_and_stay_exact() {
+        let n = 200_000u32;
+        let mut s = StateStore::new(4);
+        for i in 0..n {
+            let b = i.to_le_bytes();
+            assert_eq!(s.insert(&b, fp_of(&b)), (i, true));
+        }
+        for i in 0..n {
+            let b = i.to_le_bytes();
+            assert_eq!(s.insert(&b, fp_of(&b)), (i, false));
+            assert_eq!(s.get(i), &b);
+        }
+        assert_eq!(s.len(), n as usize);
+        assert!(s.table.len() * 7 >= s.len() * 10);
+        assert!(s.bytes_used() >= n as usize * 4);
+    }
+
+    #[test]
+    fn colliding_tags_and_fingerprints() {
+        // All states share one tag (and so one home slot); some share the
+        // whole fingerprint. Exactness must come from the byte comparison.
+        let mut s = StateStore::new(2);
+        for i in 0..3000u16 {
+            let b = i.to_le_bytes();
+            let fp = 0xDEAD_BEEF_0000_0000 | ((i as u64 % 7) + 1);
+            assert_eq!(s.insert(&b, fp), (i as u32, true));
+        }
+        for i in 0..3000u16 {
+            let b = i.to_le_bytes();
+            let fp = 0xDEAD_BEEF_0000_0000 | ((i as u64 % 7) + 1);
+            assert_eq!(s.insert(&b, fp), (i as u32, false));
+        }
+        // Neighbouring tags spill into each other's probe runs.
+        let mut t = StateStore::new(2);
+        for i in 0..5000u16 {
+            let b = i.to_le_bytes();
+            let fp = ((i as u64 % 3) << 62) | 1;
+            assert!(t.insert(&b, fp).1);
+        }
+        for i in (0..5000u16).rev() {
+            let b = i.to_le_bytes();
+            let fp = ((i as u64 % 3) << 62) | 1;
+            assert_eq!(t.find(&b, fp), Some(i as u32));
+        }
+    }
+
+    #[test]
+    fn growth_prediction() {
+        let mut s = StateStore::new(8);
+        let mut last = s.bytes_used();
+        for i in 0..100_000u64 {
+            let b = i.to_le_bytes();
+            let predicted = s.next_growth_bytes();
+            s.insert(&b, fp_of(&b));
+            let now = s.bytes_used();
+            if predicted == 0 {
+                assert_eq!(now, last, "grew without warning at {i}");
+            } else {
+                assert!(now > last);
+            }
+            // Old table freed after doubling: growth beyond bytes-before is
+            // at most the predicted figure.
+            assert!(now <= last + predicted, "at {i}: {now} > {last} + {predicted}");
+            last = now;
+        }
+    }
+
+    #[test]
+    fn zero_length_states() {
+        let mut s = StateStore::new(0);
+        assert_eq!(s.insert(&[], 42), (0, true));
+        assert_eq!(s.insert(&[], 42), (0, false));
+        assert_eq!(s.get(0), &[] as &[u8]);
+    }
+}

@@ -1,0 +1,487 @@
+//! BFS/DFS counters and limits on small hand-written `NextState` graphs,
+//! and on hand-coded copies of two BEEM models checked against BEEM's
+//! stat files (when the BEEM directory is present).
+
+use std::time::Duration;
+
+use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
+use harness::explore::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome, Strategy};
+use harness::manifest::Beem;
+
+fn info(name: &str, state_len: usize) -> ModelInfo {
+    ModelInfo {
+        name: name.to_string(),
+        state_len,
+        ..Default::default()
+    }
+}
+
+/// An explicit graph over `u32` node numbers (4-byte states); entries of
+/// `succ[i]` are `(target, error)`.
+struct Graph {
+    info: ModelInfo,
+    succ: Vec<Vec<(u32, bool)>>,
+}
+
+impl Graph {
+    fn new(name: &str, succ: Vec<Vec<u32>>) -> Graph {
+        Graph {
+            info: info(name, 4),
+            succ: succ
+                .into_iter()
+                .map(|v| v.into_iter().map(|t| (t, false)).collect())
+                .collect(),
+        }
+    }
+}
+
+impl NextState for Graph {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+    fn initial_state(&self, out: &mut [u8]) {
+        out.copy_from_slice(&0u32.to_le_bytes());
+    }
+    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        out.clear();
+        let node = u32::from_le_bytes(src.try_into().unwrap()) as usize;
+        for (k, &(t, err)) in self.succ[node].iter().enumerate() {
+            out.push_zeroed(Label::local(k as u32), err)
+                .copy_from_slice(&t.to_le_bytes());
+        }
+    }
+}
+
+fn ring(n: u32) -> Graph {
+    Graph::new("ring", (0..n).map(|i| vec![(i + 1) % n]).collect())
+}
+
+fn binary_tree(depth: u32) -> Graph {
+    let n = (1u32 << (depth + 1)) - 1;
+    Graph::new(
+        "tree",
+        (0..n)
+            .map(|i| [2 * i + 1, 2 * i + 2].into_iter().filter(|&c| c < n).collect())
+            .collect(),
+    )
+}
+
+/// 0 -> 1, 2; 1 -> 2, 3; 2 -> 0, 2; 3 -> 1.
+fn classified() -> Graph {
+    Graph::new("classified", vec![vec![1, 2], vec![2, 3], vec![0, 2], vec![1]])
+}
+
+/// An unbounded counter: i -> i + 1 (4-byte states), for the limits.
+struct Counter {
+    info: ModelInfo,
+}
+
+impl NextState for Counter {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+    fn initial_state(&self, out: &mut [u8]) {
+        out.fill(0);
+    }
+    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        out.clear();
+        let v = u32::from_le_bytes(src.try_into().unwrap());
+        out.push_zeroed(Label::local(0), false)
+            .copy_from_slice(&v.wrapping_add(1).to_le_bytes());
+    }
+}
+
+fn counter() -> Counter {
+    Counter {
+        info: info("counter", 4),
+    }
+}
+
+#[test]
+fn ring_bfs() {
+    let r = bfs(&ring(10), &Limits::default(), true);
+    assert_eq!(r.result, Outcome::Complete);
+    assert_eq!(
+        (r.states, r.transitions, r.deadlocks, r.error_transitions),
+        (10, 10, 0, 0)
+    );
+    assert_eq!(r.levels, Some(10));
+    assert_eq!(r.back_level_edges, Some(1));
+    assert_eq!(r.max_back_level_edge, Some(9));
+    let t = r.level_table.unwrap();
+    assert_eq!(t.len(), 10);
+    assert!(t.iter().all(|l| l.states == 1 && l.edges == 1));
+    assert_eq!(t[9].back_level_edges, 1);
+}
+
+#[test]
+fn ring_dfs() {
+    let r = dfs(&ring(10), &Limits::default());
+    assert_eq!((r.states, r.transitions, r.deadlocks), (10, 10, 0));
+    assert_eq!(
+        r.dfs,
+        Some(DfsStats {
+            max_stack: 10,
+            front_edges: 9,
+            back_edges: 1,
+            cross_edges: 0
+        })
+    );
+    assert_eq!(r.levels, None);
+}
+
+#[test]
+fn self_loop() {
+    let g = Graph::new("loop", vec![vec![0, 0]]);
+    let b = bfs(&g, &Limits::default(), false);
+    // Self-loops are not back-level edges (BEEM's definition).
+    assert_eq!(
+        (b.states, b.transitions, b.levels, b.back_level_edges),
+        (1, 2, Some(1), Some(0))
+    );
+    let d = dfs(&g, &Limits::default());
+    assert_eq!(
+        d.dfs,
+        Some(DfsStats {
+            max_stack: 1,
+            front_edges: 0,
+            back_edges: 2,
+            cross_edges: 0
+        })
+    );
+}
+
+#[test]
+fn tree_bfs_and_dfs() {
+    let g = binary_tree(6);
+    let n = 127;
+    let b = bfs(&g, &Limits::default(), true);
+    assert_eq!((b.states, b.transitions, b.deadlocks), (n, n - 1, 64));
+    assert_eq!(b.levels, Some(7));
+    assert_eq!(b.back_level_edges, Some(0));
+    assert_eq!(b.max_level_states, Some(64));
+    let t = b.level_table.unwrap();
+    for (k, l) in t.iter().enumerate() {
+        assert_eq!(l.states, 1 << k);
+        assert_eq!(l.edges, if k == 6 { 0 } else { 2 << k });
+    }
+    let d = dfs(&g, &Limits::default());
+    assert_eq!((d.states, d.transitions, d.deadlocks), (n, n - 1, 64));
+    assert_eq!(
+        d.dfs,
+        Some(DfsStats {
+            max_stack: 7,
+            front_edges: n - 1,
+            back_edges: 0,
+            cross_edges: 0
+        })
+    );
+}
+
+#[test]
+fn known_edge_classification() {
+    let g = classified();
+    let d = dfs(&g, &Limits::default());
+    assert_eq!((d.states, d.transitions), (4, 7));
+    // 0->1 F, 1->2 F, 2->0 B, 2->2 B, 1->3 F, 3->1 B, 0->2 C.
+    assert_eq!(
+        d.dfs,
+        Some(DfsStats {
+            max_stack: 3,
+            front_edges: 3,
+            back_edges: 3,
+            cross_edges: 1
+        })
+    );
+    let b = bfs(&g, &Limits::default(), true);
+    assert_eq!(b.levels, Some(3));
+    // Levels {0}, {1, 2}, {3}: back-level edges 1->2, 2->0, 3->1 (not the
+    // self-loop 2->2).
+    assert_eq!(b.back_level_edges, Some(3));
+    assert_eq!(b.max_back_level_edge, Some(1));
+    let t = b.level_table.unwrap();
+    assert_eq!(
+        t.iter()
+            .map(|l| (l.states, l.edges, l.back_level_edges))
+            .collect::<Vec<_>>(),
+        vec![(1, 2, 0), (2, 4, 2), (1, 1, 1)]
+    );
+}
+
+#[test]
+fn error_transitions_are_edges_into_a_state() {
+    // 0 -> 1, E(2); 1 -> E(2); 2 is the "error state" (no successors).
+    let g = Graph {
+        info: info("errors", 4),
+        succ: vec![vec![(1, false), (2, true)], vec![(2, true)], vec![]],
+    };
+    for s in [Strategy::Bfs, Strategy::Dfs] {
+        let r = explore(
+            &g,
+            &ExploreOptions {
+                strategy: s,
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            (r.states, r.transitions, r.error_transitions, r.deadlocks),
+            (3, 3, 2, 1),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn state_limit() {
+    for s in [Strategy::Bfs, Strategy::Dfs] {
+        let opts = ExploreOptions {
+            strategy: s,
+            limits: Limits {
+                max_states: Some(5),
+                ..Default::default()
+            },
+            level_table: false,
+        };
+        let r = explore(&ring(100), &opts);
+        assert_eq!(r.result, Outcome::StateLimit, "{s}");
+        assert_eq!(r.states, 5, "{s}");
+        // A limit the model stays within is no limit.
+        let opts = ExploreOptions {
+            limits: Limits {
+                max_states: Some(10),
+                ..Default::default()
+            },
+            ..opts
+        };
+        let r = explore(&ring(10), &opts);
+        assert_eq!((r.result, r.states), (Outcome::Complete, 10), "{s}");
+        let opts = ExploreOptions {
+            limits: Limits {
+                max_states: Some(0),
+                ..Default::default()
+            },
+            ..opts
+        };
+        let r = explore(&ring(10), &opts);
+        assert_eq!((r.result, r.states), (Outcome::StateLimit, 0), "{s}");
+    }
+}
+
+#[test]
+fn time_limit() {
+    for s in [Strategy::Bfs, Strategy::Dfs] {
+        let opts = ExploreOptions {
+            strategy: s,
+            limits: Limits {
+                time: Some(Duration::from_millis(200)),
+                memory_bytes: Some(1 << 30),
+                ..Default::default()
+            },
+            level_table: false,
+        };
+        let t0 = std::time::Instant::now();
+        let r = explore(&counter(), &opts);
+        assert_eq!(r.result, Outcome::TimeLimit, "{s}");
+        assert!(t0.elapsed() < Duration::from_secs(5), "{s}");
+        assert!(r.states > 1000, "{s}");
+    }
+}
+
+#[test]
+fn memory_limit() {
+    for s in [Strategy::Bfs, Strategy::Dfs] {
+        let limit = 4u64 << 20;
+        let opts = ExploreOptions {
+            strategy: s,
+            limits: Limits {
+                memory_bytes: Some(limit),
+                ..Default::default()
+            },
+            level_table: false,
+        };
+        let r = explore(&counter(), &opts);
+        assert_eq!(r.result, Outcome::MemoryLimit, "{s}");
+        assert!(
+            r.store_bytes + r.frontier_bytes <= limit,
+            "{s}: {} + {}",
+            r.store_bytes,
+            r.frontier_bytes
+        );
+        assert!(r.states > 10_000, "{s}: {}", r.states);
+        assert!(r.bytes_per_state > 4.0);
+    }
+}
+
+#[test]
+fn report_serialises() {
+    let r = bfs(&ring(3), &Limits::default(), false);
+    let v = serde_json::to_value(&r).unwrap();
+    for key in [
+        "states",
+        "transitions",
+        "deadlocks",
+        "levels",
+        "time_s",
+        "states_per_s",
+        "bytes_per_state",
+    ] {
+        assert!(v.get(key).is_some(), "{key}");
+    }
+    assert_eq!(v["result"], "complete");
+    assert_eq!(v["strategy"], "bfs");
+    assert!(v.get("level_table").is_none());
+}
+
+// --- hand-coded BEEM models -------------------------------------------------
+
+/// `adding.1`: `int c=1, x1, x2;` and two processes
+/// `Q -> R { guard c<20; effect x = c; }, R -> S { effect x = x + c; }, S -> Q { effect c = x; }`.
+/// State: c, x1, x2 (i16), pc1, pc2.
+struct Adding {
+    info: ModelInfo,
+}
+
+impl NextState for Adding {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+    fn initial_state(&self, out: &mut [u8]) {
+        out.fill(0);
+        out[0..2].copy_from_slice(&1i16.to_le_bytes());
+    }
+    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        out.clear();
+        let rd = |s: &[u8], i: usize| i16::from_le_bytes([s[2 * i], s[2 * i + 1]]);
+        let wr = |s: &mut [u8], i: usize, v: i16| s[2 * i..2 * i + 2].copy_from_slice(&v.to_le_bytes());
+        for p in 0..2 {
+            let c = rd(src, 0);
+            let x = rd(src, 1 + p);
+            let pc = src[6 + p];
+            match pc {
+                0 if c < 20 => {
+                    let s = out.push_copy(src, Label::local(3 * p as u32), false);
+                    s[6 + p] = 1;
+                    wr(s, 1 + p, c);
+                }
+                1 => {
+                    let s = out.push_copy(src, Label::local(3 * p as u32 + 1), false);
+                    s[6 + p] = 2;
+                    wr(s, 1 + p, x + c);
+                }
+                2 => {
+                    let s = out.push_copy(src, Label::local(3 * p as u32 + 2), false);
+                    s[6 + p] = 0;
+                    wr(s, 0, x);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// BEEM `phils` with `n` philosophers: `byte fork[n]`; philosopher i takes
+/// fork i, then fork i+1, puts back fork i, then fork i+1.
+struct Phils {
+    n: usize,
+    info: ModelInfo,
+}
+
+impl NextState for Phils {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+    fn initial_state(&self, out: &mut [u8]) {
+        out.fill(0);
+    }
+    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        out.clear();
+        let n = self.n;
+        for i in 0..n {
+            let (a, b) = (i, (i + 1) % n);
+            let t = 4 * i as u32;
+            match src[n + i] {
+                0 if src[a] == 0 => {
+                    let s = out.push_copy(src, Label::local(t), false);
+                    s[a] = 1;
+                    s[n + i] = 1;
+                }
+                1 if src[b] == 0 => {
+                    let s = out.push_copy(src, Label::local(t + 1), false);
+                    s[b] = 1;
+                    s[n + i] = 2;
+                }
+                2 => {
+                    let s = out.push_copy(src, Label::local(t + 2), false);
+                    s[a] = 0;
+                    s[n + i] = 3;
+                }
+                3 => {
+                    let s = out.push_copy(src, Label::local(t + 3), false);
+                    s[b] = 0;
+                    s[n + i] = 0;
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Checks a model against `stats/<instance>.stat.xml`: every BFS and DFS
+/// counter BEEM lists.
+fn check_against_beem(model: &dyn NextState, instance: &str) {
+    let Ok(beem) = Beem::locate(None) else {
+        eprintln!("BEEM directory not found; skipping {instance}");
+        return;
+    };
+    let Some(st) = beem.stats(instance).unwrap() else {
+        eprintln!("no stat file for {instance}; skipping");
+        return;
+    };
+    let b = bfs(model, &Limits::default(), true);
+    assert_eq!(b.states, st.states, "{instance} states");
+    assert_eq!(b.transitions, st.edges, "{instance} edges");
+    assert_eq!(b.levels, Some(st.levels), "{instance} levels");
+    assert_eq!(b.max_level_states, st.max_level, "{instance} max-level");
+    let table = b.level_table.as_ref().unwrap();
+    let ours: Vec<(u64, u64)> = table.iter().map(|l| (l.states, l.edges)).collect();
+    let theirs: Vec<(u64, u64)> = st.bfs_levels.iter().map(|l| (l.states, l.edges)).collect();
+    assert_eq!(ours, theirs, "{instance} bfs-levels");
+    assert_eq!(
+        b.back_level_edges,
+        Some(st.back_level_edges),
+        "{instance} back-level-edges"
+    );
+    assert_eq!(
+        b.max_back_level_edge, st.max_back_level_edge,
+        "{instance} max-back-level-edge"
+    );
+    let d = dfs(model, &Limits::default());
+    assert_eq!(d.states, st.states, "{instance} dfs states");
+    assert_eq!(d.transitions, st.edges, "{instance} dfs edges");
+    assert_eq!(d.dfs, st.dfs, "{instance} dfs-info");
+    eprintln!(
+        "{instance}: {} states, {} edges, {} levels, {} back-level edges (max {:?}), dfs {:?}: as BEEM",
+        b.states, b.transitions, st.levels, st.back_level_edges, st.max_back_level_edge, st.dfs
+    );
+}
+
+#[test]
+fn adding_1_matches_beem() {
+    check_against_beem(
+        &Adding {
+            info: info("adding.1", 8),
+        },
+        "adding.1",
+    );
+}
+
+#[test]
+fn phils_1_matches_beem() {
+    check_against_beem(
+        &Phils {
+            n: 4,
+            info: info("phils.1", 8),
+        },
+        "phils.1",
+    );
+}
