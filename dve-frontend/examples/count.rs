@@ -29,5 +29,10 @@ fn main() {
         }
         i += 1;
     }
-    println!("states {} edges {} state_len {}", queue.len(), edges, interp.state_len());
+    println!(
+        "states {} edges {} state_len {}",
+        queue.len(),
+        edges,
+        interp.state_len()
+    );
 }

@@ -13,7 +13,10 @@ impl Span {
         Span { start, end }
     }
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -99,7 +102,10 @@ pub enum Accept {
     /// `accept genbuchi|muller (..), (..);` — parsed, not used.
     Sets { kind: String, sets: Vec<Vec<Ident>> },
     /// `accept rabin|streett (..; ..), ...;` — parsed, not used.
-    Pairs { kind: String, pairs: Vec<(Vec<Ident>, Vec<Ident>)> },
+    Pairs {
+        kind: String,
+        pairs: Vec<(Vec<Ident>, Vec<Ident>)>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,7 +12,10 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn new(span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { message: message.into(), span }
+        Diagnostic {
+            message: message.into(),
+            span,
+        }
     }
 }
 
@@ -40,7 +43,11 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
 
 impl Diagnostics {
     pub fn new(file: impl Into<String>, source: impl Into<String>, items: Vec<Diagnostic>) -> Diagnostics {
-        Diagnostics { file: file.into(), source: source.into(), items }
+        Diagnostics {
+            file: file.into(),
+            source: source.into(),
+            items,
+        }
     }
 
     /// Line and column of the first diagnostic.
@@ -74,7 +81,11 @@ impl fmt::Display for Diagnostics {
                 }
             };
             writeln!(f, "{:>5} | {}", line, shown)?;
-            let pad: String = shown.chars().take(col - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            let pad: String = shown
+                .chars()
+                .take(col - 1)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
             write!(f, "      | {}{}", pad, "^".repeat(width.min(80)))?;
         }
         Ok(())

@@ -42,7 +42,11 @@ impl Interpreter {
         if p == 0 && cs == self.model.error_marker() {
             return self.model.error_state_committed();
         }
-        self.model.processes[p].committed.get(cs as usize).copied().unwrap_or(false)
+        self.model.processes[p]
+            .committed
+            .get(cs as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// DiVinE's `passed_through`: the transition's source state matches and
@@ -96,14 +100,18 @@ impl Interpreter {
             for &t in &proc_.recv {
                 let tr = &m.transitions[t];
                 if let Some(err) = self.enabled(tr, cs, src) {
-                    let SyncKind::Recv { channel, .. } = tr.sync else { unreachable!() };
+                    let SyncKind::Recv { channel, .. } = tr.sync else {
+                        unreachable!()
+                    };
                     scratch.extend([channel as u32 | if err { ERR_BIT } else { 0 }, p as u32, t as u32]);
                 }
             }
         }
         let (props, candidates) = scratch.split_at(n_props);
         let on_channel = |channel: usize| {
-            candidates.chunks_exact(3).filter(move |c| (c[0] & !ERR_BIT) as usize == channel)
+            candidates
+                .chunks_exact(3)
+                .filter(move |c| (c[0] & !ERR_BIT) as usize == channel)
         };
 
         // Stage 2: per process, local, buffered receive, buffered send, sends.
@@ -119,7 +127,9 @@ impl Interpreter {
             }
             for &t in &proc_.buf_recv {
                 let tr = &m.transitions[t];
-                let SyncKind::BufRecv { channel, .. } = tr.sync else { unreachable!() };
+                let SyncKind::BufRecv { channel, .. } = tr.sync else {
+                    unreachable!()
+                };
                 if let Some(err) = self.enabled(tr, cs, src) {
                     if self.buffer_count(channel, src) > 0 {
                         self.emit(src, t as u32, NONE, err, props, out);
@@ -128,7 +138,9 @@ impl Interpreter {
             }
             for &t in &proc_.buf_send {
                 let tr = &m.transitions[t];
-                let SyncKind::BufSend { channel, .. } = tr.sync else { unreachable!() };
+                let SyncKind::BufSend { channel, .. } = tr.sync else {
+                    unreachable!()
+                };
                 if let Some(err) = self.enabled(tr, cs, src) {
                     let cap = m.channels[channel].buffer.as_ref().map_or(0, |b| b.capacity);
                     if self.buffer_count(channel, src) < cap {
@@ -138,7 +150,9 @@ impl Interpreter {
             }
             for &t in &proc_.send {
                 let tr = &m.transitions[t];
-                let SyncKind::Send { channel, .. } = tr.sync else { unreachable!() };
+                let SyncKind::Send { channel, .. } = tr.sync else {
+                    unreachable!()
+                };
                 // §8.2: an error in any receiver guard on the channel makes
                 // every sender on it enabled and erroneous, whatever its
                 // source state.
@@ -158,7 +172,16 @@ impl Interpreter {
                     }
                     if Some(q) == m.property {
                         // A property receive forms one product step by itself.
-                        self.push_step(src, Label { trans: t as u32, partner: NONE, prop: r }, err, out);
+                        self.push_step(
+                            src,
+                            Label {
+                                trans: t as u32,
+                                partner: NONE,
+                                prop: r,
+                            },
+                            err,
+                            out,
+                        );
                         continue;
                     }
                     // Both sides assigning the same global is an error; DiVinE
@@ -173,7 +196,11 @@ impl Interpreter {
         // §7.6: a deadlocked system lets the property move alone.
         if out.is_empty() && m.property.is_some() {
             for &pm in props {
-                let label = Label { trans: NONE, partner: NONE, prop: pm & !ERR_BIT };
+                let label = Label {
+                    trans: NONE,
+                    partner: NONE,
+                    prop: pm & !ERR_BIT,
+                };
                 self.push_step(src, label, pm & ERR_BIT != 0, out);
             }
         }
@@ -184,10 +211,23 @@ impl Interpreter {
     /// moves when there is a property process (§7.6).
     fn emit(&self, src: &[u8], trans: u32, partner: u32, err: bool, props: &[u32], out: &mut SuccBuf) {
         if self.model.property.is_none() {
-            self.push_step(src, Label { trans, partner, prop: NONE }, err, out);
+            self.push_step(
+                src,
+                Label {
+                    trans,
+                    partner,
+                    prop: NONE,
+                },
+                err,
+                out,
+            );
         } else {
             for &pm in props {
-                let label = Label { trans, partner, prop: pm & !ERR_BIT };
+                let label = Label {
+                    trans,
+                    partner,
+                    prop: pm & !ERR_BIT,
+                };
                 self.push_step(src, label, err || pm & ERR_BIT != 0, out);
             }
         }
@@ -215,11 +255,15 @@ impl Interpreter {
                     if label.partner != NONE {
                         // §7.3: values, receiver, then sender.
                         let r = &m.transitions[label.partner as usize];
-                        let SyncKind::Recv { targets, .. } = &r.sync else { unreachable!() };
+                        let SyncKind::Recv { targets, .. } = &r.sync else {
+                            unreachable!()
+                        };
                         if values.len() != targets.len() {
                             return Err(RuntimeError);
                         }
-                        let SyncKind::Send { channel, .. } = t.sync else { unreachable!() };
+                        let SyncKind::Send { channel, .. } = t.sync else {
+                            unreachable!()
+                        };
                         let types = m.channels[channel].item_types.as_deref();
                         for (i, (v, target)) in values.iter().zip(targets).enumerate() {
                             let mut val = eval(v, dst)?;
@@ -303,7 +347,11 @@ impl Interpreter {
         loop {
             let label = Label {
                 trans: choices[0][current[0]].0 as u32,
-                partner: if n > 1 { choices[1][current[1]].0 as u32 } else { NONE },
+                partner: if n > 1 {
+                    choices[1][current[1]].0 as u32
+                } else {
+                    NONE
+                },
                 prop: NONE,
             };
             let mut err = false;
@@ -426,7 +474,12 @@ pub fn eval(e: &Expr, s: &[u8]) -> Eval<i32> {
     Ok(match e {
         Expr::Const(c) => *c,
         Expr::Load { ty, offset } => read_slot(s, *offset, ty.width(), ty.signed()),
-        Expr::LoadIndex { ty, offset, len, index } => {
+        Expr::LoadIndex {
+            ty,
+            offset,
+            len,
+            index,
+        } => {
             let i = eval(index, s)?;
             if i < 0 || i as u32 >= *len {
                 return Err(RuntimeError);
@@ -435,7 +488,9 @@ pub fn eval(e: &Expr, s: &[u8]) -> Eval<i32> {
         }
         Expr::ConstIndex { values, index } => {
             let i = eval(index, s)?;
-            *values.get(usize::try_from(i).map_err(|_| RuntimeError)?).ok_or(RuntimeError)?
+            *values
+                .get(usize::try_from(i).map_err(|_| RuntimeError)?)
+                .ok_or(RuntimeError)?
         }
         Expr::InState { offset, state } => (u16::from_le_bytes([s[*offset], s[offset + 1]]) == *state) as i32,
         Expr::Unary(op, a) => {

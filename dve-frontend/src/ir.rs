@@ -111,13 +111,27 @@ pub enum BinOp {
 pub enum Expr {
     Const(i32),
     /// A scalar variable (or a state-vector element at a fixed position).
-    Load { ty: Ty, offset: usize },
+    Load {
+        ty: Ty,
+        offset: usize,
+    },
     /// `a[index]` with a bounds check against `len` (error when out of range).
-    LoadIndex { ty: Ty, offset: usize, len: u32, index: Box<Expr> },
+    LoadIndex {
+        ty: Ty,
+        offset: usize,
+        len: u32,
+        index: Box<Expr>,
+    },
     /// `K[index]` of a constant array: bounds-checked like a variable array.
-    ConstIndex { values: Vec<i32>, index: Box<Expr> },
+    ConstIndex {
+        values: Vec<i32>,
+        index: Box<Expr>,
+    },
     /// `P.s`: the 2-byte control state at `offset` equals `state`.
-    InState { offset: usize, state: u16 },
+    InState {
+        offset: usize,
+        state: u16,
+    },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
 }
@@ -132,13 +146,25 @@ pub struct Assign {
 pub enum SyncKind {
     None,
     /// `c!v...` on a synchronous channel.
-    Send { channel: usize, values: Vec<Expr> },
+    Send {
+        channel: usize,
+        values: Vec<Expr>,
+    },
     /// `c?x...` on a synchronous channel.
-    Recv { channel: usize, targets: Vec<Place> },
+    Recv {
+        channel: usize,
+        targets: Vec<Place>,
+    },
     /// `c!v...` on a buffered channel.
-    BufSend { channel: usize, values: Vec<Expr> },
+    BufSend {
+        channel: usize,
+        values: Vec<Expr>,
+    },
     /// `c?x...` on a buffered channel.
-    BufRecv { channel: usize, targets: Vec<Place> },
+    BufRecv {
+        channel: usize,
+        targets: Vec<Place>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

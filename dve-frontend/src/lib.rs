@@ -25,7 +25,10 @@ pub mod lexer;
 pub mod model;
 pub mod parser;
 pub mod sema;
-lalrpop_util::lalrpop_mod!(#[allow(clippy::all, unused)] grammar);
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, unused)]
+    grammar
+);
 
 use diag::{Diagnostic, Diagnostics};
 use std::path::{Path, PathBuf};
@@ -53,7 +56,10 @@ pub fn load_str(name: &str, source: &str) -> Result<ir::Model, Diagnostics> {
 
 /// Reads, parses and checks a model file.
 pub fn load_file(path: &Path) -> Result<ir::Model, LoadError> {
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let name = path.display().to_string();
     let source = match String::from_utf8(bytes) {
         Ok(s) => s,
@@ -62,7 +68,10 @@ pub fn load_file(path: &Path) -> Result<ir::Model, LoadError> {
             let at = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let prefix_len = String::from_utf8_lossy(&e.as_bytes()[..at]).len();
-            let d = Diagnostic::new(ast::Span::new(prefix_len, prefix_len + 1), "the file is not UTF-8 text (is it a binary file?)");
+            let d = Diagnostic::new(
+                ast::Span::new(prefix_len, prefix_len + 1),
+                "the file is not UTF-8 text (is it a binary file?)",
+            );
             return Err(LoadError::Model(Diagnostics::new(name, text, vec![d])));
         }
     };

@@ -94,7 +94,11 @@ pub fn analyse(name: &str, m: &ast::Model) -> Result<ir::Model, Vec<Diagnostic>>
         processes: cx.processes,
         transitions,
         property: cx.property,
-        system: if m.system.is_sync { SystemKind::Sync } else { SystemKind::Async },
+        system: if m.system.is_sync {
+            SystemKind::Sync
+        } else {
+            SystemKind::Async
+        },
         initial: cx.initial,
     })
 }
@@ -145,7 +149,10 @@ impl<'a> Ctx<'a> {
                     Some(n as u32)
                 }
             };
-            let scope = Scope { process, initialiser: true };
+            let scope = Scope {
+                process,
+                initialiser: true,
+            };
             // Evaluate the initial values (32-bit) before declaring the name,
             // so `byte a = a;` does not see itself.
             let values: Option<Vec<i32>> = match (&decl.init, len) {
@@ -153,11 +160,20 @@ impl<'a> Ctx<'a> {
                 (None, Some(n)) => Some(vec![0; n as usize]),
                 (Some(ast::Initializer::Scalar(e)), None) => self.eval_init(e, scope, ty).map(|v| vec![v]),
                 (Some(ast::Initializer::List(_, span)), None) => {
-                    self.error(*span, format!("`{}` is not an array; it needs a single initial value", decl.name.name));
+                    self.error(
+                        *span,
+                        format!(
+                            "`{}` is not an array; it needs a single initial value",
+                            decl.name.name
+                        ),
+                    );
                     None
                 }
                 (Some(ast::Initializer::Scalar(e)), Some(_)) => {
-                    self.error(e.span, format!("array `{}` needs a list initialiser `{{...}}`", decl.name.name));
+                    self.error(
+                        e.span,
+                        format!("array `{}` needs a list initialiser `{{...}}`", decl.name.name),
+                    );
                     None
                 }
                 (Some(ast::Initializer::List(items, _)), Some(n)) => {
@@ -188,13 +204,25 @@ impl<'a> Ctx<'a> {
                 None => decl.name.name.clone(),
                 Some(p) => format!("{}.{}", self.ast.processes[p].name.name, decl.name.name),
             };
-            let global_index = if process.is_none() { Some(self.global_vars.len()) } else { None };
-            self.vars.push(Var { name, ty, offset: self.offset, array_len: len, process, global_index });
+            let global_index = if process.is_none() {
+                Some(self.global_vars.len())
+            } else {
+                None
+            };
+            self.vars.push(Var {
+                name,
+                ty,
+                offset: self.offset,
+                array_len: len,
+                process,
+                global_index,
+            });
             self.initialised.push(decl.init.is_some());
             if process.is_none() {
                 self.global_vars.push(idx);
             }
-            self.initial.resize(self.offset + ty.width() * len.unwrap_or(1) as usize, 0);
+            self.initial
+                .resize(self.offset + ty.width() * len.unwrap_or(1) as usize, 0);
             for (i, v) in values.iter().enumerate() {
                 let off = self.offset + i * ty.width();
                 match ty {
@@ -212,7 +240,13 @@ impl<'a> Ctx<'a> {
             None => self.declare_global(id, sym),
             Some(p) => {
                 if self.locals[p].contains_key(&id.name) {
-                    self.error(id.span, format!("`{}` is declared twice in process `{}`", id.name, self.ast.processes[p].name.name));
+                    self.error(
+                        id.span,
+                        format!(
+                            "`{}` is declared twice in process `{}`",
+                            id.name, self.ast.processes[p].name.name
+                        ),
+                    );
                 } else {
                     self.locals[p].insert(id.name.clone(), sym);
                 }
@@ -226,11 +260,22 @@ impl<'a> Ctx<'a> {
         match interp::eval(&lowered, &self.initial) {
             Ok(v) if ty.contains(v) => Some(v),
             Ok(v) => {
-                self.error(e.span, format!("initial value {v} is out of range for {} ({} to {})", ty.name(), ty.min(), ty.max()));
+                self.error(
+                    e.span,
+                    format!(
+                        "initial value {v} is out of range for {} ({} to {})",
+                        ty.name(),
+                        ty.min(),
+                        ty.max()
+                    ),
+                );
                 None
             }
             Err(_) => {
-                self.error(e.span, "evaluating this initial value fails (division by zero or index out of range)");
+                self.error(
+                    e.span,
+                    "evaluating this initial value fails (division by zero or index out of range)",
+                );
                 None
             }
         }
@@ -244,7 +289,10 @@ impl<'a> Ctx<'a> {
                 Some(types) => {
                     let cap = match size {
                         Some((n, span)) if !(0..=u16::MAX as i64).contains(n) => {
-                            self.error(*span, format!("channel buffer size {n} is out of range (0 to 65535)"));
+                            self.error(
+                                *span,
+                                format!("channel buffer size {n} is out of range (0 to 65535)"),
+                            );
                             0
                         }
                         Some((n, _)) => *n as u32,
@@ -263,11 +311,21 @@ impl<'a> Ctx<'a> {
                     size += t.width();
                 }
                 // The offset is assigned after all global variables (§4).
-                Some(Buffer { capacity, offset: 0, item_size: size, item_offsets })
+                Some(Buffer {
+                    capacity,
+                    offset: 0,
+                    item_size: size,
+                    item_offsets,
+                })
             } else {
                 None
             };
-            self.channels.push(Channel { name: id.name.clone(), arity: arity.unwrap_or(0), item_types, buffer });
+            self.channels.push(Channel {
+                name: id.name.clone(),
+                arity: arity.unwrap_or(0),
+                item_types,
+                buffer,
+            });
             self.channel_spans.push(id.span);
             self.channel_arity.push(arity);
             self.declare_global(id, Sym::Channel(idx));
@@ -296,7 +354,13 @@ impl<'a> Ctx<'a> {
             let mut index = HashMap::new();
             for s in &ap.states {
                 if index.contains_key(&s.name) {
-                    self.error(s.span, format!("state `{}` is declared twice in process `{}`", s.name, ap.name.name));
+                    self.error(
+                        s.span,
+                        format!(
+                            "state `{}` is declared twice in process `{}`",
+                            s.name, ap.name.name
+                        ),
+                    );
                     continue;
                 }
                 index.insert(s.name.clone(), states.len() as u16);
@@ -310,13 +374,22 @@ impl<'a> Ctx<'a> {
             }
             for s in &ap.states {
                 if self.locals[p].contains_key(&s.name) {
-                    self.error(s.span, format!("`{}` is declared twice in process `{}` (a state and a variable)", s.name, ap.name.name));
+                    self.error(
+                        s.span,
+                        format!(
+                            "`{}` is declared twice in process `{}` (a state and a variable)",
+                            s.name, ap.name.name
+                        ),
+                    );
                 }
             }
             let lookup = |cx: &mut Ctx, id: &Ident| -> Option<u16> {
                 let r = index.get(&id.name).copied();
                 if r.is_none() {
-                    cx.error(id.span, format!("process `{}` has no state `{}`", ap.name.name, id.name));
+                    cx.error(
+                        id.span,
+                        format!("process `{}` has no state `{}`", ap.name.name, id.name),
+                    );
                 }
                 r
             };
@@ -333,7 +406,9 @@ impl<'a> Ctx<'a> {
                 ast::Accept::None => Vec::new(),
                 ast::Accept::Buchi(ids) => ids.iter().collect(),
                 ast::Accept::Sets { sets, .. } => sets.iter().flatten().collect(),
-                ast::Accept::Pairs { pairs, .. } => pairs.iter().flat_map(|(a, b)| a.iter().chain(b)).collect(),
+                ast::Accept::Pairs { pairs, .. } => {
+                    pairs.iter().flat_map(|(a, b)| a.iter().chain(b)).collect()
+                }
             };
             for a in accept_ids {
                 if let Some(s) = lookup(self, a) {
@@ -368,27 +443,43 @@ impl<'a> Ctx<'a> {
         if let Some(pid) = &sys.property {
             match self.process_index.get(&pid.name) {
                 Some(&p) => self.property = Some(p),
-                None => self.error(pid.span, format!("property process `{}` is not declared", pid.name)),
+                None => self.error(
+                    pid.span,
+                    format!("property process `{}` is not declared", pid.name),
+                ),
             }
         }
         let system_processes = self.ast.processes.len() - self.property.is_some() as usize;
         if system_processes == 0 {
-            self.error(sys.span, "the model needs at least one process besides the property process");
+            self.error(
+                sys.span,
+                "the model needs at least one process besides the property process",
+            );
         }
     }
 
     fn state_of(&self, p: usize, name: &str) -> Option<u16> {
-        self.ast.processes[p].states.iter().position(|s| s.name == name).map(|i| i as u16)
+        self.ast.processes[p]
+            .states
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| i as u16)
     }
 
     fn lower_transitions(&mut self) -> Vec<ir::Transition> {
         let mut out = Vec::new();
         for (p, ap) in self.ast.processes.iter().enumerate() {
-            let scope = Scope { process: Some(p), initialiser: false };
+            let scope = Scope {
+                process: Some(p),
+                initialiser: false,
+            };
             let is_property = self.property == Some(p);
             for (sid, e) in &ap.asserts {
                 let Some(s) = self.state_of(p, &sid.name) else {
-                    self.error(sid.span, format!("process `{}` has no state `{}`", ap.name.name, sid.name));
+                    self.error(
+                        sid.span,
+                        format!("process `{}` has no state `{}`", ap.name.name, sid.name),
+                    );
                     continue;
                 };
                 if let Some(x) = self.lower_expr(e, scope) {
@@ -413,7 +504,10 @@ impl<'a> Ctx<'a> {
                 let to = self.state_of(p, &t.to.name);
                 for (id, r) in [(from_id, from), (&t.to, to)] {
                     if r.is_none() {
-                        self.error(id.span, format!("process `{}` has no state `{}`", ap.name.name, id.name));
+                        self.error(
+                            id.span,
+                            format!("process `{}` has no state `{}`", ap.name.name, id.name),
+                        );
                     }
                 }
                 let guard = t.guard.as_ref().map(|g| self.lower_expr(g, scope));
@@ -421,7 +515,8 @@ impl<'a> Ctx<'a> {
                 let mut global_writes = Vec::new();
                 let mut ok = true;
                 for a in &t.effects {
-                    let place = self.lower_place(&a.target.name, a.target.index.as_deref(), a.target.span, scope);
+                    let place =
+                        self.lower_place(&a.target.name, a.target.index.as_deref(), a.target.span, scope);
                     let value = self.lower_expr(&a.value, scope);
                     match (place, value) {
                         (Some(place), Some(value)) => {
@@ -442,7 +537,9 @@ impl<'a> Ctx<'a> {
                     None => Some(SyncKind::None),
                     Some(s) => self.lower_sync(s, scope, is_property),
                 };
-                let (Some(from), Some(to), Some(sync), true) = (from, to, sync, ok) else { continue };
+                let (Some(from), Some(to), Some(sync), true) = (from, to, sync, ok) else {
+                    continue;
+                };
                 let guard = match guard {
                     None => None,
                     Some(Some(g)) => Some(g),
@@ -451,10 +548,17 @@ impl<'a> Ctx<'a> {
                 let id = out.len();
                 let suffix = match &t.sync {
                     None => String::new(),
-                    Some(s) => format!(" {}{}", s.channel.name, if s.dir == SyncDir::Send { "!" } else { "?" }),
+                    Some(s) => format!(
+                        " {}{}",
+                        s.channel.name,
+                        if s.dir == SyncDir::Send { "!" } else { "?" }
+                    ),
                 };
                 let proc_ = &mut self.processes[p];
-                let text = format!("{}: {} -> {}{}", ap.name.name, proc_.states[from as usize], proc_.states[to as usize], suffix);
+                let text = format!(
+                    "{}: {} -> {}{}",
+                    ap.name.name, proc_.states[from as usize], proc_.states[to as usize], suffix
+                );
                 match &sync {
                     SyncKind::None => proc_.local.push(id),
                     SyncKind::Send { .. } => proc_.send.push(id),
@@ -499,7 +603,13 @@ impl<'a> Ctx<'a> {
                 self.channels[ch].arity = n;
             }
             Some(a) if a != n => {
-                self.error(s.span, format!("channel `{}` carries {} value(s) but this sync passes {}", s.channel.name, a, n));
+                self.error(
+                    s.span,
+                    format!(
+                        "channel `{}` carries {} value(s) but this sync passes {}",
+                        s.channel.name, a, n
+                    ),
+                );
                 return None;
             }
             Some(_) => {}
@@ -511,7 +621,10 @@ impl<'a> Ctx<'a> {
                 return None;
             }
             if n > 0 || self.channels[ch].item_types.is_some() {
-                self.error(s.span, "the property process may only receive without values on an untyped channel");
+                self.error(
+                    s.span,
+                    "the property process may only receive without values on an untyped channel",
+                );
                 return None;
             }
         }
@@ -519,7 +632,11 @@ impl<'a> Ctx<'a> {
             SyncDir::Send => {
                 let values: Option<Vec<Expr>> = s.values.iter().map(|e| self.lower_expr(e, scope)).collect();
                 let values = values?;
-                Some(if buffered { SyncKind::BufSend { channel: ch, values } } else { SyncKind::Send { channel: ch, values } })
+                Some(if buffered {
+                    SyncKind::BufSend { channel: ch, values }
+                } else {
+                    SyncKind::Send { channel: ch, values }
+                })
             }
             SyncDir::Recv => {
                 let mut targets = Vec::new();
@@ -534,16 +651,28 @@ impl<'a> Ctx<'a> {
                     };
                     targets.push(place?);
                 }
-                Some(if buffered { SyncKind::BufRecv { channel: ch, targets } } else { SyncKind::Recv { channel: ch, targets } })
+                Some(if buffered {
+                    SyncKind::BufRecv { channel: ch, targets }
+                } else {
+                    SyncKind::Recv { channel: ch, targets }
+                })
             }
         }
     }
 
     fn lookup(&self, name: &str, process: Option<usize>) -> Option<&Sym> {
-        process.and_then(|p| self.locals[p].get(name)).or_else(|| self.globals.get(name))
+        process
+            .and_then(|p| self.locals[p].get(name))
+            .or_else(|| self.globals.get(name))
     }
 
-    fn lower_place(&mut self, id: &Ident, index: Option<&ast::Expr>, span: Span, scope: Scope) -> Option<Place> {
+    fn lower_place(
+        &mut self,
+        id: &Ident,
+        index: Option<&ast::Expr>,
+        span: Span,
+        scope: Scope,
+    ) -> Option<Place> {
         let sym = self.lookup(&id.name, scope.process).cloned();
         let var = match sym {
             Some(Sym::Var(v)) => v,
@@ -572,13 +701,24 @@ impl<'a> Ctx<'a> {
                 return None;
             }
         };
-        Some(Place { var, ty: v.ty, offset: v.offset, index })
+        Some(Place {
+            var,
+            ty: v.ty,
+            offset: v.offset,
+            index,
+        })
     }
 
     /// Reads variable `var`; in an initialiser it must be initialised.
     fn read_var(&mut self, var: usize, span: Span, scope: Scope) -> Option<()> {
         if scope.initialiser && !self.initialised[var] {
-            self.error(span, format!("initialiser reads `{}`, which has no initial value", self.vars[var].name));
+            self.error(
+                span,
+                format!(
+                    "initialiser reads `{}`, which has no initial value",
+                    self.vars[var].name
+                ),
+            );
             return None;
         }
         Some(())
@@ -591,7 +731,10 @@ impl<'a> Ctx<'a> {
                 Some(Sym::Var(v)) => {
                     // An array without an index reads element 0 (see `lower_place`).
                     self.read_var(v, id.span, scope)?;
-                    Expr::Load { ty: self.vars[v].ty, offset: self.vars[v].offset }
+                    Expr::Load {
+                        ty: self.vars[v].ty,
+                        offset: self.vars[v].offset,
+                    }
                 }
                 Some(Sym::Const(c)) => Expr::Const(c),
                 Some(Sym::ConstArray(_)) => {
@@ -618,9 +761,17 @@ impl<'a> Ctx<'a> {
                             return None;
                         };
                         self.read_var(v, id.span, scope)?;
-                        Expr::LoadIndex { ty, offset, len, index: Box::new(index?) }
+                        Expr::LoadIndex {
+                            ty,
+                            offset,
+                            len,
+                            index: Box::new(index?),
+                        }
                     }
-                    Some(Sym::ConstArray(values)) => Expr::ConstIndex { values, index: Box::new(index?) },
+                    Some(Sym::ConstArray(values)) => Expr::ConstIndex {
+                        values,
+                        index: Box::new(index?),
+                    },
                     Some(Sym::Const(_)) => {
                         self.error(id.span, format!("`{}` is not an array", id.name));
                         return None;
@@ -641,7 +792,10 @@ impl<'a> Ctx<'a> {
                     return None;
                 };
                 let Some(s) = self.state_of(p, &sid.name) else {
-                    self.error(sid.span, format!("process `{}` has no state `{}`", pid.name, sid.name));
+                    self.error(
+                        sid.span,
+                        format!("process `{}` has no state `{}`", pid.name, sid.name),
+                    );
                     return None;
                 };
                 if scope.initialiser {
@@ -649,7 +803,10 @@ impl<'a> Ctx<'a> {
                     return None;
                 }
                 // Forward references are fine: offsets of all processes are known.
-                Expr::InState { offset: self.processes.get(p).map(|x| x.state_offset)?, state: s }
+                Expr::InState {
+                    offset: self.processes.get(p).map(|x| x.state_offset)?,
+                    state: s,
+                }
             }
             ExprKind::Remote(pid, vid) | ExprKind::RemoteIndex(pid, vid, _) => {
                 let Some(&p) = self.process_index.get(&pid.name) else {
@@ -658,7 +815,13 @@ impl<'a> Ctx<'a> {
                 };
                 if let Some(cur) = scope.process {
                     if p >= cur {
-                        self.error(pid.span, format!("`{}->{}` reads a process that is not declared before this one", pid.name, vid.name));
+                        self.error(
+                            pid.span,
+                            format!(
+                                "`{}->{}` reads a process that is not declared before this one",
+                                pid.name, vid.name
+                            ),
+                        );
                         return None;
                     }
                 }
@@ -672,9 +835,20 @@ impl<'a> Ctx<'a> {
                         let var = self.vars[v].clone();
                         self.read_var(v, vid.span, scope)?;
                         match (var.array_len, idx) {
-                            (None, None) => Expr::Load { ty: var.ty, offset: var.offset },
-                            (Some(len), Some(i)) => Expr::LoadIndex { ty: var.ty, offset: var.offset, len, index: Box::new(i) },
-                            (Some(_), None) => Expr::Load { ty: var.ty, offset: var.offset },
+                            (None, None) => Expr::Load {
+                                ty: var.ty,
+                                offset: var.offset,
+                            },
+                            (Some(len), Some(i)) => Expr::LoadIndex {
+                                ty: var.ty,
+                                offset: var.offset,
+                                len,
+                                index: Box::new(i),
+                            },
+                            (Some(_), None) => Expr::Load {
+                                ty: var.ty,
+                                offset: var.offset,
+                            },
                             (None, Some(_)) => {
                                 self.error(vid.span, format!("`{}` is not an array", vid.name));
                                 return None;
@@ -682,9 +856,15 @@ impl<'a> Ctx<'a> {
                         }
                     }
                     (Some(Sym::Const(c)), None) => Expr::Const(c),
-                    (Some(Sym::ConstArray(values)), Some(i)) => Expr::ConstIndex { values, index: Box::new(i) },
+                    (Some(Sym::ConstArray(values)), Some(i)) => Expr::ConstIndex {
+                        values,
+                        index: Box::new(i),
+                    },
                     _ => {
-                        self.error(vid.span, format!("process `{}` has no variable `{}`", pid.name, vid.name));
+                        self.error(
+                            vid.span,
+                            format!("process `{}` has no variable `{}`", pid.name, vid.name),
+                        );
                         return None;
                     }
                 }
@@ -755,7 +935,12 @@ fn fold(e: Expr) -> Expr {
 /// `brp2` are reproduced only with it.
 fn in_divine_order(m: &ast::Model) -> ast::Model {
     let mut order: Vec<usize> = Vec::with_capacity(m.processes.len());
-    let index: HashMap<&str, usize> = m.processes.iter().enumerate().map(|(i, p)| (p.name.name.as_str(), i)).collect();
+    let index: HashMap<&str, usize> = m
+        .processes
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.name.name.as_str(), i))
+        .collect();
     for (i, p) in m.processes.iter().enumerate() {
         if !order.contains(&i) {
             order.push(i);

@@ -12,7 +12,10 @@ fn errors(src: &str) -> String {
 fn several_errors_at_once_with_positions() {
     let src = "byte x;\nprocess P {\n  state a;\n  init a;\n  trans a -> b { effect y = 1; },\n        a -> a { guard Q.s; };\n}\nsystem async;\n";
     let e = errors(src);
-    assert!(e.contains("m.dve:5:14: error: process `P` has no state `b`"), "{e}");
+    assert!(
+        e.contains("m.dve:5:14: error: process `P` has no state `b`"),
+        "{e}"
+    );
     assert!(e.contains("m.dve:5:25: error: unknown variable `y`"), "{e}");
     assert!(e.contains("m.dve:6:24: error: unknown process `Q`"), "{e}");
     assert!(e.contains("    5 |   trans a -> b { effect y = 1; },"), "{e}");
@@ -25,16 +28,30 @@ fn type_errors() {
     let e = errors("byte x; process P { state s; init s; trans s -> s { effect x[1] = 2; }; } system async;");
     assert!(e.contains("`x` is not an array"), "{e}");
     let e = errors("byte x = 256; process P { state s; init s; } system async;");
-    assert!(e.contains("m.dve:1:10: error: initial value 256 is out of range for byte"), "{e}");
+    assert!(
+        e.contains("m.dve:1:10: error: initial value 256 is out of range for byte"),
+        "{e}"
+    );
     let e = errors("byte x = y; byte y; process P { state s; init s; } system async;");
     assert!(e.contains("unknown variable `y`"), "{e}");
     let e = errors("byte y; byte x = y; process P { state s; init s; } system async;");
-    assert!(e.contains("initialiser reads `y`, which has no initial value"), "{e}");
+    assert!(
+        e.contains("initialiser reads `y`, which has no initial value"),
+        "{e}"
+    );
     let e = errors("channel c; process P { state s; init s; trans s -> s { sync c!1; }, s -> s { sync c?; }; } system async;");
-    assert!(e.contains("channel `c` carries 1 value(s) but this sync passes 0"), "{e}");
+    assert!(
+        e.contains("channel `c` carries 1 value(s) but this sync passes 0"),
+        "{e}"
+    );
     let e = errors("byte x; byte x; process x { state s; init s; } system async;");
     assert!(e.matches("declared twice").count() >= 2, "{e}");
-    let e = errors("byte g; process P { state s; init s; trans s -> s { effect g = 1; }; } system async property P;");
+    let e = errors(
+        "byte g; process P { state s; init s; trans s -> s { effect g = 1; }; } system async property P;",
+    );
     assert!(e.contains("property process cannot assign global"), "{e}");
-    assert!(e.contains("at least one process besides the property process"), "{e}");
+    assert!(
+        e.contains("at least one process besides the property process"),
+        "{e}"
+    );
 }

@@ -60,12 +60,16 @@ fn eval_init(expr: &str) -> i32 {
 // Trap 1 and §6: an out-of-range store is an error, not a wrap.
 #[test]
 fn overflow_is_an_error_not_a_wrap() {
-    let m = load("byte x = 255; process P { state a, b; init a; trans a -> b { effect x = x + 1; }; } system async;");
+    let m = load(
+        "byte x = 255; process P { state a, b; init a; trans a -> b { effect x = x + 1; }; } system async;",
+    );
     let s = first_succ(&m);
     assert_eq!(s.len(), 1);
     assert!(s[0].0, "the store of 256 into a byte must be an error");
     assert_eq!(s[0].1, "x=0, P=<error>");
-    let m = load("int y = -32768; process P { state a; init a; trans a -> a { effect y = y - 1; }; } system async;");
+    let m = load(
+        "int y = -32768; process P { state a; init a; trans a -> a { effect y = y - 1; }; } system async;",
+    );
     assert!(first_succ(&m)[0].0);
     // In range after the expression is fine even if an intermediate is not.
     let m = load("byte x = 200; process P { state a; init a; trans a -> a { effect x = x * 2 - 200; }; } system async;");
@@ -105,7 +109,10 @@ fn error_state_layout_and_expansion() {
 #[test]
 fn effects_are_sequential() {
     let m = load("byte seq = 2, buf[3] = {5, 5, 5}; process P { state a; init a; trans a -> a { effect seq = (seq + 1) % 3, buf[seq] = 0; }; } system async;");
-    assert_eq!(first_succ(&m), vec![(false, "seq=0, buf[0]=0, buf[1]=5, buf[2]=5, P=a".to_string())]);
+    assert_eq!(
+        first_succ(&m),
+        vec![(false, "seq=0, buf[0]=0, buf[1]=5, buf[2]=5, P=a".to_string())]
+    );
 }
 
 // Trap 5: the own control state is updated before the effects run.
@@ -125,7 +132,13 @@ fn rendezvous_order_of_side_effects() {
     // `R->r` must name an earlier process, so read it through a global instead.
     let src = src.replace("a = R->r", "a = b + 7");
     let m = load(&src);
-    assert_eq!(first_succ(&m), vec![(false, "x=7, g=6, a=12, b=5, S=s1, R=r1, R.r=12, R.y=12".to_string())]);
+    assert_eq!(
+        first_succ(&m),
+        vec![(
+            false,
+            "x=7, g=6, a=12, b=5, S=s1, R=r1, R.r=12, R.y=12".to_string()
+        )]
+    );
 }
 
 // Several values: later values see earlier receive assignments; receive
@@ -139,14 +152,20 @@ fn rendezvous_with_several_values() {
     let m = load(src);
     // i becomes 2 first; the second value is then 2 + 5 = 7, stored at the
     // index evaluated in the original state (i = 0).
-    assert_eq!(first_succ(&m), vec![(false, "i=2, a[0]=7, a[1]=0, a[2]=0, S=s, R=r".to_string())]);
+    assert_eq!(
+        first_succ(&m),
+        vec![(false, "i=2, a[0]=7, a[1]=0, a[2]=0, S=s, R=r".to_string())]
+    );
 }
 
 // Trap 7: no self-synchronisation; both sides writing a global is an error.
 #[test]
 fn rendezvous_pairs_and_conflicts() {
     let m = load("channel c; process P { state a, b; init a; trans a -> b { sync c!; }, a -> b { sync c?; }; } system async;");
-    assert!(first_succ(&m).is_empty(), "a process never synchronises with itself");
+    assert!(
+        first_succ(&m).is_empty(),
+        "a process never synchronises with itself"
+    );
     let src = "byte g; channel c;
         process S { state a, b; init a; trans a -> b { sync c!; effect g = 1; }; }
         process R { state a, b; init a; trans a -> b { sync c?; effect g = 2; }; }
@@ -160,13 +179,15 @@ fn rendezvous_pairs_and_conflicts() {
 // state; short-circuiting decides whether the error happens.
 #[test]
 fn guard_errors_and_short_circuit() {
-    let m = load("byte x; process P { state a, b; init a; trans a -> b { guard 10 / x > 1; }; } system async;");
+    let m =
+        load("byte x; process P { state a, b; init a; trans a -> b { guard 10 / x > 1; }; } system async;");
     assert_eq!(first_succ(&m), vec![(true, "x=0, P=<error>".to_string())]);
     let m = load("byte x; process P { state a, b; init a; trans a -> b { guard x != 0 and 10 / x > 1; }; } system async;");
     assert!(first_succ(&m).is_empty(), "the division is never evaluated");
     let m = load("byte x, a[2]; process P { state a0, b; init a0; trans a0 -> b { guard a[x + 2] == 0; }; } system async;");
     assert!(first_succ(&m)[0].0, "index out of range in a guard");
-    let m = load("byte x; process P { state a, b; init a; trans a -> b { effect x = 5 % x; }; } system async;");
+    let m =
+        load("byte x; process P { state a, b; init a; trans a -> b { effect x = 5 % x; }; } system async;");
     assert!(first_succ(&m)[0].0, "modulo by zero is an error");
 }
 
@@ -200,7 +221,11 @@ fn precedence_and_boolean_operators() {
     assert_eq!(eval_init("-7 % 2"), -1, "remainder has the sign of the dividend");
     assert_eq!(eval_init("1 << 3 >> 1"), 4);
     assert_eq!(eval_init("~0"), -1);
-    assert_eq!(eval_init("6 ^ 3"), 5, "^ is bitwise xor (unconfirmed in the reference)");
+    assert_eq!(
+        eval_init("6 ^ 3"),
+        5,
+        "^ is bitwise xor (unconfirmed in the reference)"
+    );
     assert_eq!(eval_init("- - 3"), 3);
     assert_eq!(eval_init("true + true"), 2);
     assert_eq!(eval_init("1 == 1 != 0"), 1);
@@ -219,7 +244,10 @@ fn forward_state_references() {
 #[test]
 fn array_initialisers() {
     let m = load("byte a[2] = {1, 2, 3}, b[3] = {4}; int c[2] = {-5, 300}; process P { state s; init s; } system async;");
-    assert_eq!(text(&m, &m.initial_vec()), "a[0]=1, a[1]=2, b[0]=4, b[1]=0, b[2]=0, c[0]=-5, c[1]=300, P=s");
+    assert_eq!(
+        text(&m, &m.initial_vec()),
+        "a[0]=1, a[1]=2, b[0]=4, b[1]=0, b[2]=0, c[0]=-5, c[1]=300, P=s"
+    );
 }
 
 // Trap 13, §4: constants are free, control states take 2 bytes, ints 2.
@@ -249,7 +277,13 @@ fn property_product() {
         buf.state(0).to_vec()
     };
     let next = succs(&m, &s1);
-    assert_eq!(next, vec![(false, "x=1, P=a, Prop=q1".to_string()), (false, "x=1, P=a, Prop=q0".to_string())]);
+    assert_eq!(
+        next,
+        vec![
+            (false, "x=1, P=a, Prop=q1".to_string()),
+            (false, "x=1, P=a, Prop=q0".to_string())
+        ]
+    );
     assert!(m.info().is_accepting(&{
         let mut buf = SuccBuf::new(m.state_len());
         m.successors(&s1, &mut buf);
@@ -274,7 +308,11 @@ fn successor_order() {
     let m = load(src);
     let mut buf = SuccBuf::new(m.state_len());
     m.successors(&m.initial_vec(), &mut buf);
-    let labels: Vec<String> = buf.entries().iter().map(|e| m.info().label_text(&e.label)).collect();
+    let labels: Vec<String> = buf
+        .entries()
+        .iter()
+        .map(|e| m.info().label_text(&e.label))
+        .collect();
     // S's local transition first (though declared after its send), then the
     // pairs of the send, by receiver process and receiver transition order.
     assert_eq!(
@@ -302,7 +340,10 @@ fn untyped_channel_value_out_of_range() {
         process S { state s; init s; trans s -> s { sync c!300; }; }
         process R { byte v; state r; init r; trans r -> r { sync c?v; }; }
         system async;";
-    assert_eq!(first_succ(&load(src)), vec![(false, "S=s, R=r, R.v=44".to_string())]);
+    assert_eq!(
+        first_succ(&load(src)),
+        vec![(false, "S=s, R=r, R.v=44".to_string())]
+    );
 }
 
 // §7.4 (not in BEEM): buffered channels, effects before the channel operation.
@@ -315,7 +356,13 @@ fn buffered_channels() {
     let m = load(src);
     let s = first_succ(&m);
     // The sent values are evaluated after S's effect (n = 1).
-    assert_eq!(s, vec![(false, "q.len=1, q[0].0=1, q[0].1=-1, q[1].0=0, q[1].1=0, S=s, S.n=1, R=r, R.x=0, R.y=0".to_string())]);
+    assert_eq!(
+        s,
+        vec![(
+            false,
+            "q.len=1, q[0].0=1, q[0].1=-1, q[1].0=0, q[1].1=0, S=s, S.n=1, R=r, R.x=0, R.y=0".to_string()
+        )]
+    );
     let (states, _) = explore(&m);
     // n counts 0..=255 but is bounded by errors; the queue never exceeds 2.
     assert!(states.len() > 3);
@@ -328,7 +375,13 @@ fn buffered_channels() {
     m.successors(&m.initial_vec(), &mut buf);
     let one = buf.state(0).to_vec();
     let after: Vec<_> = succs(&m, &one);
-    assert!(after.contains(&(false, "q.len=0, q[0].0=0, q[0].1=0, q[1].0=0, q[1].1=0, S=s, S.n=1, R=r, R.x=1, R.y=-1".to_string())), "{after:?}");
+    assert!(
+        after.contains(&(
+            false,
+            "q.len=0, q[0].0=0, q[0].1=0, q[1].0=0, q[1].1=0, S=s, S.n=1, R=r, R.x=1, R.y=-1".to_string()
+        )),
+        "{after:?}"
+    );
 }
 
 // §7.5 (not in BEEM): committed states restrict who may move.
@@ -373,7 +426,13 @@ fn synchronous_system() {
         system sync;";
     let m = load(src);
     // Process 0's choice changes fastest.
-    assert_eq!(first_succ(&m), vec![(false, "x=1, y=1, A=a, B=b".to_string()), (false, "x=0, y=1, A=a, B=b".to_string())]);
+    assert_eq!(
+        first_succ(&m),
+        vec![
+            (false, "x=1, y=1, A=a, B=b".to_string()),
+            (false, "x=0, y=1, A=a, B=b".to_string())
+        ]
+    );
     // In y=1, B has no enabled transition: no successors at all.
     let mut buf = SuccBuf::new(m.state_len());
     m.successors(&m.initial_vec(), &mut buf);
@@ -392,7 +451,11 @@ fn processes_are_numbered_by_first_mention() {
     let m = load(src);
     let mut buf = SuccBuf::new(m.state_len());
     m.successors(&m.initial_vec(), &mut buf);
-    let labels: Vec<String> = buf.entries().iter().map(|e| m.info().label_text(&e.label)).collect();
+    let labels: Vec<String> = buf
+        .entries()
+        .iter()
+        .map(|e| m.info().label_text(&e.label))
+        .collect();
     assert_eq!(labels, vec!["A: a -> b", "C: c0 -> c1", "B: b0 -> b1"]);
     assert_eq!(text(&m, &m.initial_vec()), "A=a, C=c0, B=b0");
 }

@@ -4,3 +4,4 @@
 pub mod explore;
 pub mod manifest;
 pub mod store;
+pub mod verify;

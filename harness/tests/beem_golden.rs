@@ -107,8 +107,8 @@ fn complete_instances_up_to_300k_states_match_beem() {
         "expected over 100 instances, found {}",
         todo.len()
     );
-    // Largest first so the two workers finish together.
-    todo.sort_by_key(|(_, s)| std::cmp::Reverse(*s));
+    // Workers pop from the end: largest first, so the two finish together.
+    todo.sort_by_key(|(_, s)| *s);
     let with_stats = todo.iter().filter(|(n, _)| beem.stats_path(n).exists()).count();
     let queue = Mutex::new(todo.clone());
     let problems = Mutex::new(Vec::new());

@@ -7,7 +7,9 @@ use harness::explore::{explore, ExploreOptions, Strategy};
 use std::path::PathBuf;
 
 fn example(name: &str) -> Interpreter {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../beem/examples").join(name);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../beem/examples")
+        .join(name);
     Interpreter::new(dve_frontend::load_file(&path).unwrap_or_else(|e| panic!("{e}")))
 }
 
@@ -23,9 +25,19 @@ fn example_models_match_the_independent_oracle() {
     for (name, states, transitions, deadlocks, levels, bytes) in expected {
         let m = example(name);
         for strategy in [Strategy::Bfs, Strategy::Dfs] {
-            let r = explore(&m, &ExploreOptions { strategy, ..Default::default() });
+            let r = explore(
+                &m,
+                &ExploreOptions {
+                    strategy,
+                    ..Default::default()
+                },
+            );
             assert!(r.result.is_complete(), "{name} {strategy}");
-            assert_eq!((r.states, r.transitions, r.deadlocks), (states, transitions, deadlocks), "{name} {strategy}");
+            assert_eq!(
+                (r.states, r.transitions, r.deadlocks),
+                (states, transitions, deadlocks),
+                "{name} {strategy}"
+            );
             assert_eq!(r.error_transitions, 0, "{name}");
             if strategy == Strategy::Bfs {
                 assert_eq!(r.levels, Some(levels), "{name}");

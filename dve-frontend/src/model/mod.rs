@@ -28,7 +28,11 @@ pub struct Label {
 
 impl Label {
     pub const fn local(trans: u32) -> Label {
-        Label { trans, partner: NONE, prop: NONE }
+        Label {
+            trans,
+            partner: NONE,
+            prop: NONE,
+        }
     }
 }
 
@@ -54,7 +58,12 @@ pub struct SuccBuf {
 
 impl SuccBuf {
     pub fn new(state_len: usize) -> SuccBuf {
-        SuccBuf { state_len, states: Vec::new(), entries: Vec::new(), scratch: Vec::new() }
+        SuccBuf {
+            state_len,
+            states: Vec::new(),
+            entries: Vec::new(),
+            scratch: Vec::new(),
+        }
     }
     pub fn state_len(&self) -> usize {
         self.state_len
@@ -108,7 +117,10 @@ impl SuccBuf {
         (&mut self.states, &mut self.entries)
     }
     pub fn iter(&self) -> impl Iterator<Item = (Succ, &[u8])> + '_ {
-        self.entries.iter().copied().zip(self.states.chunks_exact(self.state_len.max(1)))
+        self.entries
+            .iter()
+            .copied()
+            .zip(self.states.chunks_exact(self.state_len.max(1)))
     }
 }
 
@@ -128,7 +140,9 @@ pub struct Slot {
 pub enum SlotKind {
     Variable,
     /// A process's control state; the value indexes `ProcessInfo::states`.
-    ControlState { process: usize },
+    ControlState {
+        process: usize,
+    },
     ChannelLength,
     ChannelItem,
 }
@@ -186,7 +200,12 @@ impl ModelInfo {
         let mut parts = Vec::new();
         for t in [label.trans, label.partner, label.prop] {
             if t != NONE {
-                parts.push(self.transitions.get(t as usize).cloned().unwrap_or_else(|| format!("#{t}")));
+                parts.push(
+                    self.transitions
+                        .get(t as usize)
+                        .cloned()
+                        .unwrap_or_else(|| format!("#{t}")),
+                );
             }
         }
         parts.join(" | ")

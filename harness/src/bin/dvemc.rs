@@ -16,8 +16,7 @@ const EMBEDDED_NAME: &str = "phils2.dve";
 const EMBEDDED_SOURCE: &str = include_str!("../../../beem/examples/phils2.dve");
 
 const EXIT_OK: u8 = 0;
-/// Reserved: a property was violated (not produced yet).
-#[allow(dead_code)]
+/// A property was violated (for `verify-beem`: a count differs from BEEM's).
 const EXIT_VIOLATED: u8 = 1;
 // 2 = usage error, produced by clap itself.
 const EXIT_INPUT: u8 = 3;
@@ -26,7 +25,7 @@ const EXIT_BUDGET: u8 = 4;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  run complete (explore) / model ok (check)
-  1  reserved: property violated
+  1  a property was violated (verify-beem: some count differs from BEEM)
   2  usage error (unknown option, bad value)
   3  input error: missing or unreadable file, malformed model, BEEM directory not found
   4  budget exhausted: the state, time or memory limit stopped the run";
@@ -57,6 +56,23 @@ enum Command {
     /// Explore the whole state space and print statistics.
     #[command(after_long_help = EXIT_CODES)]
     Explore(ExploreArgs),
+    /// Explore every complete BEEM instance up to a size (BFS) and compare
+    /// its state count with instances.csv; write a CSV report.
+    #[command(after_long_help = EXIT_CODES)]
+    VerifyBeem {
+        /// Largest instance to run, by BEEM's state count.
+        #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+        max_states: u64,
+        /// The CSV report (instance, expected, got, match, seconds, bytes_per_state, result).
+        #[arg(long, value_name = "FILE", default_value = "results/beem-verify.csv")]
+        out: PathBuf,
+        /// Memory budget of each run (same suffixes as `explore --memory-limit`).
+        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+        memory_limit: Option<u64>,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -147,6 +163,31 @@ fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(args) => explore_cmd(&args),
+        Command::VerifyBeem {
+            max_states,
+            out,
+            memory_limit,
+            beem,
+        } => {
+            let beem = Beem::locate(beem.as_deref())?;
+            let summary = harness::verify::verify_beem(&beem, max_states, memory_limit, &out, |r| {
+                eprintln!(
+                    "{:<28} {:>10} {:>10} {:<5} {:>8.2} s",
+                    r.instance,
+                    r.expected,
+                    r.got,
+                    if r.matches { "ok" } else { "FAIL" },
+                    r.seconds
+                );
+            })?;
+            harness::verify::print_summary(&mut std::io::stdout().lock(), &summary, max_states)?;
+            println!("report: {}", out.display());
+            Ok(if summary.matched() == summary.rows.len() {
+                EXIT_OK
+            } else {
+                EXIT_VIOLATED
+            })
+        }
     }
 }
 
