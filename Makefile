@@ -4,7 +4,7 @@ BEEM_DIR ?= ../shared/beem
 # verify-beem: largest instance (by BEEM's state count) to explore.
 MAX_STATES ?= 20000000
 
-.PHONY: all build run test verify-beem fmt lint clean
+.PHONY: all build run test verify-beem verify-properties fmt lint clean
 
 all: build
 
@@ -22,6 +22,12 @@ test:
 # and compare with instances.csv; writes results/beem-verify.csv.
 verify-beem: build
 	./target/release/dvemc verify-beem --beem $(BEEM_DIR) --max-states $(MAX_STATES) --out results/beem-verify.csv
+
+# Check every BEEM property with a recorded answer on instances of at most
+# PROP_MAX_STATES states; writes results/properties-verify.csv.
+PROP_MAX_STATES ?= 2000000
+verify-properties: build
+	./target/release/dvemc verify-properties --beem $(BEEM_DIR) --max-states $(PROP_MAX_STATES) --out results/properties-verify.csv
 
 fmt:
 	$(CARGO) fmt --all

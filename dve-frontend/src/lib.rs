@@ -47,22 +47,83 @@ pub enum LoadError {
 /// as the model's name.
 pub fn load_str(name: &str, source: &str) -> Result<ir::Model, Diagnostics> {
     let ast = parser::parse(name, source)?;
-    let model_name = Path::new(name)
+    sema::analyse(&model_name(name), &ast).map_err(|items| Diagnostics::new(name, source, items))
+}
+
+/// How to load a model.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Drop the property process (`system async property P;`) and load the
+    /// plain system.
+    pub ignore_property: bool,
+    /// Expressions (reachability goals) to compile in the model's global
+    /// scope; they are returned in the same order.
+    pub exprs: Vec<String>,
+}
+
+/// A loaded model with the compiled extra expressions.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub model: ir::Model,
+    pub exprs: Vec<ir::Expr>,
+}
+
+/// Parses and checks a model given as text, with options.
+pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loaded, LoadError> {
+    let mut ast = parser::parse(name, source).map_err(LoadError::Model)?;
+    if opts.ignore_property {
+        if let Some(p) = ast.system.property.take() {
+            ast.processes.retain(|q| q.name.name != p.name);
+        }
+    }
+    let mut goal_asts = Vec::new();
+    for (i, e) in opts.exprs.iter().enumerate() {
+        let label = format!("<expression {}>", i + 1);
+        goal_asts.push(parser::parse_expr(&label, e).map_err(LoadError::Model)?);
+    }
+    let (model, exprs) = sema::analyse_with_exprs(&model_name(name), &ast, &goal_asts)
+        .map_err(|items| LoadError::Model(Diagnostics::new(name, source, items)))?;
+    let mut out = Vec::new();
+    for (i, r) in exprs.into_iter().enumerate() {
+        match r {
+            Ok(x) => out.push(x),
+            Err(items) => {
+                let label = format!("<expression {}>", i + 1);
+                return Err(LoadError::Model(Diagnostics::new(label, opts.exprs[i].clone(), items)));
+            }
+        }
+    }
+    Ok(Loaded { model, exprs: out })
+}
+
+fn model_name(name: &str) -> String {
+    Path::new(name)
         .file_name()
         .map(|f| f.to_string_lossy().trim_end_matches(".dve").to_string())
-        .unwrap_or_else(|| name.to_string());
-    sema::analyse(&model_name, &ast).map_err(|items| Diagnostics::new(name, source, items))
+        .unwrap_or_else(|| name.to_string())
+}
+
+/// Reads, parses and checks a model file, with options.
+pub fn load_file_with(path: &Path, opts: &LoadOptions) -> Result<Loaded, LoadError> {
+    let source = read_source(path)?;
+    load_str_with(&path.display().to_string(), &source, opts)
 }
 
 /// Reads, parses and checks a model file.
 pub fn load_file(path: &Path) -> Result<ir::Model, LoadError> {
+    let source = read_source(path)?;
+    load_str(&path.display().to_string(), &source).map_err(LoadError::Model)
+}
+
+/// Reads a model file as UTF-8 text; a binary file is a positioned error.
+fn read_source(path: &Path) -> Result<String, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
     let name = path.display().to_string();
-    let source = match String::from_utf8(bytes) {
-        Ok(s) => s,
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
         Err(e) => {
             // Point at the first byte that is not UTF-8 text.
             let at = e.utf8_error().valid_up_to();
@@ -72,8 +133,7 @@ pub fn load_file(path: &Path) -> Result<ir::Model, LoadError> {
                 ast::Span::new(prefix_len, prefix_len + 1),
                 "the file is not UTF-8 text (is it a binary file?)",
             );
-            return Err(LoadError::Model(Diagnostics::new(name, text, vec![d])));
+            Err(LoadError::Model(Diagnostics::new(name, text, vec![d])))
         }
-    };
-    load_str(&name, &source).map_err(LoadError::Model)
+    }
 }

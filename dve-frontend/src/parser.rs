@@ -19,6 +19,17 @@ pub fn parse(file: &str, source: &str) -> Result<Model, Diagnostics> {
         .map_err(|e| Diagnostics::new(file, source, vec![diagnostic(source, e)]))
 }
 
+/// Parses a single expression (a reachability goal, a progress measure).
+pub fn parse_expr(file: &str, source: &str) -> Result<Expr, Diagnostics> {
+    if Lexer::new(source).next().is_none() {
+        let d = Diagnostic::new(Span::new(0, 0), "empty expression");
+        return Err(Diagnostics::new(file, source, vec![d]));
+    }
+    crate::grammar::ExprParser::new()
+        .parse(Lexer::new(source))
+        .map_err(|e| Diagnostics::new(file, source, vec![diagnostic(source, e)]))
+}
+
 type PError = ParseError<usize, Token, LexError>;
 
 fn diagnostic(source: &str, err: PError) -> Diagnostic {

@@ -50,6 +50,18 @@ struct Scope {
 }
 
 pub fn analyse(name: &str, m: &ast::Model) -> Result<ir::Model, Vec<Diagnostic>> {
+    analyse_with_exprs(name, m, &[]).map(|(model, _)| model)
+}
+
+/// Analyses a model and lowers extra expressions (goals) in its global
+/// scope, where `P.s` and `P->v` name any process. Each expression gets its
+/// own result, with diagnostics whose spans point into that expression.
+#[allow(clippy::type_complexity)]
+pub fn analyse_with_exprs(
+    name: &str,
+    m: &ast::Model,
+    exprs: &[ast::Expr],
+) -> Result<(ir::Model, Vec<Result<Expr, Vec<Diagnostic>>>), Vec<Diagnostic>> {
     let reordered = in_divine_order(m);
     let m = &reordered;
     let mut cx = Ctx {
@@ -85,7 +97,18 @@ pub fn analyse(name: &str, m: &ast::Model) -> Result<ir::Model, Vec<Diagnostic>>
         errors.sort_by_key(|d| d.span.start);
         return Err(errors);
     }
-    Ok(ir::Model {
+    let lowered = exprs
+        .iter()
+        .map(|e| {
+            let x = cx.lower_expr(e, Scope { process: None, initialiser: false });
+            let errors = std::mem::take(&mut cx.errors);
+            match x {
+                Some(x) if errors.is_empty() => Ok(x),
+                _ => Err(errors),
+            }
+        })
+        .collect();
+    let model = ir::Model {
         name: name.to_string(),
         state_len: cx.offset,
         vars: cx.vars,
@@ -100,7 +123,8 @@ pub fn analyse(name: &str, m: &ast::Model) -> Result<ir::Model, Vec<Diagnostic>>
             SystemKind::Async
         },
         initial: cx.initial,
-    })
+    };
+    Ok((model, lowered))
 }
 
 fn ty_of(t: TypeName) -> Ty {

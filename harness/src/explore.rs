@@ -51,7 +51,7 @@ use serde::Serialize;
 use crate::store::{Insert, StateStore};
 
 /// Expansions between two polls of the clock.
-const POLL_MASK: u64 = 1023;
+pub(crate) const POLL_MASK: u64 = 1023;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -213,14 +213,14 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> Report {
 }
 
 /// Shared limit bookkeeping.
-struct Budget {
+pub(crate) struct Budget {
     max_states: usize,
     deadline: Option<Instant>,
     memory: Option<u64>,
 }
 
 impl Budget {
-    fn new(limits: &Limits, start: Instant) -> Budget {
+    pub(crate) fn new(limits: &Limits, start: Instant) -> Budget {
         Budget {
             max_states: limits
                 .max_states
@@ -234,7 +234,7 @@ impl Budget {
     /// Whether storing one more new state is not allowed (state or memory
     /// budget). `frontier` is the frontier's current allocation.
     #[inline]
-    fn refuse_new(&self, store: &StateStore, frontier: usize) -> Option<Outcome> {
+    pub(crate) fn refuse_new(&self, store: &StateStore, frontier: usize) -> Option<Outcome> {
         if store.len() >= self.max_states {
             return Some(Outcome::StateLimit);
         }
@@ -249,7 +249,7 @@ impl Budget {
 
     /// Whether the frontier may grow by `extra` bytes.
     #[inline]
-    fn refuse_frontier(&self, store: &StateStore, frontier: usize, extra: usize) -> bool {
+    pub(crate) fn refuse_frontier(&self, store: &StateStore, frontier: usize, extra: usize) -> bool {
         match self.memory {
             Some(mem) => (store.bytes_used() + frontier + extra) as u64 > mem,
             None => false,
@@ -257,7 +257,7 @@ impl Budget {
     }
 
     #[inline]
-    fn out_of_time(&self) -> bool {
+    pub(crate) fn out_of_time(&self) -> bool {
         matches!(self.deadline, Some(d) if Instant::now() >= d)
     }
 }
@@ -265,7 +265,7 @@ impl Budget {
 /// Looks a successor up and stores it if new, unless the budget refuses a
 /// new state; `Err(outcome)` then.
 #[inline]
-fn visit(
+pub(crate) fn visit(
     store: &mut StateStore,
     budget: &Budget,
     frontier: usize,

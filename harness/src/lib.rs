@@ -1,7 +1,9 @@
 //! dvemc's harness: state store, exploration algorithms, the BEEM manifest
 //! and the command line (`src/bin/dvemc.rs`).
 
+pub mod check;
 pub mod explore;
 pub mod manifest;
 pub mod store;
+pub mod trace;
 pub mod verify;

@@ -369,7 +369,9 @@ pub fn read_properties(path: &Path) -> Result<Vec<PropertyRow>, ManifestError> {
             prop_id: opt_num(&cols, rec, ix[2], "prop_id")?
                 .ok_or_else(|| cols.err(rec, "empty prop_id".into()))?,
             kind,
-            formula: field(rec, ix[4]).to_string(),
+            // The formulas were expanded from m4 templates; "`'" is m4's empty
+            // quoted string, left in some (`Bottle_1.q`'4` means `Bottle_1.q4`).
+            formula: field(rec, ix[4]).replace("`'", ""),
             beem_answer,
             cex_length: opt_num(&cols, rec, ix[6], "cex_length")?,
             parameters: field(rec, ix[7]).to_string(),

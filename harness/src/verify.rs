@@ -4,7 +4,7 @@
 //! The CSV is written to a temporary file beside the target and renamed
 //! when the run ends, so an interrupted run leaves no partial report.
 
-use crate::explore::{explore, ExploreOptions, Limits, Strategy};
+use crate::explore::{explore, ExploreOptions, Limits, Outcome, Strategy};
 use crate::manifest::Beem;
 use anyhow::{Context, Result};
 use dve_frontend::model::NextState;
@@ -132,4 +132,158 @@ pub fn print_summary(out: &mut impl Write, s: &VerifySummary, max_states: u64) -
         )?;
     }
     Ok(())
+}
+
+/// One row of `results/properties-verify.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PropertyRowResult {
+    pub instance: String,
+    pub prop_id: u32,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub beem_answer: String,
+    /// Our answer in BEEM's terms (reachability: goal reachable; LTL: the
+    /// formula holds).
+    pub answer: String,
+    #[serde(rename = "match")]
+    pub matches: bool,
+    pub beem_cex_length: Option<u64>,
+    pub cex_length: Option<usize>,
+    pub states: u64,
+    pub seconds: f64,
+    pub result: String,
+    /// Why a row does not count: the product did not fit the budget, or a
+    /// documented discrepancy of BEEM's own data.
+    pub note: String,
+}
+
+impl PropertyRowResult {
+    /// A difference that is not explained (and so a failure).
+    pub fn unexplained(&self) -> bool {
+        !self.matches && self.note.is_empty()
+    }
+}
+
+/// Properties whose recorded BEEM answer comes from a different formula
+/// than properties.csv shows.
+fn known_discrepancy(family: &str, prop_id: u32) -> Option<&'static str> {
+    match (family, prop_id) {
+        ("brp2", 1) => Some(
+            "BEEM substituted rb1 = (Receiver->triple & 4) == 4 into rfsf && (not rb1) without parentheses; \
+             `not` binds tighter than `==`, so BEEM's goal is never true",
+        ),
+        _ => None,
+    }
+}
+
+/// Checks every BEEM property with a recorded answer whose instance has at
+/// most `max_states` states (BEEM's count for the plain instance; the
+/// product of an LTL property is bounded by the same number of states):
+/// reachability goals by BFS (shortest counterexamples), LTL properties by
+/// nested DFS on `<instance>.propN.dve`.
+pub fn verify_properties(
+    beem: &Beem,
+    max_states: u64,
+    out: &Path,
+    mut progress: impl FnMut(&PropertyRowResult),
+) -> Result<Vec<PropertyRowResult>> {
+    use crate::check::{check, CheckOptions, Checks, Goal, Search, Verdict};
+    use crate::manifest::{Answer, PropertyKind};
+    let sizes: std::collections::HashMap<String, u64> = beem
+        .instances()?
+        .into_iter()
+        .filter(|r| r.complete)
+        .filter_map(|r| r.states.map(|s| (r.instance, s)))
+        .collect();
+    let mut props: Vec<_> = beem
+        .properties()?
+        .into_iter()
+        .filter(|p| p.beem_answer != Answer::Unknown)
+        .filter(|p| sizes.get(&p.instance).is_some_and(|&s| s <= max_states))
+        .collect();
+    props.sort_by_key(|p| (sizes[&p.instance], p.instance.clone(), p.prop_id));
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = out.with_extension("csv.tmp");
+    let mut writer = csv::Writer::from_path(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    let mut rows = Vec::new();
+    for p in props {
+        let start = Instant::now();
+        let ltl = p.kind == PropertyKind::Ltl;
+        let (path, exprs) = if ltl {
+            (beem.property_model_path(&p.instance, p.prop_id), vec![])
+        } else {
+            (beem.model_path(&p.instance), vec![p.formula.clone()])
+        };
+        let mut row = PropertyRowResult {
+            instance: p.instance.clone(),
+            prop_id: p.prop_id,
+            kind: if ltl { "LTL" } else { "reachability" }.into(),
+            beem_answer: if p.beem_answer == Answer::Yes { "yes" } else { "no" }.into(),
+            answer: String::new(),
+            matches: false,
+            beem_cex_length: p.cex_length,
+            cex_length: None,
+            states: 0,
+            seconds: 0.0,
+            result: String::new(),
+            note: String::new(),
+        };
+        let opts = dve_frontend::LoadOptions {
+            exprs,
+            ..Default::default()
+        };
+        match dve_frontend::load_file_with(&path, &opts) {
+            Err(e) => row.result = format!("load error: {}", e.to_string().lines().next().unwrap_or("")),
+            Ok(loaded) => {
+                let goals = loaded
+                    .exprs
+                    .iter()
+                    .map(|e| Goal {
+                        text: p.formula.clone(),
+                        expr: e.clone(),
+                    })
+                    .collect();
+                let model = dve_frontend::interp::Interpreter::new(loaded.model.clone());
+                let opts = CheckOptions {
+                    search: if ltl { Search::Ndfs } else { Search::Bfs },
+                    checks: Checks::default(),
+                    goals,
+                    all_violations: false,
+                    limits: Limits {
+                        max_states: Some(max_states),
+                        ..Default::default()
+                    },
+                };
+                let r = check(&model, &loaded.model, &opts);
+                row.states = r.states;
+                row.cex_length = r.cex_length;
+                row.result = r.result.name().into();
+                let violated = r.verdict == Verdict::Violated;
+                row.answer = match r.verdict {
+                    Verdict::Unknown => "unknown".into(),
+                    // LTL: BEEM records whether the formula holds.
+                    _ if ltl => if violated { "no" } else { "yes" }.into(),
+                    _ => if violated { "yes" } else { "no" }.into(),
+                };
+                row.matches = row.answer == row.beem_answer;
+                if !row.matches {
+                    if r.result != Outcome::Complete {
+                        row.note = format!("not decided within {max_states} states");
+                    } else if let Some(why) = known_discrepancy(&p.family, p.prop_id) {
+                        row.note = format!("known: {why}");
+                    }
+                }
+            }
+        }
+        row.seconds = start.elapsed().as_secs_f64();
+        writer.serialize(&row)?;
+        writer.flush()?;
+        progress(&row);
+        rows.push(row);
+    }
+    drop(writer);
+    std::fs::rename(&tmp, out)?;
+    Ok(rows)
 }

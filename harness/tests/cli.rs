@@ -260,14 +260,119 @@ fn check_prints_summary() {
 #[test]
 fn verify_beem_writes_a_report() {
     let out = std::env::temp_dir().join(format!("dvemc-verify-{}.csv", std::process::id()));
-    let o = dvemc(&["verify-beem", "--max-states", "3000", "--out", out.to_str().unwrap()]);
+    let o = dvemc(&[
+        "verify-beem",
+        "--max-states",
+        "3000",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let csv = std::fs::read_to_string(&out).expect("report written");
     let _ = std::fs::remove_file(&out);
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("instance,expected,got,match,seconds,bytes_per_state,result"));
+    assert_eq!(
+        lines.next(),
+        Some("instance,expected,got,match,seconds,bytes_per_state,result")
+    );
     let rows: Vec<&str> = lines.collect();
     assert!(rows.len() >= 10, "{csv}");
     assert!(rows.iter().all(|r| r.split(',').nth(3) == Some("true")), "{csv}");
-    assert!(stdout(&o).contains(&format!("{} of {} complete instances", rows.len(), rows.len())), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(&format!("{} of {} complete instances", rows.len(), rows.len())),
+        "{}",
+        stdout(&o)
+    );
+}
+
+fn example(name: &str) -> String {
+    format!("{}/../beem/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn goal_found_gives_a_shortest_trace_and_exit_1() {
+    let o = dvemc(&[
+        "explore",
+        &example("phils2.dve"),
+        "--goal",
+        "Philosopher1.eat",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["verdict"], "violated");
+    assert_eq!(v["violation_kind"], "goal");
+    assert_eq!(v["cex_length"], 2);
+    let steps = v["trace"]["steps"].as_array().expect("trace steps");
+    assert_eq!(steps.len(), 2);
+    assert_eq!(steps[1]["state"]["Philosopher1"], "eat");
+    assert_eq!(steps[0]["changes"]["fork1"], serde_json::json!([0, 1]));
+}
+
+#[test]
+fn deadlock_check_and_holding_goal() {
+    let o = dvemc(&["explore", &example("phils2.dve"), "--check", "deadlock"]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("verdict:             violated: deadlock (deadlock)"),
+        "{out}"
+    );
+    assert!(out.contains("counterexample (path, 2 steps)"), "{out}");
+    assert!(out.contains("Philosopher2: think -> hungry"), "{out}");
+    // An unreachable goal holds (exit 0) after the whole state space.
+    let o = dvemc(&[
+        "explore",
+        &example("phils2.dve"),
+        "--goal",
+        "fork1 == 2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["verdict"], "holds");
+    assert_eq!(v["states"], 10);
+    assert!(v["violation_kind"].is_null());
+}
+
+#[test]
+fn bad_goal_expression_is_an_input_error() {
+    let o = dvemc(&["explore", &example("phils2.dve"), "--goal", "fork1 == nosuch"]);
+    assert_eq!(o.status.code(), Some(3));
+    let e = stderr(&o);
+    assert!(
+        e.contains("<expression 1>:1:10: error: unknown variable `nosuch`"),
+        "{e}"
+    );
+    let o = dvemc(&["explore", &example("phils2.dve"), "--goal", "fork1 =="]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("<expression 1>:1:"), "{}", stderr(&o));
+}
+
+#[test]
+fn beem_properties_from_the_manifest() {
+    // adding.1 property 1 is a reachability goal BEEM found.
+    let o = dvemc(&["explore", "adding.1", "--property", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    assert_eq!(json(&o)["violation_kind"], "goal");
+    // anderson.2 property 3 is an LTL property BEEM answers "no": a lasso.
+    let o = dvemc(&["explore", "anderson.2", "--property", "3", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["violation_kind"], "accepting_cycle");
+    assert_eq!(v["strategy"], "ndfs");
+    assert!(v["trace"]["cycle_start"].is_u64());
+    // The same model with its property process ignored is the plain system.
+    let path = format!(
+        "{}/../../shared/beem/dve/anderson.2.prop3.dve",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let o = dvemc(&["explore", &path, "--ignore-property", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let plain = dvemc(&["explore", "anderson.2", "--json"]);
+    assert_eq!(json(&o)["states"], json(&plain)["states"]);
+    // A property the manifest does not have.
+    let o = dvemc(&["explore", "adding.1", "--property", "99"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("no property 99"), "{}", stderr(&o));
 }

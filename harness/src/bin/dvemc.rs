@@ -8,8 +8,9 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use dve_frontend::model::NextState;
+use harness::check::{CheckOptions, Checks, Goal, Search, Verdict};
 use harness::explore::{self, ExploreOptions, Limits, Outcome, Report, Strategy};
-use harness::manifest::{Beem, StatFile};
+use harness::manifest::{Beem, PropertyKind, StatFile};
 
 /// The model explored when `explore` is given no MODEL.
 const EMBEDDED_NAME: &str = "phils2.dve";
@@ -59,6 +60,22 @@ enum Command {
     /// Explore every complete BEEM instance up to a size (BFS) and compare
     /// its state count with instances.csv; write a CSV report.
     #[command(after_long_help = EXIT_CODES)]
+    /// Check every BEEM property with a recorded answer (reachability by
+    /// BFS, LTL by nested DFS) whose instance has at most N states; compare
+    /// with properties.csv and write a CSV report.
+    #[command(after_long_help = EXIT_CODES)]
+    VerifyProperties {
+        /// Largest instance to run, by BEEM's state count (also the state
+        /// budget of each product).
+        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+        max_states: u64,
+        /// The CSV report.
+        #[arg(long, value_name = "FILE", default_value = "results/properties-verify.csv")]
+        out: PathBuf,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
     VerifyBeem {
         /// Largest instance to run, by BEEM's state count.
         #[arg(long, value_name = "N", default_value_t = 20_000_000)]
@@ -130,6 +147,42 @@ struct ExploreArgs {
     /// working directory or the executable.
     #[arg(long, value_name = "DIR")]
     beem: Option<PathBuf>,
+    /// A reachability goal: a DVE expression over the model's variables and
+    /// process states (`P.s`, `P->v`); the search stops when a state
+    /// satisfies it. May be repeated.
+    #[arg(long, value_name = "EXPR")]
+    goal: Vec<String>,
+    /// Check BEEM property N of this instance (properties.csv): a
+    /// reachability goal, or an LTL property through `<instance>.propN.dve`.
+    #[arg(long, value_name = "N")]
+    property: Option<u32>,
+    /// State checks: any of deadlock, assert, error (run-time errors), none.
+    /// Assertions are checked by default.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "assert")]
+    check: Vec<CheckArg>,
+    /// Count every violation instead of stopping at the first.
+    #[arg(long)]
+    all_violations: bool,
+    /// Explore the plain system of a model with a property process.
+    #[arg(long)]
+    ignore_property: bool,
+    /// How to print a counterexample.
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    trace_format: TraceFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum CheckArg {
+    Deadlock,
+    Assert,
+    Error,
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TraceFormat {
+    Text,
+    Json,
 }
 
 /// An error that already carries its full message (a model diagnostic).
@@ -163,6 +216,52 @@ fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(args) => explore_cmd(&args),
+        Command::VerifyProperties {
+            max_states,
+            out,
+            beem,
+        } => {
+            let beem = Beem::locate(beem.as_deref())?;
+            let rows = harness::verify::verify_properties(&beem, max_states, &out, |r| {
+                eprintln!(
+                    "{:<24} #{:<2} {:<12} BEEM {:<3} ours {:<7} {:<5} cex {:>5} / BEEM {:>5} {:>8.2} s",
+                    r.instance,
+                    r.prop_id,
+                    r.kind,
+                    r.beem_answer,
+                    r.answer,
+                    if r.matches { "ok" } else { "DIFF" },
+                    r.cex_length.map(|c| c.to_string()).unwrap_or("-".into()),
+                    r.beem_cex_length.map(|c| c.to_string()).unwrap_or("-".into()),
+                    r.seconds
+                );
+            })?;
+            let matched = rows.iter().filter(|r| r.matches).count();
+            let by = |k: &str| rows.iter().filter(|r| r.kind == k).count();
+            println!(
+                "{matched} of {} properties match BEEM ({} reachability, {} LTL; instances up to {max_states} states)",
+                rows.len(),
+                by("reachability"),
+                by("LTL")
+            );
+            for r in rows.iter().filter(|r| !r.matches) {
+                let note = if r.note.is_empty() {
+                    "UNEXPLAINED".to_string()
+                } else {
+                    r.note.clone()
+                };
+                println!(
+                    "differs: {} #{} ({}): BEEM {}, ours {}: {note}",
+                    r.instance, r.prop_id, r.kind, r.beem_answer, r.answer
+                );
+            }
+            println!("report: {}", out.display());
+            Ok(if rows.iter().any(|r| r.unexplained()) {
+                EXIT_VIOLATED
+            } else {
+                EXIT_OK
+            })
+        }
         Command::VerifyBeem {
             max_states,
             out,
@@ -224,10 +323,6 @@ fn load_model(path: &Path) -> Result<dve_frontend::ir::Model> {
     dve_frontend::load_file(path).map_err(|e| Printed(e.to_string()).into())
 }
 
-fn load_embedded() -> Result<dve_frontend::ir::Model> {
-    dve_frontend::load_str(EMBEDDED_NAME, EMBEDDED_SOURCE).map_err(|e| Printed(e.to_string()).into())
-}
-
 fn check(model: &Path, beem: Option<&Path>) -> Result<u8> {
     let (path, _) = resolve_model(model, beem)?;
     let m = load_model(&path)?;
@@ -248,13 +343,69 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
             bail!("BEEM directory {} does not exist", b.display());
         }
     }
-    let (ir, instance, display_name) = match &args.model {
-        Some(m) => {
-            let (path, instance) = resolve_model(m, args.beem.as_deref())?;
-            (load_model(&path)?, instance, path.display().to_string())
-        }
-        None => (load_embedded()?, None, format!("{EMBEDDED_NAME} (built-in)")),
+    let mut goals = args.goal.clone();
+    let mut model_path = match &args.model {
+        Some(m) => Some(resolve_model(m, args.beem.as_deref())?),
+        None => None,
     };
+    if let Some(n) = args.property {
+        let Some((_, Some(instance))) = model_path.clone() else {
+            bail!("--property needs a BEEM instance as MODEL (such as `adding.1` or a path to dve/adding.1.dve)");
+        };
+        let beem = Beem::locate(args.beem.as_deref())?;
+        let row = beem
+            .properties()?
+            .into_iter()
+            .find(|p| p.instance == instance && p.prop_id == n)
+            .with_context(|| format!("properties.csv has no property {n} for {instance}"))?;
+        match row.kind {
+            PropertyKind::Reachability => goals.push(row.formula.clone()),
+            PropertyKind::Ltl => {
+                let prop_path = beem.property_model_path(&instance, n);
+                if !prop_path.is_file() {
+                    bail!(
+                        "{} (the model of LTL property {n}) does not exist",
+                        prop_path.display()
+                    );
+                }
+                model_path = Some((prop_path, None));
+            }
+        }
+        let kind = if row.kind == PropertyKind::Ltl {
+            "LTL"
+        } else {
+            "reachability"
+        };
+        eprintln!("dvemc: property {n} of {instance} ({kind}): {}", row.formula);
+    }
+    let load_opts = dve_frontend::LoadOptions {
+        ignore_property: args.ignore_property,
+        exprs: goals.clone(),
+    };
+    let (loaded, instance, display_name) = match &model_path {
+        Some((path, instance)) => (
+            dve_frontend::load_file_with(path, &load_opts).map_err(|e| Printed(e.to_string()))?,
+            instance.clone(),
+            path.display().to_string(),
+        ),
+        None => (
+            dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts)
+                .map_err(|e| Printed(e.to_string()))?,
+            None,
+            format!("{EMBEDDED_NAME} (built-in)"),
+        ),
+    };
+    let checks = Checks {
+        deadlock: args.check.contains(&CheckArg::Deadlock),
+        assert: args.check.contains(&CheckArg::Assert),
+        error: args.check.contains(&CheckArg::Error),
+    };
+    let has_asserts = loaded.model.processes.iter().any(|p| !p.asserts.is_empty());
+    let ltl = loaded.model.property.is_some();
+    if ltl || !goals.is_empty() || checks.deadlock || checks.error || (checks.assert && has_asserts) {
+        return check_cmd(args, loaded, goals, checks, &display_name);
+    }
+    let ir = loaded.model;
     let model: Box<dyn NextState> = match args.backend {
         BackendArg::Interp => Box::new(dve_frontend::interp::Interpreter::new(ir)),
     };
@@ -566,4 +717,110 @@ mod tests {
         use clap::CommandFactory;
         Cli::command().debug_assert();
     }
+}
+
+/// `explore` with properties: goals, state checks, or the LTL property of a
+/// property process (nested DFS).
+fn check_cmd(
+    args: &ExploreArgs,
+    loaded: dve_frontend::Loaded,
+    goal_texts: Vec<String>,
+    checks: Checks,
+    display_name: &str,
+) -> Result<u8> {
+    let ir = loaded.model;
+    let goals: Vec<Goal> = goal_texts
+        .into_iter()
+        .zip(loaded.exprs)
+        .map(|(text, expr)| Goal { text, expr })
+        .collect();
+    // A property process means an LTL property: accepting cycles need
+    // nested DFS, whatever the search order asked for.
+    let search = if ir.property.is_some() {
+        Search::Ndfs
+    } else {
+        match args.strategy {
+            StrategyArg::Bfs => Search::Bfs,
+            StrategyArg::Dfs => Search::Dfs,
+        }
+    };
+    let model: Box<dyn NextState> = match args.backend {
+        BackendArg::Interp => Box::new(dve_frontend::interp::Interpreter::new(ir.clone())),
+    };
+    let opts = CheckOptions {
+        search,
+        checks,
+        goals,
+        all_violations: args.all_violations,
+        limits: Limits {
+            max_states: args.max_states,
+            time: args.time_limit,
+            memory_bytes: args.memory_limit,
+        },
+    };
+    let report = harness::check::check(model.as_ref(), &ir, &opts);
+    let info = model.info();
+    let mut text = Vec::new();
+    if args.json {
+        let mut v = serde_json::to_value(&report).context("serialising the report")?;
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("backend".into(), args.backend.name().into());
+            obj.insert("state_len".into(), model.state_len().into());
+            if let Some(f) = &report.first {
+                obj.insert("trace".into(), harness::trace::to_json(info, &f.trace));
+            }
+        }
+        writeln!(text, "{}", serde_json::to_string(&v)?)?;
+    } else {
+        writeln!(text, "model:               {display_name}")?;
+        writeln!(
+            text,
+            "strategy:            {} ({} backend)",
+            report.strategy.name(),
+            args.backend.name()
+        )?;
+        writeln!(text, "result:              {}", report.result)?;
+        let verdict = match report.verdict {
+            Verdict::Holds => "holds".to_string(),
+            Verdict::Unknown => "unknown (the search did not finish)".to_string(),
+            Verdict::Violated => format!(
+                "violated: {} ({})",
+                report.violation_kind.map(|k| k.name()).unwrap_or(""),
+                report.violation.clone().unwrap_or_default()
+            ),
+        };
+        writeln!(text, "verdict:             {verdict}")?;
+        if args.all_violations {
+            writeln!(text, "violations:          {}", report.violations)?;
+        }
+        writeln!(text, "states:              {}", report.states)?;
+        writeln!(text, "transitions:         {}", report.transitions)?;
+        writeln!(text, "time:                {}", human_secs(report.time_s))?;
+        writeln!(text, "states/s:            {:.0}", report.states_per_s)?;
+        writeln!(text, "bytes/stored state:  {:.1}", report.bytes_per_state)?;
+        if let Some(f) = &report.first {
+            writeln!(text)?;
+            match args.trace_format {
+                TraceFormat::Text => harness::trace::write_text(&mut text, info, &f.trace)?,
+                TraceFormat::Json => writeln!(
+                    text,
+                    "{}",
+                    serde_json::to_string_pretty(&harness::trace::to_json(info, &f.trace))?
+                )?,
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&text).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("writing the report")?,
+    }
+    Ok(match report.verdict {
+        Verdict::Violated => EXIT_VIOLATED,
+        Verdict::Holds => EXIT_OK,
+        Verdict::Unknown => {
+            eprintln!("dvemc: search incomplete ({})", report.result.name());
+            EXIT_BUDGET
+        }
+    })
 }
