@@ -427,3 +427,19 @@ fn plc_largest_file() {
     assert_eq!(m.processes.len(), 12);
     assert!(m.processes.iter().map(|p| p.transitions.len()).sum::<usize>() > 200);
 }
+
+/// Every BEEM file also passes semantic analysis (names, types, layout) and
+/// its initial state is computed.
+#[test]
+fn all_beem_models_check() {
+    let files = all_files();
+    assert_eq!(files.len(), 757);
+    let mut failures = Vec::new();
+    for (name, text) in &files {
+        match dve_frontend::load_str(name, text) {
+            Ok(m) => assert_eq!(m.initial.len(), m.state_len, "{name}"),
+            Err(e) => failures.push(e.to_string()),
+        }
+    }
+    assert!(failures.is_empty(), "{} files fail to check:\n{}", failures.len(), failures.join("\n"));
+}
