@@ -4,6 +4,7 @@
 pub mod check;
 pub mod explore;
 pub mod manifest;
+pub mod spec;
 pub mod store;
 pub mod trace;
 pub mod verify;

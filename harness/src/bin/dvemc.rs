@@ -11,6 +11,7 @@ use dve_frontend::model::NextState;
 use harness::check::{CheckOptions, Checks, Goal, Search, Verdict};
 use harness::explore::{self, ExploreOptions, Limits, Outcome, Report, Strategy};
 use harness::manifest::{Beem, PropertyKind, StatFile};
+use harness::spec::Spec;
 
 /// The model explored when `explore` is given no MODEL.
 const EMBEDDED_NAME: &str = "phils2.dve";
@@ -93,12 +94,6 @@ enum Command {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum StrategyArg {
-    Bfs,
-    Dfs,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum BackendArg {
     /// The reference interpreter.
     Interp,
@@ -118,8 +113,10 @@ struct ExploreArgs {
     /// the built-in example (two dining philosophers).
     model: Option<PathBuf>,
     /// Search order.
-    #[arg(long, value_enum, default_value_t = StrategyArg::Bfs)]
-    strategy: StrategyArg,
+    /// Search strategy: bfs or dfs (see the README for each algorithm's
+    /// parameters).
+    #[arg(long, value_name = "SPEC", default_value = "bfs")]
+    strategy: Spec,
     /// Successor generator.
     #[arg(long, value_enum, default_value_t = BackendArg::Interp)]
     backend: BackendArg,
@@ -410,9 +407,9 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
         BackendArg::Interp => Box::new(dve_frontend::interp::Interpreter::new(ir)),
     };
     let opts = ExploreOptions {
-        strategy: match args.strategy {
-            StrategyArg::Bfs => Strategy::Bfs,
-            StrategyArg::Dfs => Strategy::Dfs,
+        strategy: match &args.strategy {
+            Spec::Bfs => Strategy::Bfs,
+            Spec::Dfs => Strategy::Dfs,
         },
         limits: Limits {
             max_states: args.max_states,
@@ -739,9 +736,9 @@ fn check_cmd(
     let search = if ir.property.is_some() {
         Search::Ndfs
     } else {
-        match args.strategy {
-            StrategyArg::Bfs => Search::Bfs,
-            StrategyArg::Dfs => Search::Dfs,
+        match &args.strategy {
+            Spec::Bfs => Search::Bfs,
+            Spec::Dfs => Search::Dfs,
         }
     };
     let model: Box<dyn NextState> = match args.backend {
