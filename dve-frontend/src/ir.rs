@@ -279,6 +279,6 @@ impl Model {
     /// array there; BEEM's figures are reproduced when that reads "committed"
     /// exactly when process 0 has an even number of states (§8.3).
     pub fn error_state_committed(&self) -> bool {
-        self.processes[0].states.len() % 2 == 0
+        self.processes[0].states.len().is_multiple_of(2)
     }
 }

@@ -4,6 +4,8 @@
 pub mod check;
 pub mod explore;
 pub mod manifest;
+pub mod rng;
+pub mod simulate;
 pub mod spec;
 pub mod store;
 pub mod trace;

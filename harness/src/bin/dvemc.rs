@@ -58,6 +58,10 @@ enum Command {
     /// Explore the whole state space and print statistics.
     #[command(after_long_help = EXIT_CODES)]
     Explore(ExploreArgs),
+    /// Follow one path through the state space: seeded random choices
+    /// (--random) or choices read from standard input (--guided).
+    #[command(after_long_help = EXIT_CODES)]
+    Simulate(SimulateArgs),
     /// Explore every complete BEEM instance up to a size (BFS) and compare
     /// its state count with instances.csv; write a CSV report.
     #[command(after_long_help = EXIT_CODES)]
@@ -182,6 +186,32 @@ enum TraceFormat {
     Json,
 }
 
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["random", "guided"])))]
+struct SimulateArgs {
+    /// A .dve file, or a BEEM instance name such as `adding.1`; without it,
+    /// the built-in example (two dining philosophers).
+    model: Option<PathBuf>,
+    /// Take a uniformly random enabled transition at each step (reproducible
+    /// with --seed); stop after --steps steps or at a deadlock.
+    #[arg(long)]
+    random: bool,
+    /// At each step list the enabled transitions and read a line from
+    /// standard input: a transition number, `back` (undo) or `quit`.
+    #[arg(long)]
+    guided: bool,
+    /// Seed of the random choices (--random only).
+    #[arg(long, value_name = "S", default_value_t = 0, conflicts_with = "guided")]
+    seed: u64,
+    /// Most steps to take (--random only).
+    #[arg(long, value_name = "N", default_value_t = 100, conflicts_with = "guided")]
+    steps: u64,
+    /// BEEM directory (for instance names); default: $BEEM_DIR, else
+    /// ../shared/beem near the working directory or the executable.
+    #[arg(long, value_name = "DIR")]
+    beem: Option<PathBuf>,
+}
+
 /// An error that already carries its full message (a model diagnostic).
 #[derive(Debug)]
 struct Printed(String);
@@ -213,6 +243,7 @@ fn run(cli: Cli) -> Result<u8> {
     match cli.command {
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(args) => explore_cmd(&args),
+        Command::Simulate(args) => simulate_cmd(&args),
         Command::VerifyProperties {
             max_states,
             out,
@@ -476,6 +507,42 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
     }
 }
 
+/// `dvemc simulate`: a random or guided run, written to standard output.
+fn simulate_cmd(args: &SimulateArgs) -> Result<u8> {
+    use std::io::IsTerminal;
+    if let Some(b) = &args.beem {
+        if !b.is_dir() {
+            bail!("BEEM directory {} does not exist", b.display());
+        }
+    }
+    let (ir, display_name) = match &args.model {
+        Some(m) => {
+            let (path, _) = resolve_model(m, args.beem.as_deref())?;
+            (load_model(&path)?, path.display().to_string())
+        }
+        None => (
+            dve_frontend::load_str(EMBEDDED_NAME, EMBEDDED_SOURCE).map_err(|e| Printed(e.to_string()))?,
+            format!("{EMBEDDED_NAME} (built-in)"),
+        ),
+    };
+    let model = dve_frontend::interp::Interpreter::new(ir);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if args.guided {
+        let stdin = std::io::stdin();
+        // Piped commands are echoed so that the transcript reads as a dialogue.
+        let echo = !stdin.is_terminal();
+        harness::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo).map(|_| ())
+    } else {
+        harness::simulate::random(&model, &display_name, args.seed, args.steps, &mut out).map(|_| ())
+    };
+    match written {
+        // A closed pipe (`dvemc simulate ... | head`) is not an error of the run.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("simulating")?,
+    }
+    Ok(EXIT_OK)
+}
+
 fn print_human(out: &mut impl Write, name: &str, r: &Report) -> std::io::Result<()> {
     writeln!(out, "model:               {name}")?;
     writeln!(out, "strategy:            {} ({} backend)", r.strategy, r.backend)?;
@@ -685,36 +752,6 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value * mult).map_err(|_| format!("`{s}` is not a valid duration"))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bytes() {
-        assert_eq!(parse_bytes("123"), Ok(123));
-        assert_eq!(parse_bytes("1K"), Ok(1024));
-        assert_eq!(parse_bytes("2MiB"), Ok(2 << 20));
-        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
-        assert_eq!(parse_bytes("1GB"), Ok(1_000_000_000));
-        assert!(parse_bytes("12X").is_err());
-        assert!(parse_bytes("").is_err());
-        assert!(parse_bytes("-5").is_err());
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
-        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
-        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
-        assert!(parse_duration("abc").is_err());
-    }
-
-    #[test]
-    fn cli_is_consistent() {
-        use clap::CommandFactory;
-        Cli::command().debug_assert();
-    }
-}
 
 /// `explore` with properties: goals, state checks, or the LTL property of a
 /// property process (nested DFS).
@@ -820,4 +857,35 @@ fn check_cmd(
             EXIT_BUDGET
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes() {
+        assert_eq!(parse_bytes("123"), Ok(123));
+        assert_eq!(parse_bytes("1K"), Ok(1024));
+        assert_eq!(parse_bytes("2MiB"), Ok(2 << 20));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("1GB"), Ok(1_000_000_000));
+        assert!(parse_bytes("12X").is_err());
+        assert!(parse_bytes("").is_err());
+        assert!(parse_bytes("-5").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert!(parse_duration("abc").is_err());
+    }
+
+    #[test]
+    fn cli_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
 }

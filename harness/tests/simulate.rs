@@ -1,0 +1,529 @@
+//! `dvemc simulate`: random (seeded) and guided simulation, through the
+//! library functions and through the binary with piped input.
+
+use std::io::{Cursor, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use dve_frontend::interp::Interpreter;
+use dve_frontend::model::{NextState, SuccBuf};
+use harness::simulate::{self, RandomRun};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn example(name: &str) -> Interpreter {
+    let path = workspace().join("beem/examples").join(name);
+    let model = dve_frontend::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Interpreter::new(model)
+}
+
+fn toy(source: &str) -> Interpreter {
+    Interpreter::new(dve_frontend::load_str("toy.dve", source).expect("toy model"))
+}
+
+/// A random run's output and outcome.
+fn random(model: &Interpreter, seed: u64, steps: u64) -> (String, RandomRun) {
+    let mut out = Vec::new();
+    let run = simulate::random(model, "m", seed, steps, &mut out).expect("writing to a Vec");
+    (String::from_utf8(out).expect("utf-8 output"), run)
+}
+
+/// A guided run fed with `input`; the commands are echoed.
+fn guided(model: &Interpreter, input: &str) -> (String, usize) {
+    let mut out = Vec::new();
+    let depth =
+        simulate::guided(model, "m", &mut Cursor::new(input), &mut out, true).expect("writing to a Vec");
+    (String::from_utf8(out).expect("utf-8 output"), depth)
+}
+
+/// The `state N: ...` lines of a guided run, in order.
+fn state_lines(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("state ")).collect()
+}
+
+const PHILS_INIT: &str = "fork1=0, fork2=0, Philosopher1=think, Philosopher2=think";
+const PHILS_DEADLOCK: &str = "fork1=1, fork2=1, Philosopher1=hungry, Philosopher2=hungry";
+
+// ---------------------------------------------------------------- random
+
+#[test]
+fn random_same_seed_same_output() {
+    for name in [
+        "phils2.dve",
+        "sum_to_n.dve",
+        "bounded_buffer.dve",
+        "readers_writers.dve",
+    ] {
+        let m = example(name);
+        for seed in [0, 1, 42, u64::MAX] {
+            assert_eq!(
+                random(&m, seed, 200),
+                random(&m, seed, 200),
+                "{name}, seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_different_seeds_different_runs() {
+    let m = example("sum_to_n.dve");
+    let runs: Vec<String> = (0..8).map(|seed| random(&m, seed, 100).0).collect();
+    for i in 0..runs.len() {
+        for j in i + 1..runs.len() {
+            assert_ne!(runs[i], runs[j], "seeds {i} and {j} gave the same run");
+        }
+    }
+}
+
+#[test]
+fn random_prints_initial_state_steps_and_changes() {
+    let m = example("phils2.dve");
+    let (out, _) = random(&m, 0, 100);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "model: m");
+    assert_eq!(lines[1], "random simulation: seed 0, at most 100 steps");
+    assert_eq!(lines[2], format!("initial state: {PHILS_INIT}"));
+    assert!(lines[3].starts_with("step 1: Philosopher"), "{out}");
+    assert!(lines[3].contains("think -> hungry"), "{out}");
+    // Each philosopher's first step takes its first fork.
+    assert!(
+        lines[4] == "    fork1: 0 -> 1" || lines[4] == "    fork2: 0 -> 1",
+        "{out}"
+    );
+    assert!(lines[5].ends_with(": think -> hungry"), "{out}");
+}
+
+/// The run stops at phils2's deadlock, with the message and the state.
+#[test]
+fn random_stops_at_deadlock() {
+    let m = example("phils2.dve");
+    let mut deadlocked = 0;
+    for seed in 0..20 {
+        let (out, run) = random(&m, seed, 1000);
+        if run.deadlock {
+            deadlocked += 1;
+            assert!(
+                out.ends_with(&format!(
+                    "deadlock: no enabled transition\nstate: {PHILS_DEADLOCK}\n"
+                )),
+                "seed {seed}: {out}"
+            );
+            assert!(out.contains(&format!("step {}: ", run.steps)), "{out}");
+            assert!(!out.contains(&format!("step {}: ", run.steps + 1)), "{out}");
+        } else {
+            assert_eq!(run.steps, 1000);
+        }
+    }
+    assert!(
+        deadlocked > 0,
+        "no seed of 20 reached phils2's deadlock in 1000 steps"
+    );
+}
+
+#[test]
+fn random_stops_after_n_steps() {
+    // sum_to_n has no deadlock.
+    let m = example("sum_to_n.dve");
+    let (out, run) = random(&m, 5, 50);
+    assert_eq!(
+        run,
+        RandomRun {
+            steps: 50,
+            deadlock: false
+        }
+    );
+    assert!(out.contains("\nstep 50: "), "{out}");
+    assert!(!out.contains("\nstep 51: "), "{out}");
+    assert!(out.contains("\nstopped after 50 steps\nstate: "), "{out}");
+
+    let (out, run) = random(&m, 5, 0);
+    assert_eq!(
+        run,
+        RandomRun {
+            steps: 0,
+            deadlock: false
+        }
+    );
+    assert!(!out.contains("step 1:"), "{out}");
+}
+
+/// The printed choices replay to the printed final state, and every step's
+/// printed changes are those of the chosen successor.
+#[test]
+fn random_run_replays() {
+    let m = example("bounded_buffer.dve");
+    let info = m.info();
+    let (out, run) = random(&m, 11, 300);
+    let mut state = m.initial_vec();
+    let mut succs = SuccBuf::new(m.state_len());
+    let mut lines = out.lines().peekable();
+    let mut steps = 0;
+    while let Some(line) = lines.next() {
+        if !line.starts_with("step ") {
+            continue;
+        }
+        // "... (choice k of n)"
+        let choice = line.rsplit_once("(choice ").expect("choice").1;
+        let (k, n) = choice.trim_end_matches(')').split_once(" of ").expect("k of n");
+        let (k, n): (usize, usize) = (k.parse().expect("k"), n.parse().expect("n"));
+        m.successors(&state, &mut succs);
+        assert_eq!(succs.len(), n, "{line}");
+        let next = succs.state(k - 1).to_vec();
+        let mut printed = Vec::new();
+        while let Some(l) = lines.peek().and_then(|l| l.strip_prefix("    ")) {
+            printed.push(l.to_string());
+            lines.next();
+        }
+        let expected = simulate::changes(info, &state, &next);
+        if expected.is_empty() {
+            assert_eq!(printed, ["(no change)"]);
+        } else {
+            assert_eq!(printed, expected, "{line}");
+        }
+        state = next;
+        steps += 1;
+    }
+    assert_eq!(steps, run.steps);
+    assert!(
+        out.contains(&format!("\nstate: {}\n", info.state_text(&state))),
+        "{out}"
+    );
+}
+
+#[test]
+fn random_marks_error_transitions() {
+    // From `a`, one of the two transitions divides by zero.
+    let m = toy(
+        "byte x; process P { state a, b; init a; trans a -> b { effect x = 1 / x; }, \
+         a -> b { effect x = 2; }, b -> a { effect x = 0; }; } system async;",
+    );
+    let mut marked = 0;
+    for seed in 0..10 {
+        let (out, run) = random(&m, seed, 20);
+        if out.contains("[run-time error") {
+            marked += 1;
+            // The error state has no successors here.
+            assert!(run.deadlock, "{out}");
+            assert!(
+                out.contains("P: a -> b  [run-time error: to the error state]"),
+                "{out}"
+            );
+            assert!(out.contains("P: a -> <error>"), "{out}");
+            assert!(out.contains("this is the error state"), "{out}");
+        }
+    }
+    assert!(marked > 0, "no seed took the erroneous transition");
+}
+
+#[test]
+fn random_initial_deadlock() {
+    let m = toy("process P { state a; init a; } system async;");
+    let (out, run) = random(&m, 0, 10);
+    assert_eq!(
+        run,
+        RandomRun {
+            steps: 0,
+            deadlock: true
+        }
+    );
+    assert!(
+        out.ends_with("deadlock: no enabled transition\nstate: P=a\n"),
+        "{out}"
+    );
+}
+
+// ---------------------------------------------------------------- guided
+
+#[test]
+fn guided_choose_back_and_quit() {
+    let m = example("phils2.dve");
+    let (out, depth) = guided(&m, "1\n2\nback\n1\nquit\n");
+    assert_eq!(depth, 2);
+    let states = state_lines(&out);
+    assert_eq!(
+        states,
+        [
+            format!("state 0: {PHILS_INIT}").as_str(),
+            // Philosopher1 took fork1.
+            "state 1: fork1=1, fork2=0, Philosopher1=hungry, Philosopher2=think",
+            // Philosopher2 took fork2: the deadlock.
+            format!("state 2: {PHILS_DEADLOCK}").as_str(),
+            // back
+            "state 1: fork1=1, fork2=0, Philosopher1=hungry, Philosopher2=think",
+            // Philosopher1 took fork2.
+            "state 2: fork1=1, fork2=1, Philosopher1=eat, Philosopher2=think",
+        ]
+    );
+    assert!(
+        out.contains("  1. Philosopher1: think -> hungry  [fork1: 0 -> 1, Philosopher1: think -> hungry]\n")
+    );
+    assert!(
+        out.contains("  2. Philosopher2: think -> hungry  [fork2: 0 -> 1, Philosopher2: think -> hungry]\n")
+    );
+    assert!(out.contains(&format!(
+        "state 2: {PHILS_DEADLOCK}\ndeadlock: no enabled transition\n"
+    )));
+    assert!(out.contains("back to state 1\n"));
+    assert!(out.contains("step 1: Philosopher1: think -> hungry\n"));
+    assert!(out.ends_with("> quit\nsimulation ended after 2 steps\n"), "{out}");
+}
+
+#[test]
+fn guided_back_at_initial_state_stays() {
+    let m = example("phils2.dve");
+    let (out, depth) = guided(&m, "back\n2\nback\nback\n");
+    assert_eq!(depth, 0);
+    assert_eq!(out.matches("already at the initial state").count(), 2, "{out}");
+    let states = state_lines(&out);
+    assert_eq!(states.len(), 3, "{out}");
+    assert_eq!(states[0], format!("state 0: {PHILS_INIT}"));
+    assert_eq!(
+        states[1],
+        "state 1: fork1=0, fork2=1, Philosopher1=think, Philosopher2=hungry"
+    );
+    assert_eq!(states[2], states[0]);
+}
+
+#[test]
+fn guided_bad_input_reprompts() {
+    let m = example("phils2.dve");
+    let (out, depth) = guided(&m, "abc\n0\n3\n\n-1\n\u{fffd}\n1\n");
+    assert_eq!(depth, 1);
+    assert!(out.contains("not a command: `abc`"), "{out}");
+    assert!(
+        out.contains("there is no transition 0: enter a number from 1 to 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains("there is no transition 3: enter a number from 1 to 2"),
+        "{out}"
+    );
+    assert!(out.contains("not a command: ``"), "{out}");
+    assert!(out.contains("not a command: `-1`"), "{out}");
+    // A bad command does not advance: one state before the choice, one after.
+    assert_eq!(state_lines(&out).len(), 2, "{out}");
+    // The input ended without `quit`.
+    assert!(
+        out.ends_with("end of input: simulation ended after 1 step\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn guided_invalid_utf8_is_not_an_error() {
+    let m = example("phils2.dve");
+    let mut out = Vec::new();
+    let input: &[u8] = b"\xff\xfe\n2\nquit\n";
+    let depth = simulate::guided(&m, "m", &mut Cursor::new(input), &mut out, false).expect("guided");
+    assert_eq!(depth, 1);
+    assert!(String::from_utf8_lossy(&out).contains("not a command"));
+}
+
+#[test]
+fn guided_deadlock_accepts_only_back_and_quit() {
+    let m = example("phils2.dve");
+    let (out, depth) = guided(&m, "1\n2\n1\nback\nquit\n");
+    assert_eq!(depth, 1);
+    assert!(
+        out.contains("choose (back, quit)> 1\nthere is no transition 1: the state is a deadlock"),
+        "{out}"
+    );
+}
+
+#[test]
+fn guided_empty_input_ends_at_once() {
+    let m = example("phils2.dve");
+    let (out, depth) = guided(&m, "");
+    assert_eq!(depth, 0);
+    assert_eq!(state_lines(&out), [format!("state 0: {PHILS_INIT}").as_str()]);
+    assert!(
+        out.ends_with("end of input: simulation ended after 0 steps\n"),
+        "{out}"
+    );
+}
+
+// ---------------------------------------------------------------- binary
+
+fn dvemc(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dvemc"))
+        .args(args)
+        .current_dir(workspace())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running dvemc");
+    let mut pipe = child.stdin.take().expect("stdin");
+    // dvemc may exit before reading (usage errors): ignore a closed pipe.
+    let _ = pipe.write_all(stdin.as_bytes());
+    drop(pipe);
+    child.wait_with_output().expect("waiting for dvemc")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn binary_guided_with_piped_input() {
+    let o = dvemc(
+        &["simulate", "beem/examples/phils2.dve", "--guided"],
+        "1\n2\nback\n1\nquit\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("model: beem/examples/phils2.dve\n"), "{out}");
+    let states = state_lines(&out);
+    assert_eq!(states.len(), 5, "{out}");
+    // Philosopher1's take-fork1 transition.
+    assert!(
+        states[1].contains("fork1=1") && states[1].contains("Philosopher1=hungry"),
+        "{out}"
+    );
+    assert_eq!(states[2], format!("state 2: {PHILS_DEADLOCK}"));
+    assert!(out.contains("deadlock: no enabled transition"), "{out}");
+    // `back` returned to state 1.
+    assert_eq!(states[3], states[1]);
+    assert_eq!(
+        states[4],
+        "state 2: fork1=1, fork2=1, Philosopher1=eat, Philosopher2=think"
+    );
+    // Piped commands are echoed after the prompt.
+    assert!(out.contains("> back\nback to state 1\n"), "{out}");
+}
+
+#[test]
+fn binary_guided_eof_exits_zero() {
+    let o = dvemc(&["simulate", "--guided"], "2\n");
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("model: phils2.dve (built-in)\n"), "{out}");
+    assert!(
+        out.contains("end of input: simulation ended after 1 step"),
+        "{out}"
+    );
+}
+
+#[test]
+fn binary_random_is_reproducible() {
+    let args = [
+        "simulate",
+        "beem/examples/sum_to_n.dve",
+        "--random",
+        "--seed",
+        "7",
+        "--steps",
+        "40",
+    ];
+    let a = dvemc(&args, "");
+    let b = dvemc(&args, "");
+    assert_eq!(a.status.code(), Some(0), "stderr: {}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    let out = stdout(&a);
+    assert!(
+        out.contains("random simulation: seed 7, at most 40 steps\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nstep 40: "), "{out}");
+    assert!(out.contains("stopped after 40 steps"), "{out}");
+
+    // The same run as the library gives (after the model line).
+    let (lib, _) = random(&example("sum_to_n.dve"), 7, 40);
+    assert_eq!(
+        out.split_once('\n').map(|x| x.1),
+        lib.split_once('\n').map(|x| x.1)
+    );
+
+    let c = dvemc(
+        &[
+            "simulate",
+            "beem/examples/sum_to_n.dve",
+            "--random",
+            "--seed",
+            "8",
+            "--steps",
+            "40",
+        ],
+        "",
+    );
+    assert_ne!(stdout(&a), stdout(&c));
+}
+
+#[test]
+fn binary_random_defaults() {
+    let o = dvemc(&["simulate", "--random"], "");
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("model: phils2.dve (built-in)\nrandom simulation: seed 0, at most 100 steps\n"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("initial state: {PHILS_INIT}\n")), "{out}");
+}
+
+#[test]
+fn binary_usage_errors() {
+    for args in [
+        &["simulate"][..],
+        &["simulate", "--random", "--guided"],
+        &["simulate", "--guided", "--seed", "3"],
+        &["simulate", "--guided", "--steps", "3"],
+        &["simulate", "--random", "--steps", "many"],
+        &["simulate", "--random", "--seed", "-1"],
+    ] {
+        let o = dvemc(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+/// A file in the temporary directory with a name unique to this run,
+/// removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(stem: &str, contents: &[u8]) -> TempFile {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("dvemc-sim-{}-{n}-{stem}.dve", std::process::id()));
+        std::fs::write(&path, contents).expect("writing temp file");
+        TempFile(path)
+    }
+    fn path(&self) -> &str {
+        self.0.to_str().expect("utf-8 temp path")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn binary_input_errors() {
+    let o = dvemc(&["simulate", "no/such/model.dve", "--random"], "");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("no/such/model.dve"), "{}", stderr(&o));
+
+    let bad = TempFile::new(
+        "malformed",
+        b"byte x;\nprocess P { state a; init b; }\nsystem async;\n",
+    );
+    let o = dvemc(&["simulate", bad.path(), "--guided"], "1\n");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    assert!(err.contains(&format!("{}:2:", bad.path())), "{err}");
+
+    let o = dvemc(&["simulate", "--random", "--beem", "/no/such/beem/dir"], "");
+    assert_eq!(o.status.code(), Some(3));
+}
