@@ -19,13 +19,6 @@ fn value(info: &ModelInfo, slot: usize, state: &[u8]) -> Value {
     }
 }
 
-fn show(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// Slots whose value differs between two states.
 fn changes(info: &ModelInfo, before: &[u8], after: &[u8]) -> Vec<(usize, Value, Value)> {
     (0..info.slots.len())
@@ -46,26 +39,11 @@ pub fn write_text(out: &mut impl Write, info: &ModelInfo, t: &Trace) -> std::io:
         if t.cycle_start == Some(i) {
             writeln!(out, "  -- the cycle starts here --")?;
         }
-        let what = if step.label.trans == dve_frontend::model::NONE
-            && step.label.prop == dve_frontend::model::NONE
-        {
-            "(no transition)".to_string()
-        } else {
-            info.label_text(&step.label)
-        };
-        let err = if step.error {
-            "  [run-time error: to the error state]"
-        } else {
-            ""
-        };
-        writeln!(out, "  {:>4}. {what}{err}", i + 1)?;
-        let ch = changes(info, t.state(i), &step.state);
+        let entry = dve_frontend::model::Succ { label: step.label, error: step.error };
+        writeln!(out, "  {:>4}. {}", i + 1, crate::simulate::step_label(info, entry))?;
+        let ch = crate::simulate::changes(info, t.state(i), &step.state);
         if !ch.is_empty() {
-            let list: Vec<String> = ch
-                .iter()
-                .map(|(s, a, b)| format!("{}: {} -> {}", info.slots[*s].name, show(a), show(b)))
-                .collect();
-            writeln!(out, "        {}", list.join(", "))?;
+            writeln!(out, "        {}", ch.join(", "))?;
         }
     }
     if let Some(c) = t.cycle_start {
