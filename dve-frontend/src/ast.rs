@@ -210,3 +210,95 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
 }
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Imply => "imply",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+/// Prints an expression as DVE text; every nested binary operation is
+/// parenthesised, so the text reads the same whatever the precedence rules.
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn operand(e: &Expr, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match e.kind {
+                ExprKind::Binary(..) => write!(f, "({e})"),
+                _ => write!(f, "{e}"),
+            }
+        }
+        match &self.kind {
+            ExprKind::Num(n) => write!(f, "{n}"),
+            ExprKind::Var(id) => write!(f, "{}", id.name),
+            ExprKind::Index(id, i) => write!(f, "{}[{i}]", id.name),
+            ExprKind::InState(p, s) => write!(f, "{}.{}", p.name, s.name),
+            ExprKind::Remote(p, v) => write!(f, "{}->{}", p.name, v.name),
+            ExprKind::RemoteIndex(p, v, i) => write!(f, "{}->{}[{i}]", p.name, v.name),
+            ExprKind::Unary(op, a) => {
+                f.write_str(match op {
+                    UnOp::Neg => "-",
+                    UnOp::BitNot => "~",
+                    UnOp::Not => "not ",
+                })?;
+                operand(a, f)
+            }
+            ExprKind::Binary(op, a, b) => {
+                operand(a, f)?;
+                write!(f, " {} ", op.symbol())?;
+                operand(b, f)
+            }
+        }
+    }
+}
+
+/// The body of a transition as DVE text: `guard ...; sync c!v; effect x = e`.
+impl Transition {
+    pub fn body_text(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(g) = &self.guard {
+            parts.push(format!("guard {g}"));
+        }
+        if let Some(s) = &self.sync {
+            let dir = if s.dir == SyncDir::Send { "!" } else { "?" };
+            let vals: Vec<String> = s.values.iter().map(|v| v.to_string()).collect();
+            let vals = match vals.len() {
+                0 => String::new(),
+                1 => vals[0].clone(),
+                _ => format!("{{{}}}", vals.join(", ")),
+            };
+            parts.push(format!("sync {}{dir}{vals}", s.channel.name));
+        }
+        if !self.effects.is_empty() {
+            let effects: Vec<String> = self
+                .effects
+                .iter()
+                .map(|a| match &a.target.index {
+                    Some(i) => format!("{}[{i}] = {}", a.target.name.name, a.value),
+                    None => format!("{} = {}", a.target.name.name, a.value),
+                })
+                .collect();
+            parts.push(format!("effect {}", effects.join(", ")));
+        }
+        parts.join("; ")
+    }
+}

@@ -620,6 +620,7 @@ pub fn model_info(m: &Model) -> ModelInfo {
             })
             .collect(),
         transitions: m.transitions.iter().map(|t| t.text.clone()).collect(),
+        transition_bodies: m.transitions.iter().map(|t| t.body.clone()).collect(),
         transition_process: m.transitions.iter().map(|t| t.process).collect(),
         property: m.property,
     }

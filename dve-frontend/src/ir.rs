@@ -183,8 +183,10 @@ pub struct Transition {
     /// assign (an array element counts as the whole array; receive targets
     /// do not count) — DiVinE's rendezvous conflict test.
     pub global_writes: Vec<usize>,
-    /// `P: a -> b { ... }` for traces and labels.
+    /// `P: a -> b c!` for labels.
     pub text: String,
+    /// The body as DVE text (`guard ...; sync ...; effect ...`), for traces.
+    pub body: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

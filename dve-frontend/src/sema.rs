@@ -602,6 +602,7 @@ impl<'a> Ctx<'a> {
                     effects,
                     global_writes,
                     text,
+                    body: t.body_text(),
                 });
             }
         }

@@ -275,7 +275,7 @@ fn steps_text(n: u64) -> String {
 /// The label of a step, `[error]`-marked when the transition raised a
 /// run-time error.
 pub fn step_label(info: &ModelInfo, entry: Succ) -> String {
-    let mut text = info.label_text(&entry.label);
+    let mut text = info.label_detail(&entry.label);
     if text.is_empty() {
         text.push_str("(unnamed transition)");
     }

@@ -209,7 +209,7 @@ fn random_marks_error_transitions() {
             // The error state has no successors here.
             assert!(run.deadlock, "{out}");
             assert!(
-                out.contains("P: a -> b  [run-time error: to the error state]"),
+                out.contains("P: a -> b {effect x = 1 / x}  [run-time error: to the error state]"),
                 "{out}"
             );
             assert!(out.contains("P: a -> <error>"), "{out}");
@@ -259,16 +259,16 @@ fn guided_choose_back_and_quit() {
         ]
     );
     assert!(
-        out.contains("  1. Philosopher1: think -> hungry  [fork1: 0 -> 1, Philosopher1: think -> hungry]\n")
+        out.contains("  1. Philosopher1: think -> hungry {guard fork1 == 0; effect fork1 = 1}  [fork1: 0 -> 1, Philosopher1: think -> hungry]\n")
     );
     assert!(
-        out.contains("  2. Philosopher2: think -> hungry  [fork2: 0 -> 1, Philosopher2: think -> hungry]\n")
+        out.contains("  2. Philosopher2: think -> hungry {guard fork2 == 0; effect fork2 = 1}  [fork2: 0 -> 1, Philosopher2: think -> hungry]\n")
     );
     assert!(out.contains(&format!(
         "state 2: {PHILS_DEADLOCK}\ndeadlock: no enabled transition\n"
     )));
     assert!(out.contains("back to state 1\n"));
-    assert!(out.contains("step 1: Philosopher1: think -> hungry\n"));
+    assert!(out.contains("step 1: Philosopher1: think -> hungry {guard fork1 == 0; effect fork1 = 1}\n"));
     assert!(out.ends_with("> quit\nsimulation ended after 2 steps\n"), "{out}");
 }
 

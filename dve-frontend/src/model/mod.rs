@@ -166,6 +166,9 @@ pub struct ModelInfo {
     pub processes: Vec<ProcessInfo>,
     /// Human-readable text of every transition, indexed like `Label::trans`.
     pub transitions: Vec<String>,
+    /// The body of every transition as DVE text (`guard ...; effect ...`),
+    /// indexed like `Label::trans`.
+    pub transition_bodies: Vec<String>,
     /// Process of every transition, indexed like `Label::trans`.
     pub transition_process: Vec<usize>,
     /// Index into `processes` of the property process, if any.
@@ -206,6 +209,23 @@ impl ModelInfo {
                         .cloned()
                         .unwrap_or_else(|| format!("#{t}")),
                 );
+            }
+        }
+        parts.join(" | ")
+    }
+
+    /// Like `label_text`, with each transition's body:
+    /// `P: a -> b {guard x < 3; effect x = x + 1}`.
+    pub fn label_detail(&self, label: &Label) -> String {
+        let mut parts = Vec::new();
+        for t in [label.trans, label.partner, label.prop] {
+            if t == NONE {
+                continue;
+            }
+            let text = self.transitions.get(t as usize).cloned().unwrap_or_else(|| format!("#{t}"));
+            match self.transition_bodies.get(t as usize).filter(|b| !b.is_empty()) {
+                Some(b) => parts.push(format!("{text} {{{b}}}")),
+                None => parts.push(text),
             }
         }
         parts.join(" | ")
