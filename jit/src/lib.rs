@@ -1,3 +1,283 @@
-//! Cranelift JIT backend for DVE models: lowers the frontend's IR to native
-//! successor and fingerprint functions. Filled by the JIT issue; until then
-//! the interpreter (`dve_frontend::interp`) is the only backend.
+//! Cranelift JIT backend for DVE models: lowers the frontend's IR
+//! ([`dve_frontend::ir::Model`]) to native code and implements the model
+//! boundary [`NextState`] with it.
+//!
+//! One function per model does the whole successor enumeration of
+//! `docs/dve-language.md` §7.7 (committed check, stage-1 receiver collection
+//! with the §8.2 per-channel error flags, stage 2 per process, the property
+//! product of §7.6 and the deadlock stutter) without calling back into Rust;
+//! small generated helper functions apply the effects of one transition.
+//! A second generated function computes the fingerprint, specialised to the
+//! state length. The reference interpreter ([`dve_frontend::interp`]) is the
+//! specification: the successors, their order, labels and error flags are
+//! the same (see `tests/differential.rs`).
+//!
+//! ```
+//! use dve_frontend::model::{NextState, SuccBuf};
+//! let src = "byte x; process P { state a; init a; trans a -> a { guard x < 3; effect x = x + 1; }; } system async;";
+//! let model = dve_frontend::load_str("counter.dve", src).unwrap();
+//! let jit = jit::compile(&model).unwrap();
+//! let init = jit.initial_vec();
+//! let mut succs = SuccBuf::new(jit.state_len());
+//! jit.successors(&init, &mut succs);
+//! assert_eq!(succs.len(), 1);
+//! ```
+
+mod codegen;
+
+use std::time::{Duration, Instant};
+
+use dve_frontend::ir::Model;
+use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf, NONE};
+
+/// Why a model could not be compiled.
+#[derive(Debug, thiserror::Error)]
+pub enum JitError {
+    /// A language feature the JIT declines (the interpreter still runs it).
+    #[error("the JIT does not support {feature}")]
+    Unsupported { feature: String },
+    /// The IR breaks an invariant the generated code relies on (for example
+    /// a variable placed outside the state vector).
+    #[error("invalid model for the JIT: {0}")]
+    InvalidModel(String),
+    /// Cranelift rejected the generated code (a bug of this crate).
+    #[error("code generation failed: {0}")]
+    Codegen(String),
+}
+
+/// `successors(src, out_states, out_entries, capacity) -> count`, or -1 when
+/// more than `capacity` successors exist (nothing past `capacity` entries
+/// is written).
+type SuccFn = unsafe extern "C" fn(*const u8, *mut u8, *mut u8, u64) -> i64;
+/// `fingerprint(state) -> u64`.
+type FpFn = unsafe extern "C" fn(*const u8) -> u64;
+/// `status_T(state) -> 0 | 1 | 3` (disabled, enabled, erroneous guard).
+type StatusFn = unsafe extern "C" fn(*const u8) -> u8;
+/// `eff_T(src, dst) -> ok`: control state and effects of `T` on `dst`.
+type EffFn = unsafe extern "C" fn(*const u8, *mut u8) -> u8;
+
+/// How successors are generated.
+enum Backend {
+    /// `system async`: one generated function does everything.
+    Async(SuccFn),
+    /// `system sync` (§7.9): the combination of one transition per process
+    /// is driven from Rust, statuses and effects are generated code.
+    Sync { status: Vec<StatusFn>, eff: Vec<EffFn> },
+}
+
+/// A model compiled to native code.
+pub struct JitModel {
+    model: Model,
+    info: ModelInfo,
+    /// Owns the code (freed on drop) — `None` only during drop.
+    module: Option<cranelift_jit::JITModule>,
+    backend: Backend,
+    fp_fn: FpFn,
+    /// Constant-array tables whose addresses are baked into the code.
+    _consts: Vec<Box<[i32]>>,
+    compile_time: Duration,
+}
+
+// SAFETY: after `finalize_definitions` the JITModule is never used again
+// except to free its memory in `Drop` (which needs `&mut self`, hence no
+// other thread can be running the code then). The generated functions are
+// pure: they read only the source state, the constant tables owned by this
+// struct (immutable after compilation) and write only to the caller's
+// buffers, so calling them from several threads at once is sound.
+unsafe impl Send for JitModel {}
+// SAFETY: see `Send`; `&JitModel` only gives access to immutable data and
+// to re-entrant code.
+unsafe impl Sync for JitModel {}
+
+impl Drop for JitModel {
+    fn drop(&mut self) {
+        if let Some(module) = self.module.take() {
+            // SAFETY: no function of the module can be running (we have
+            // `&mut self`) and the function pointers die with `self`.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// Compiles a model.
+pub fn compile(model: &Model) -> Result<JitModel, JitError> {
+    let start = Instant::now();
+    let c = codegen::compile(model)?;
+    let compile_time = start.elapsed();
+    // SAFETY (all transmutes): the pointers are the finalized code of
+    // functions declared with exactly these signatures (see `codegen`).
+    let fp_fn = unsafe { std::mem::transmute::<*const u8, FpFn>(c.fp) };
+    let backend = match (c.succ, c.sync) {
+        (Some(f), _) => Backend::Async(unsafe { std::mem::transmute::<*const u8, SuccFn>(f) }),
+        (None, Some(s)) => Backend::Sync {
+            status: s
+                .status
+                .iter()
+                .map(|&f| unsafe { std::mem::transmute::<*const u8, StatusFn>(f) })
+                .collect(),
+            eff: s
+                .eff
+                .iter()
+                .map(|&f| unsafe { std::mem::transmute::<*const u8, EffFn>(f) })
+                .collect(),
+        },
+        (None, None) => return Err(JitError::Codegen("no successor function generated".into())),
+    };
+    Ok(JitModel {
+        model: model.clone(),
+        info: dve_frontend::interp::model_info(model),
+        module: Some(c.module),
+        backend,
+        fp_fn,
+        _consts: c.consts,
+        compile_time,
+    })
+}
+
+impl JitModel {
+    /// `system sync` (§7.9), exactly as `Interpreter::successors_sync`:
+    /// every process takes one enabled transition, combinations enumerated
+    /// with process 0 changing fastest.
+    fn successors_sync(&self, status: &[StatusFn], eff: &[EffFn], src: &[u8], out: &mut SuccBuf) {
+        let m = &self.model;
+        let n = m.processes.len();
+        let mut choices: Vec<Vec<(usize, bool)>> = Vec::with_capacity(n);
+        for proc_ in &m.processes {
+            let mut mine = Vec::new();
+            for &t in proc_.local.iter().chain(&proc_.send).chain(&proc_.recv) {
+                // SAFETY: `src` holds `state_len` bytes, all the function reads.
+                match unsafe { (status[t])(src.as_ptr()) } {
+                    0 => {}
+                    st => mine.push((t, st & 2 != 0)),
+                }
+            }
+            if mine.is_empty() {
+                return;
+            }
+            choices.push(mine);
+        }
+        let mut current = vec![0usize; n];
+        let mut part = vec![0u8; src.len()];
+        let mut written: Vec<usize> = Vec::new();
+        loop {
+            let label = Label {
+                trans: choices[0][current[0]].0 as u32,
+                partner: if n > 1 {
+                    choices[1][current[1]].0 as u32
+                } else {
+                    NONE
+                },
+                prop: NONE,
+            };
+            let mut err = false;
+            written.clear();
+            let dst = out.push_copy(src, label, false);
+            for p in 0..n {
+                let (t, e) = choices[p][current[p]];
+                let tr = &m.transitions[t];
+                err |= e;
+                if tr.global_writes.iter().any(|g| written.contains(g)) {
+                    err = true;
+                }
+                written.extend(&tr.global_writes);
+                part.copy_from_slice(src);
+                // SAFETY: `part` holds `state_len` bytes; the effect function
+                // reads and writes only inside them.
+                if err || unsafe { (eff[t])(part.as_ptr(), part.as_mut_ptr()) } == 0 {
+                    err = true;
+                    break;
+                }
+                let (start, len) = m.processes[p].range;
+                dst[start..start + len].copy_from_slice(&part[start..start + len]);
+                for &g in &tr.global_writes {
+                    let v = &m.vars[m.globals[g]];
+                    let bytes = v.ty.width() * v.array_len.unwrap_or(1) as usize;
+                    dst[v.offset..v.offset + bytes].copy_from_slice(&part[v.offset..v.offset + bytes]);
+                }
+            }
+            if err {
+                let last = out.len() - 1;
+                m.write_error_state(out.state_mut(last));
+                out.raw_parts_mut().1[last].error = true;
+            }
+            // Odometer, process 0 fastest.
+            let mut i = 0;
+            loop {
+                current[i] += 1;
+                if current[i] < choices[i].len() {
+                    break;
+                }
+                current[i] = 0;
+                i += 1;
+                if i == n {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Wall-clock time spent in [`compile`] generating and linking the code.
+    pub fn compile_time(&self) -> Duration {
+        self.compile_time
+    }
+
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+}
+
+impl NextState for JitModel {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    fn initial_state(&self, out: &mut [u8]) {
+        out.copy_from_slice(&self.model.initial);
+    }
+
+    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        let len = self.model.state_len;
+        assert_eq!(src.len(), len, "source state has the wrong length");
+        assert_eq!(out.state_len(), len, "SuccBuf made for another state length");
+        out.clear();
+        let succ_fn = match &self.backend {
+            Backend::Async(f) => *f,
+            Backend::Sync { status, eff } => return self.successors_sync(status, eff, src, out),
+        };
+        let (states, entries) = out.raw_parts_mut();
+        let mut cap = entries.capacity().max(states.capacity() / len.max(1)).max(16);
+        loop {
+            // Both are empty, so this makes the capacities at least `cap`.
+            states.reserve(cap * len);
+            entries.reserve(cap);
+            // SAFETY: `src` holds `len` bytes; `states` has room for `cap`
+            // states and `entries` for `cap` entries, and the generated code
+            // writes no more than `cap` of each (it returns -1 instead).
+            let n = unsafe {
+                (succ_fn)(
+                    src.as_ptr(),
+                    states.as_mut_ptr(),
+                    entries.as_mut_ptr().cast(),
+                    cap as u64,
+                )
+            };
+            if n >= 0 {
+                let n = n as usize;
+                // SAFETY: the first `n` states and entries were written in
+                // full (every field of every `Succ`, the flag as 0 or 1).
+                unsafe {
+                    states.set_len(n * len);
+                    entries.set_len(n);
+                }
+                return;
+            }
+            cap *= 2;
+        }
+    }
+
+    fn fingerprint(&self, state: &[u8]) -> u64 {
+        assert_eq!(state.len(), self.model.state_len, "state has the wrong length");
+        // SAFETY: the function reads exactly `state_len` bytes.
+        unsafe { (self.fp_fn)(state.as_ptr()) }
+    }
+}
