@@ -326,8 +326,6 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report 
     let budget = Budget::new(limits, start);
     let n = model.state_len();
     let mut store = StateStore::new(n);
-    let mut buf = SuccBuf::new(n);
-
     let mut transitions = 0u64;
     let mut deadlocks = 0u64;
     let mut errors = 0u64;
@@ -351,10 +349,18 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report 
         Err(stop) => result = stop,
     }
 
+    let mut fps: Vec<u64> = Vec::new();
     let mut next: usize = 0;
     let mut level_start: usize = 0;
     let mut level_end: usize = store.len();
-    let mut expansions = 0u64;
+    // States are expanded in batches of up to BATCH sources of one level:
+    // all their successors are fingerprinted and their index slots touched
+    // before any is inserted, so the cache misses of a whole batch overlap
+    // (see `StateStore::touch`). Insertion order, and so every id and
+    // counter, is the same as one state at a time.
+    const BATCH: usize = 16;
+    let mut bufs: Vec<SuccBuf> = (0..BATCH).map(|_| SuccBuf::new(n)).collect();
+    let mut batches = 0u64;
     'search: while result == Outcome::Complete && next < store.len() {
         if next == level_end {
             level_start = next;
@@ -366,48 +372,62 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report 
                 ..Default::default()
             });
         }
-        if expansions & POLL_MASK == 0 && expansions > 0 && budget.out_of_time() {
+        if batches & 63 == 0 && batches > 0 && budget.out_of_time() {
             result = Outcome::TimeLimit;
             break;
         }
-        expansions += 1;
-
-        model.successors(store.get(next as u32), &mut buf);
-        let k = buf.len();
-        let cur_level = levels.len() as u64 - 1;
-        let lvl = levels.last_mut().expect("level");
-        lvl.edges += k as u64;
-        transitions += k as u64;
-        if k == 0 {
-            deadlocks += 1;
-        }
-        for i in 0..k {
-            if buf.entry(i).error {
-                errors += 1;
+        batches += 1;
+        let end = level_end.min(next + BATCH);
+        fps.clear();
+        let mut touched = 0u64;
+        for (b, src) in (next..end).enumerate() {
+            model.successors(store.get(src as u32), &mut bufs[b]);
+            for i in 0..bufs[b].len() {
+                let fp = model.fingerprint(bufs[b].state(i));
+                touched ^= store.touch(fp);
+                fps.push(fp);
             }
-            let s = buf.state(i);
-            let fp = model.fingerprint(s);
-            match visit(&mut store, &budget, 0, s, fp) {
-                Ok(Insert::New(_)) => {}
-                Ok(Insert::Seen(id)) => {
-                    let id = id as usize;
-                    if id < level_end && id != next {
-                        // Target on this level or an earlier one, not a self-loop.
-                        back_level += 1;
-                        lvl.back_level_edges += 1;
-                        if id < level_start {
-                            let target_level = level_starts.partition_point(|&s| s as usize <= id) - 1;
-                            max_back = max_back.max(cur_level - target_level as u64);
+        }
+        std::hint::black_box(touched);
+        let mut f = 0;
+        let cur_level = levels.len() as u64 - 1;
+        for (b, src) in (next..end).enumerate() {
+            let buf = &bufs[b];
+            let k = buf.len();
+            let lvl = levels.last_mut().expect("level");
+            lvl.edges += k as u64;
+            transitions += k as u64;
+            if k == 0 {
+                deadlocks += 1;
+            }
+            for i in 0..k {
+                if buf.entry(i).error {
+                    errors += 1;
+                }
+                let fp = fps[f];
+                f += 1;
+                match visit(&mut store, &budget, 0, buf.state(i), fp) {
+                    Ok(Insert::New(_)) => {}
+                    Ok(Insert::Seen(id)) => {
+                        let id = id as usize;
+                        if id < level_end && id != src {
+                            // Target on this level or an earlier one, not a self-loop.
+                            back_level += 1;
+                            lvl.back_level_edges += 1;
+                            if id < level_start {
+                                let target_level = level_starts.partition_point(|&s| s as usize <= id) - 1;
+                                max_back = max_back.max(cur_level - target_level as u64);
+                            }
                         }
                     }
-                }
-                Err(stop) => {
-                    result = stop;
-                    break 'search;
+                    Err(stop) => {
+                        result = stop;
+                        break 'search;
+                    }
                 }
             }
+            next = src + 1;
         }
-        next += 1;
     }
 
     let mut report = finish_report(model, Strategy::Bfs, &store, start, result);

@@ -185,6 +185,23 @@ impl StateStore {
         }
     }
 
+    /// Loads the index slot (and, on a tag match, the stored state) that a
+    /// lookup of `fp` will read first, and returns a value derived from them.
+    /// Touching the slots of a whole batch of successors before inserting
+    /// them lets the processor overlap their cache misses (the loads are
+    /// independent), which a one-at-a-time insert cannot do.
+    #[inline]
+    pub fn touch(&self, fp: u64) -> u64 {
+        let tag = fp >> 32;
+        let e = self.table[self.home(tag)];
+        if e >> 32 == tag && e != 0 {
+            let id = (e as u32) - 1;
+            e ^ self.get(id)[0] as u64
+        } else {
+            e
+        }
+    }
+
     /// The id of `state` if it is stored.
     pub fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
         debug_assert_eq!(state.len(), self.state_len);
