@@ -20,15 +20,16 @@
 //! (`level(v) < level(u)`, or counting self-loops, does not).
 //!
 //! **DFS**: the recursive depth-first order, run iteratively on a stack of
-//! frames (state id, its successors in a shared byte stack, next index): a new
+//! frames (state id, next successor index; successors are generated again
+//! on backtracking rather than kept): a new
 //! successor is entered before the next sibling is looked at. Every edge is
 //! classified when it is examined: *front* (tree) edge when its target is new,
 //! *back* edge when the target is on the stack, *cross* edge otherwise.
 //! `max_stack` is the largest number of frames, the initial state's included
 //! (BEEM's `<dfs-info>`).
 //!
-//! **Memory**: the store (arena chunks + index) plus, for DFS, the frame
-//! stack and the successors of the states on it; no allocation per state in
+//! **Memory**: the store (arena chunks + index) plus, for DFS, 8 bytes per
+//! frame and one bit per state for the stack; no allocation per state in
 //! the loop (buffers are reused and grow geometrically). The memory limit is
 //! checked against store + frontier bytes before either grows, so the run
 //! stops cleanly instead of allocating past the limit.
@@ -444,12 +445,13 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report 
     report
 }
 
-/// One state on the DFS stack: its successors are
-/// `succ[base .. base + count * state_len]`, `next` the one to examine next.
+/// One state on the DFS stack and the index of its next successor to
+/// examine. Successors are not kept: the top frame's are in a buffer, and
+/// a frame's are generated again when the search backtracks to it, so the
+/// stack costs 8 bytes per frame plus one bit per state (the successor
+/// function is deterministic, so the order is the same).
 struct Frame {
     id: u32,
-    base: usize,
-    count: u32,
     next: u32,
 }
 
@@ -460,9 +462,10 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
     let n = model.state_len();
     let mut store = StateStore::new(n);
     let mut buf = SuccBuf::new(n);
+    // Whose successors `buf` holds.
+    let mut buf_owner = u32::MAX;
 
     let mut frames: Vec<Frame> = Vec::new();
-    let mut succ: Vec<u8> = Vec::new();
     let mut on_stack: Vec<u64> = Vec::new();
 
     let mut transitions = 0u64;
@@ -473,58 +476,39 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
     let mut peak_frontier = 0usize;
     let mut result = Outcome::Complete;
 
-    let frontier_bytes = |frames: &Vec<Frame>, succ: &Vec<u8>, on_stack: &Vec<u64>| {
-        frames.capacity() * std::mem::size_of::<Frame>() + succ.capacity() + on_stack.capacity() * 8
+    let frontier_bytes = |frames: &Vec<Frame>, on_stack: &Vec<u64>, buf: &SuccBuf| {
+        frames.capacity() * std::mem::size_of::<Frame>() + on_stack.capacity() * 8 + buf.len() * (n + 16)
     };
 
-    // Expands state `id` and pushes its frame; false if the memory budget
-    // forbids growing the frontier.
+    // Expands state `id` (counting its transitions) and pushes its frame;
+    // false if the memory budget forbids growing the stack.
     macro_rules! push_frame {
         ($id:expr) => {{
             let id: u32 = $id;
             model.successors(store.get(id), &mut buf);
-            let k = buf.len();
-            let bytes = k * n;
-            let mut ok = true;
-            if succ.len() + bytes > succ.capacity()
-                || frames.len() == frames.capacity()
-                || (id as usize >> 6) >= on_stack.capacity()
-            {
-                let cur = frontier_bytes(&frames, &succ, &on_stack);
-                // Geometric growth: at most doubling the frontier.
-                let extra = cur.max(bytes + std::mem::size_of::<Frame>() + 8);
-                if budget.refuse_frontier(&store, cur, extra) {
-                    ok = false;
-                }
-            }
-            if ok {
+            buf_owner = id;
+            let grows = frames.len() == frames.capacity() || (id as usize >> 6) >= on_stack.capacity();
+            let cur = frontier_bytes(&frames, &on_stack, &buf);
+            if grows && budget.refuse_frontier(&store, cur, cur.max(64)) {
+                false
+            } else {
                 expansions += 1;
+                let k = buf.len();
                 transitions += k as u64;
                 if k == 0 {
                     deadlocks += 1;
                 }
-                let base = succ.len();
-                for i in 0..k {
-                    if buf.entry(i).error {
-                        errors += 1;
-                    }
-                    succ.extend_from_slice(buf.state(i));
-                }
-                frames.push(Frame {
-                    id,
-                    base,
-                    count: k as u32,
-                    next: 0,
-                });
+                errors += buf.entries().iter().filter(|e| e.error).count() as u64;
+                frames.push(Frame { id, next: 0 });
                 let w = id as usize >> 6;
                 if w >= on_stack.len() {
                     on_stack.resize(w + 1, 0);
                 }
                 on_stack[w] |= 1u64 << (id & 63);
                 stats.max_stack = stats.max_stack.max(frames.len() as u64);
-                peak_frontier = peak_frontier.max(frontier_bytes(&frames, &succ, &on_stack));
+                peak_frontier = peak_frontier.max(frontier_bytes(&frames, &on_stack, &buf));
+                true
             }
-            ok
         }};
     }
 
@@ -538,21 +522,24 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
         Err(stop) => result = stop,
     }
 
+    let mut succ = vec![0u8; n];
     while result == Outcome::Complete {
         let Some(top) = frames.last_mut() else { break };
-        if top.next == top.count {
+        if top.id != buf_owner {
+            model.successors(store.get(top.id), &mut buf);
+            buf_owner = top.id;
+        }
+        if top.next as usize == buf.len() {
             let id = top.id;
-            succ.truncate(top.base);
             on_stack[id as usize >> 6] &= !(1u64 << (id & 63));
             frames.pop();
             continue;
         }
-        let off = top.base + top.next as usize * n;
+        succ.copy_from_slice(buf.state(top.next as usize));
         top.next += 1;
-        let s = &succ[off..off + n];
-        let fp = model.fingerprint(s);
-        let frontier = frontier_bytes(&frames, &succ, &on_stack);
-        match visit(&mut store, &budget, frontier, s, fp) {
+        let fp = model.fingerprint(&succ);
+        let frontier = frontier_bytes(&frames, &on_stack, &buf);
+        match visit(&mut store, &budget, frontier, &succ, fp) {
             Ok(Insert::New(id)) => {
                 stats.front_edges += 1;
                 if expansions & POLL_MASK == 0 && budget.out_of_time() {
