@@ -4,7 +4,7 @@ BEEM_DIR ?= ../shared/beem
 # verify-beem: largest instance (by BEEM's state count) to explore.
 MAX_STATES ?= 20000000
 
-.PHONY: all build run test verify-beem verify-properties fmt lint clean
+.PHONY: all build run test verify-beem verify-properties bench-spin bench-bbmc bench-random bench-caching bench-sweepline bench-dbdfs fmt lint clean
 
 all: build
 
@@ -28,6 +28,83 @@ verify-beem: build
 PROP_MAX_STATES ?= 2000000
 verify-properties: build
 	./target/release/dvemc verify-properties --beem $(BEEM_DIR) --max-states $(PROP_MAX_STATES) --out results/properties-verify.csv
+
+# SPIN's verifier against dvemc (DFS and BFS) on the BEEM instances whose
+# Promela translation has the same state space; needs `apt-get install spin`.
+bench-spin: build
+	python3 scripts/bench_spin.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --out results/spin-compare.csv
+
+# Breadth-Bounded Model Checking vs BMC on BEEM reachability goals
+# (witness probability and slice size by breadth bound, graceful
+# degradation); writes results/bbmc/.
+bench-bbmc:
+	$(CARGO) run --release -p harness --example bench_bbmc -- --beem $(BEEM_DIR) --out results/bbmc
+
+# Memory-bounded randomized search (URS, SDRS, RURS, RSDRS, random walk)
+# vs memory-bounded BFS: mean cover times and coverage over time;
+# writes results/random/.
+bench-random:
+	$(CARGO) run --release -p harness --example bench_random -- --beem $(BEEM_DIR) --out results/random
+
+# The state-caching paper (Evangelista & Kristensen): Table 2 (state caching
+# with DFS, BFS, BBFS(w), Alt(b,d), with/without chain reduction) and Table 3
+# (sweep-line with and without caching) on its BEEM instances up to
+# CACHING_MAX_STATES states; writes results/caching/table2.{csv,md,svg} and
+# table3.{csv,md}. CACHING_ARGS adds options (e.g. --strategies random,stratified).
+CACHING_MAX_STATES ?= 1000000
+CACHING_ARGS ?=
+bench-caching:
+	$(CARGO) build --release -p harness --bin caching-bench
+	./target/release/caching-bench table2 --beem $(BEEM_DIR) --out results/caching --max-states $(CACHING_MAX_STATES) $(CACHING_ARGS)
+
+bench-sweepline:
+	$(CARGO) build --release -p harness --bin caching-bench
+	./target/release/caching-bench table3 --beem $(BEEM_DIR) --out results/caching --max-states $(CACHING_MAX_STATES) $(CACHING_ARGS)
+
+# Iterative depth-bounded DFS (Udupa, Desai, Rajamani): revisits with and
+# without thresholds (their Table 2), getState time with traces against the
+# frontier tree (Tables 3, 4) and a fixed time budget, unoptimised against
+# optimised (Table 1), on the deepest BEEM instances; writes results/dbdfs/.
+# About 8 minutes; DBDFS_ARGS adds options (e.g. --budget 20).
+DBDFS_ARGS ?=
+bench-dbdfs:
+	$(CARGO) run --release -p harness --example bench_dbdfs -- --beem $(BEEM_DIR) --out results/dbdfs $(DBDFS_ARGS)
+
+# Benchmark matrices (`dvemc bench`; beem/matrices/*.toml, results/SCHEMA.md).
+# `make bench`: the quick matrix (about a minute) into results/runs/BENCH_RUN/
+# (CSV and report; git-ignored). BENCH_RUN defaults to the UTC date and time;
+# naming an earlier one resumes it. BENCH_JOBS cells run at once.
+# `make bench-full`: every reproduction matrix (all but quick and regressions;
+# hours: see each file's header), one CSV and report folder per matrix.
+# `make check-regressions`: the regression matrix (seconds) against
+# results/baseline/regressions.csv; fails when a deterministic counter differs
+# or a jit/interp speed ratio falls more than 30 % below the baseline's.
+ifndef BENCH_RUN
+BENCH_RUN := $(shell date -u +%Y-%m-%dT%H%M%SZ)
+endif
+BENCH_JOBS ?= 2
+BENCH_DIR = results/runs/$(BENCH_RUN)
+REPRO_MATRICES ?= $(filter-out beem/matrices/quick.toml beem/matrices/regressions.toml,$(sort $(wildcard beem/matrices/*.toml)))
+.PHONY: bench bench-full check-regressions
+
+bench:
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/quick.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(BENCH_DIR)/quick.csv
+	./target/release/dvemc bench report $(BENCH_DIR)/quick.csv --out $(BENCH_DIR)
+
+bench-full:
+	$(CARGO) build --release -p harness
+	@status=0; for m in $(REPRO_MATRICES); do \
+	  n=$$(basename $$m .toml); \
+	  ./target/release/dvemc bench run $$m --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(BENCH_DIR)/$$n.csv || status=1; \
+	  ./target/release/dvemc bench report $(BENCH_DIR)/$$n.csv --out $(BENCH_DIR)/$$n || status=1; \
+	done; exit $$status
+
+check-regressions:
+	$(CARGO) build --release -p harness
+	@mkdir -p target/bench && rm -f target/bench/regressions.csv
+	./target/release/dvemc bench run beem/matrices/regressions.toml --quiet --beem $(BEEM_DIR) --out target/bench/regressions.csv
+	./target/release/dvemc bench compare target/bench/regressions.csv results/baseline/regressions.csv
 
 fmt:
 	$(CARGO) fmt --all

@@ -76,7 +76,8 @@ fn embedded_model_json() {
     }
     assert_eq!(v["result"], "complete");
     assert_eq!(v["strategy"], "bfs");
-    assert_eq!(v["backend"], "interp");
+    assert_eq!(v["backend"], "jit", "the JIT is the default backend");
+    assert!(v["compile_ms"].as_f64().is_some_and(|ms| ms > 0.0));
     // beem/examples/phils2.dve (figures from beem/examples/oracle/oracle.py).
     assert_eq!(v["states"], 10);
     assert_eq!(v["transitions"], 14);

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use dve_frontend::model::NextState;
 use harness::check::{CheckOptions, Checks, Goal, Search, Verdict};
 use harness::explore::{self, ExploreOptions, Limits, Outcome, Report, Strategy};
 use harness::manifest::{Beem, PropertyKind, StatFile};
@@ -46,6 +45,12 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Benchmark matrices: run (with resume and shards), list, report,
+    /// merge, slurm, compare (see results/SCHEMA.md).
+    Bench {
+        #[command(subcommand)]
+        command: harness::bench::cli::BenchCommand,
+    },
     /// Parse and check a model; print a one-line summary.
     #[command(after_long_help = EXIT_CODES)]
     Check {
@@ -99,16 +104,28 @@ enum Command {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum BackendArg {
-    /// The reference interpreter.
+    /// Native code generated with Cranelift (the default).
+    Jit,
+    /// The reference interpreter (the JIT's oracle).
     Interp,
 }
 
 impl BackendArg {
-    fn name(self) -> &'static str {
+    fn backend(self) -> harness::backend::Backend {
         match self {
-            BackendArg::Interp => "interp",
+            BackendArg::Jit => harness::backend::Backend::Jit,
+            BackendArg::Interp => harness::backend::Backend::Interp,
         }
     }
+}
+
+/// Builds the chosen successor generator; says so when the JIT declines.
+fn make_model(ir: dve_frontend::ir::Model, arg: BackendArg) -> harness::backend::Built {
+    let built = harness::backend::build(ir, arg.backend());
+    if let Some(why) = &built.fallback {
+        eprintln!("dvemc: the JIT declined this model ({why}); using the interpreter");
+    }
+    built
 }
 
 #[derive(clap::Args, Debug)]
@@ -116,13 +133,12 @@ struct ExploreArgs {
     /// A .dve file, or a BEEM instance name such as `adding.1`; without it,
     /// the built-in example (two dining philosophers).
     model: Option<PathBuf>,
-    /// Search order.
     /// Search strategy: bfs or dfs (see the README for each algorithm's
     /// parameters).
     #[arg(long, value_name = "SPEC", default_value = "bfs")]
     strategy: Spec,
     /// Successor generator.
-    #[arg(long, value_enum, default_value_t = BackendArg::Interp)]
+    #[arg(long, value_enum, default_value_t = BackendArg::Jit)]
     backend: BackendArg,
     /// Stop (exit 4) when one more state than N would be stored.
     #[arg(long, value_name = "N")]
@@ -170,6 +186,28 @@ struct ExploreArgs {
     /// How to print a counterexample.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     trace_format: TraceFormat,
+    /// dbdfs: the depth cutoff (the last bound); default: go on until the
+    /// frontier is empty.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
+    depth_cutoff: Option<u32>,
+    /// dbdfs: the depth increment between iterations [default: 50].
+    #[arg(long, value_name = "I", value_parser = clap::value_parser!(u32).range(1..))]
+    increment: Option<u32>,
+    /// dbdfs: the bounded DFS of each iteration: naive-unsound, naive-sound
+    /// or threshold [default: threshold].
+    #[arg(long, value_name = "VARIANT")]
+    dbdfs: Option<harness::dbdfs::Variant>,
+    /// dbdfs: how frontier states are kept: states, traces or tree
+    /// [default: tree].
+    #[arg(long, value_name = "REPR")]
+    frontier: Option<harness::dbdfs::FrontierKind>,
+    /// State caching (bbfs:W, alt:B,D, and bfs/dfs with these options).
+    #[command(flatten)]
+    caching: harness::caching::cli::CachingArgs,
+    /// Breadth-bounded (highway, bbmc) and randomized (urs, sdrs, rurs,
+    /// rsdrs, random-walk) strategies.
+    #[command(flatten)]
+    bounded: harness::bbmc::cli::BoundedArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -241,6 +279,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<u8> {
     match cli.command {
+        Command::Bench { command } => harness::bench::cli::run(command),
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(args) => explore_cmd(&args),
         Command::Simulate(args) => simulate_cmd(&args),
@@ -371,6 +410,32 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
             bail!("BEEM directory {} does not exist", b.display());
         }
     }
+    if let Spec::Dbdfs = args.strategy {
+        return dbdfs_cmd(args);
+    }
+    if harness::caching::cli::wanted(&args.strategy, &args.caching) {
+        if !args.goal.is_empty() || args.property.is_some() || args.all_violations {
+            usage_error("the caching algorithms explore only: --goal, --property and --all-violations are not supported");
+        }
+        let input = harness::caching::cli::Input {
+            model: args.model.as_deref(),
+            beem: args.beem.as_deref(),
+            strategy: &args.strategy,
+            time_limit: args.time_limit,
+            json: args.json,
+            ignore_property: args.ignore_property,
+            embedded: (EMBEDDED_NAME, EMBEDDED_SOURCE),
+            caching: &args.caching,
+        };
+        return match harness::caching::cli::explore(&input) {
+            Ok(code) => Ok(code),
+            Err(harness::caching::cli::CliError::Usage(m)) => usage_error(&m),
+            Err(harness::caching::cli::CliError::Input(e)) => Err(e),
+        };
+    }
+    if args.depth_cutoff.is_some() || args.increment.is_some() || args.dbdfs.is_some() || args.frontier.is_some() {
+        usage_error("--depth-cutoff, --increment, --dbdfs and --frontier need --strategy dbdfs");
+    }
     let mut goals = args.goal.clone();
     let mut model_path = match &args.model {
         Some(m) => Some(resolve_model(m, args.beem.as_deref())?),
@@ -428,19 +493,48 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
         assert: args.check.contains(&CheckArg::Assert),
         error: args.check.contains(&CheckArg::Error),
     };
+    if harness::bbmc::cli::wanted(&args.strategy) {
+        use harness::bbmc::cli;
+        let goals = goals.iter().cloned().zip(loaded.exprs.iter().cloned());
+        let input = cli::Input {
+            strategy: &args.strategy,
+            model: &loaded.model,
+            goals: goals.map(|(text, expr)| Goal { text, expr }).collect(),
+            display_name: &display_name,
+            deadlock: checks.deadlock,
+            json: args.json,
+            trace_json: args.trace_format == TraceFormat::Json,
+            max_states: args.max_states,
+            time_limit: args.time_limit,
+            seed: args.caching.seed,
+            args: &args.bounded,
+        };
+        return match cli::run(&input) {
+            Ok(code) => Ok(code),
+            Err(cli::CliError::Usage(m)) => usage_error(&m),
+            Err(cli::CliError::Input(e)) => Err(e),
+        };
+    } else if args.bounded.any() {
+        usage_error("--breadth, --degrade-depth, --memory-states, --steps, --runs, --mixing, --restart and --export-lts need --strategy highway, bbmc, urs, sdrs, rurs, rsdrs or random-walk");
+    }
     let has_asserts = loaded.model.processes.iter().any(|p| !p.asserts.is_empty());
     let ltl = loaded.model.property.is_some();
     if ltl || !goals.is_empty() || checks.deadlock || checks.error || (checks.assert && has_asserts) {
         return check_cmd(args, loaded, goals, checks, &display_name);
     }
     let ir = loaded.model;
-    let model: Box<dyn NextState> = match args.backend {
-        BackendArg::Interp => Box::new(dve_frontend::interp::Interpreter::new(ir)),
-    };
+    let built = make_model(ir, args.backend);
+    let compile_ms = built.compile_ms;
+    let model = built.model;
     let opts = ExploreOptions {
         strategy: match &args.strategy {
             Spec::Bfs => Strategy::Bfs,
             Spec::Dfs => Strategy::Dfs,
+            Spec::Dbdfs => unreachable!("dbdfs is run by dbdfs_cmd"),
+            Spec::Bbfs(_) | Spec::Alt(..) => unreachable!("run by harness::caching"),
+            Spec::Highway | Spec::Bbmc | Spec::Urs | Spec::Sdrs | Spec::Rurs | Spec::Rsdrs | Spec::RandomWalk => {
+                unreachable!("run by harness::bbmc::cli")
+            }
         },
         limits: Limits {
             max_states: args.max_states,
@@ -450,7 +544,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
         level_table: args.stats,
     };
     let mut report = explore::explore(model.as_ref(), &opts);
-    report.backend = args.backend.name().to_string();
+    report.backend = built.backend.name().to_string();
     if report.model.is_empty() {
         report.model = display_name.clone();
     }
@@ -465,8 +559,11 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
 
     let text = if args.json {
         let mut v = serde_json::to_value(&report).context("serialising the report")?;
-        if let (Some(r), Some(obj)) = (&reference, v.as_object_mut()) {
-            obj.insert("beem_reference".into(), serde_json::to_value(r)?);
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("compile_ms".into(), compile_ms.into());
+            if let Some(r) = &reference {
+                obj.insert("beem_reference".into(), serde_json::to_value(r)?);
+            }
         }
         format!("{}\n", serde_json::to_string(&v)?)
     } else {
@@ -776,11 +873,15 @@ fn check_cmd(
         match &args.strategy {
             Spec::Bfs => Search::Bfs,
             Spec::Dfs => Search::Dfs,
+            Spec::Dbdfs => unreachable!("dbdfs is run by dbdfs_cmd"),
+            Spec::Bbfs(_) | Spec::Alt(..) => unreachable!("run by harness::caching"),
+            Spec::Highway | Spec::Bbmc | Spec::Urs | Spec::Sdrs | Spec::Rurs | Spec::Rsdrs | Spec::RandomWalk => {
+                unreachable!("run by harness::bbmc::cli")
+            }
         }
     };
-    let model: Box<dyn NextState> = match args.backend {
-        BackendArg::Interp => Box::new(dve_frontend::interp::Interpreter::new(ir.clone())),
-    };
+    let built = make_model(ir.clone(), args.backend);
+    let model = built.model;
     let opts = CheckOptions {
         search,
         checks,
@@ -798,7 +899,8 @@ fn check_cmd(
     if args.json {
         let mut v = serde_json::to_value(&report).context("serialising the report")?;
         if let Some(obj) = v.as_object_mut() {
-            obj.insert("backend".into(), args.backend.name().into());
+            obj.insert("backend".into(), built.backend.name().into());
+            obj.insert("compile_ms".into(), built.compile_ms.into());
             obj.insert("state_len".into(), model.state_len().into());
             if let Some(f) = &report.first {
                 obj.insert("trace".into(), harness::trace::to_json(info, &f.trace));
@@ -811,7 +913,7 @@ fn check_cmd(
             text,
             "strategy:            {} ({} backend)",
             report.strategy.name(),
-            args.backend.name()
+            built.backend.name()
         )?;
         writeln!(text, "result:              {}", report.result)?;
         let verdict = match report.verdict {
@@ -857,6 +959,124 @@ fn check_cmd(
             EXIT_BUDGET
         }
     })
+}
+
+/// Exits with clap's usage error (exit code 2).
+fn usage_error(msg: &str) -> ! {
+    use clap::CommandFactory;
+    Cli::command()
+        .error(clap::error::ErrorKind::ArgumentConflict, msg)
+        .exit()
+}
+
+/// `explore --strategy dbdfs`: iterative depth-bounded DFS (`harness::dbdfs`).
+fn dbdfs_cmd(args: &ExploreArgs) -> Result<u8> {
+    use harness::dbdfs;
+    if !args.goal.is_empty() || args.property.is_some() || args.all_violations {
+        usage_error("--strategy dbdfs explores only: --goal, --property and --all-violations are not supported");
+    }
+    if args.stats {
+        usage_error("--stats is not supported with --strategy dbdfs");
+    }
+    let (path, display_name) = match &args.model {
+        Some(m) => {
+            let (path, _) = resolve_model(m, args.beem.as_deref())?;
+            let name = path.display().to_string();
+            (Some(path), name)
+        }
+        None => (None, format!("{EMBEDDED_NAME} (built-in)")),
+    };
+    let load_opts = dve_frontend::LoadOptions {
+        ignore_property: args.ignore_property,
+        exprs: Vec::new(),
+    };
+    let loaded = match &path {
+        Some(p) => dve_frontend::load_file_with(p, &load_opts),
+        None => dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts),
+    }
+    .map_err(|e| Printed(e.to_string()))?;
+    if loaded.model.property.is_some() {
+        usage_error("--strategy dbdfs does not check LTL properties (use --ignore-property to explore the system)");
+    }
+    let built = make_model(loaded.model, args.backend);
+    let model = built.model;
+    let opts = dbdfs::Options {
+        depth_cutoff: args.depth_cutoff,
+        increment: args.increment.unwrap_or(50),
+        variant: args.dbdfs.unwrap_or(dbdfs::Variant::Threshold),
+        frontier: args.frontier.unwrap_or(dbdfs::FrontierKind::Tree),
+        limits: Limits {
+            max_states: args.max_states,
+            time: args.time_limit,
+            memory_bytes: args.memory_limit,
+        },
+        record_frontiers: false,
+        verify_rebuild: false,
+    };
+    let mut r = dbdfs::dbdfs(model.as_ref(), &opts);
+    r.backend = built.backend.name().to_string();
+    if r.model.is_empty() {
+        r.model = display_name.clone();
+    }
+    let text = if args.json {
+        format!("{}\n", serde_json::to_string(&r).context("serialising the report")?)
+    } else {
+        let mut t = String::new();
+        use std::fmt::Write as _;
+        let cutoff = r.depth_cutoff.map(|d| d.to_string()).unwrap_or_else(|| "none".into());
+        let _ = writeln!(t, "model:               {display_name}");
+        let _ = writeln!(
+            t,
+            "strategy:            dbdfs ({}, frontier {}, increment {}, depth cutoff {cutoff}; {} backend)",
+            r.dbdfs, r.frontier, r.increment, r.backend
+        );
+        let _ = writeln!(t, "result:              {}", r.result);
+        let _ = writeln!(
+            t,
+            "state space:         {}",
+            if r.state_space_exhausted {
+                "exhausted (the last frontier is empty)"
+            } else {
+                "not exhausted"
+            }
+        );
+        let _ = writeln!(t, "state vector:        {} bytes", r.state_len);
+        let _ = writeln!(t, "states:              {}", r.states);
+        let _ = writeln!(t, "max depth explored:  {}", r.max_depth_explored);
+        let _ = writeln!(t, "explorations:        {}", r.expansions);
+        let _ = writeln!(t, "revisits:            {}", r.revisits);
+        let _ = writeln!(t, "transitions:         {}", r.transitions);
+        let sizes: Vec<String> = r.frontier_sizes.iter().map(|f| f.to_string()).collect();
+        let _ = writeln!(t, "frontier sizes:      {}", sizes.join(" "));
+        let _ = writeln!(
+            t,
+            "getState time:       {} ({} transitions replayed)",
+            human_secs(r.get_state_time_s),
+            r.replay_steps
+        );
+        let _ = writeln!(t, "time:                {}", human_secs(r.time_s));
+        let _ = writeln!(t, "states/s:            {:.0}", r.states_per_s);
+        let _ = writeln!(t, "bytes/stored state:  {:.1}", r.bytes_per_state);
+        let _ = writeln!(t, "frontier memory:     {}", human_bytes(r.frontier_bytes));
+        if r.peak_rss_bytes > 0 {
+            let _ = writeln!(t, "peak resident mem:   {}", human_bytes(r.peak_rss_bytes));
+        } else {
+            let _ = writeln!(t, "peak resident mem:   unknown");
+        }
+        t
+    };
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        res => res.context("writing the report")?,
+    }
+    match r.result {
+        Outcome::Complete => Ok(EXIT_OK),
+        other => {
+            eprintln!("dvemc: search incomplete ({})", other.name());
+            Ok(EXIT_BUDGET)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,319 @@
+//! The `dvemc bench` subcommands.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::exec::ProcessExecutor;
+use super::matrix::{parse_shard, shard, Cell, Matrix};
+use super::provenance::Provenance;
+use super::runner::{run_cells, summary_table, ProgressMode, RunConfig};
+use super::schema::Table;
+use super::util::human_duration;
+use crate::manifest::Beem;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Run a matrix (or one shard of it): every cell as a child `dvemc
+    /// explore --json`, one CSV row per finished cell (results/SCHEMA.md).
+    /// Exit 1 when a cell crashed or could not run.
+    Run(RunArgs),
+    /// Print the cells of a matrix: key, then the command line.
+    List {
+        /// The matrix (TOML).
+        matrix: PathBuf,
+        /// Only shard K of N.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+        shard: Option<(usize, usize)>,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Write markdown tables and SVG plots of a results file.
+    Report {
+        /// A results CSV.
+        csv: PathBuf,
+        /// Output directory [default: the CSV's directory].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Also split the best-run groups by this grid parameter (e.g.
+        /// chain_reduction); repeatable.
+        #[arg(long, value_name = "PARAM")]
+        by: Vec<String>,
+    },
+    /// Merge results files (e.g. shards): one row per cell key, sorted.
+    Merge {
+        /// Results CSVs.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The merged CSV (may be one of the inputs).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Write a Slurm array-job script: one shard per task, then a merge.
+    Slurm {
+        /// The matrix (TOML).
+        matrix: PathBuf,
+        /// Number of shards (array tasks).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        shards: u32,
+        /// Workers per task (`--jobs` of each shard, `--cpus-per-task`).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        jobs: u32,
+        /// Where the script is written [default: standard output].
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Directory of shard files, logs, merged CSV and report
+        /// [default: results/runs/slurm-<matrix name>].
+        #[arg(long, value_name = "DIR")]
+        results: Option<PathBuf>,
+        /// Slurm time limit of each task (`#SBATCH --time`, e.g. 04:00:00).
+        #[arg(long, value_name = "TIME")]
+        time: Option<String>,
+        /// Slurm memory of each task (`#SBATCH --mem`, e.g. 16G).
+        #[arg(long, value_name = "SIZE")]
+        mem: Option<String>,
+        /// Slurm partition.
+        #[arg(long, value_name = "NAME")]
+        partition: Option<String>,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Compare a results file with a baseline: deterministic counters must
+    /// be equal, speed ratios between backends measured in one run must not
+    /// fall more than the tolerance below the baseline's. Exit 1 otherwise.
+    Compare {
+        /// The results of this run.
+        current: PathBuf,
+        /// The baseline (e.g. results/baseline/regressions.csv).
+        baseline: PathBuf,
+        /// Largest allowed relative drop of a speed ratio.
+        #[arg(long, value_name = "F", default_value_t = 0.30)]
+        speed_tolerance: f64,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The matrix (TOML).
+    pub matrix: PathBuf,
+    /// The results CSV (appended to; created with its header).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Cells run at the same time.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: u32,
+    /// Skip the cells already in --out (after an interruption).
+    #[arg(long)]
+    pub resume: bool,
+    /// Run only shard K of N (every N-th cell from the K-th).
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(usize, usize)>,
+    /// No progress output.
+    #[arg(long)]
+    pub quiet: bool,
+    /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+    #[arg(long, value_name = "DIR")]
+    pub beem: Option<PathBuf>,
+}
+
+/// Loads, expands and shards a matrix; also returns the BEEM directory
+/// passed to the children (when one is found).
+fn cells_of(
+    matrix: &Path,
+    beem: Option<&Path>,
+    shard_of: Option<(usize, usize)>,
+) -> Result<(Matrix, Vec<Cell>, Option<PathBuf>)> {
+    let m = Matrix::load(matrix)?;
+    let located = if m.needs_beem() || beem.is_some() {
+        Some(Beem::locate(beem)?)
+    } else {
+        Beem::locate(None).ok()
+    };
+    let mut cells = m.expand(located.as_ref())?;
+    if let Some((k, n)) = shard_of {
+        cells = shard(cells, k, n);
+    }
+    Ok((m, cells, located.map(|b| b.root().to_path_buf())))
+}
+
+/// Runs a `dvemc bench` subcommand; returns the exit code.
+pub fn run(cmd: BenchCommand) -> Result<u8> {
+    match cmd {
+        BenchCommand::Run(a) => {
+            let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard)?;
+            let exec = ProcessExecutor {
+                exe: super::runner::current_exe()?,
+                beem,
+            };
+            let cfg = RunConfig {
+                matrix_name: &m.name,
+                out: &a.out,
+                jobs: a.jobs as usize,
+                resume: a.resume,
+                provenance: Provenance::gather(),
+                progress: a.quiet.then_some(ProgressMode::Quiet),
+            };
+            let shard_text = a
+                .shard
+                .map(|(k, n)| format!(" (shard {k}/{n})"))
+                .unwrap_or_default();
+            if !a.quiet {
+                eprintln!(
+                    "bench: matrix {}{shard_text}: {} cells, {} jobs -> {}",
+                    m.name,
+                    cells.len(),
+                    a.jobs,
+                    a.out.display()
+                );
+            }
+            let s = run_cells(&cells, &exec, &cfg)?;
+            println!(
+                "matrix {}{shard_text}: {} cells ({} run now, {} already in the file) in {}; results: {}",
+                m.name,
+                s.cells,
+                s.ran,
+                s.skipped,
+                human_duration(s.wall),
+                a.out.display()
+            );
+            print!("{}", summary_table(&s.rows));
+            let failures = s.failures();
+            if failures > 0 {
+                println!(
+                    "{failures} cells crashed or could not run (result `crashed` or `error`; see `message`)"
+                );
+                return Ok(1);
+            }
+            Ok(0)
+        }
+        BenchCommand::List { matrix, shard, beem } => {
+            let (_, cells, beem) = cells_of(&matrix, beem.as_deref(), shard)?;
+            let exe = super::runner::current_exe()?.display().to_string();
+            let mut out = std::io::stdout().lock();
+            for c in &cells {
+                match writeln!(out, "{}\t{}", c.key, c.command_line(&exe, beem.as_deref())) {
+                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),
+                    r => r.context("writing the list")?,
+                }
+            }
+            Ok(0)
+        }
+        BenchCommand::Report { csv, out, by } => {
+            let out = out.unwrap_or_else(|| match csv.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+                _ => PathBuf::from("."),
+            });
+            for f in super::report::report(&csv, &out, &by)? {
+                println!("wrote {}", f.display());
+            }
+            Ok(0)
+        }
+        BenchCommand::Merge { inputs, out } => {
+            let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+            let s = super::merge(&refs, &out)?;
+            println!(
+                "merged {} files: {} rows ({} duplicate keys dropped) -> {}",
+                inputs.len(),
+                s.rows,
+                s.duplicates,
+                out.display()
+            );
+            for k in &s.conflicts {
+                eprintln!(
+                    "bench merge: warning: {k}: inputs disagree on deterministic counters; kept the first"
+                );
+            }
+            Ok(0)
+        }
+        BenchCommand::Slurm {
+            matrix,
+            shards,
+            jobs,
+            out,
+            results,
+            time,
+            mem,
+            partition,
+            beem,
+        } => {
+            let (m, cells, beem) = cells_of(&matrix, beem.as_deref(), None)?;
+            let abs = |p: &Path| -> Result<PathBuf> {
+                Ok(if p.is_absolute() {
+                    p.to_path_buf()
+                } else {
+                    std::env::current_dir()?.join(p)
+                })
+            };
+            let results =
+                abs(&results.unwrap_or_else(|| PathBuf::from(format!("results/runs/slurm-{}", m.name))))?;
+            let exe = super::runner::current_exe()?;
+            let exe = exe.canonicalize().unwrap_or(exe);
+            let matrix_abs = matrix.canonicalize().unwrap_or(abs(&matrix)?);
+            let beem_abs = beem.map(|b| b.canonicalize().unwrap_or(b));
+            let text = super::slurm::script(&super::slurm::SlurmOptions {
+                dvemc: &exe,
+                matrix: &matrix_abs,
+                matrix_name: &m.name,
+                cells: cells.len(),
+                shards: shards as usize,
+                jobs: jobs as usize,
+                results: &results,
+                beem: beem_abs.as_deref(),
+                time: time.as_deref(),
+                mem: mem.as_deref(),
+                partition: partition.as_deref(),
+            });
+            match out {
+                Some(p) => {
+                    super::util::write_atomically(&p, text.as_bytes())
+                        .with_context(|| format!("writing {}", p.display()))?;
+                    use std::os::unix::fs::PermissionsExt;
+                    let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755));
+                    eprintln!(
+                        "wrote {} ({} cells in {shards} shards); submit with: bash {}",
+                        p.display(),
+                        cells.len(),
+                        p.display()
+                    );
+                }
+                None => print!("{text}"),
+            }
+            Ok(0)
+        }
+        BenchCommand::Compare {
+            current,
+            baseline,
+            speed_tolerance,
+        } => {
+            let cur = Table::read(&current)?;
+            let base = Table::read(&baseline)?;
+            let c = super::compare::compare(&cur, &base, speed_tolerance);
+            for l in &c.ratio_lines {
+                println!("{l}");
+            }
+            for p in &c.problems {
+                println!("REGRESSION {p}");
+            }
+            let ratios = if c.ratios == 0 {
+                "no speed ratios (one backend)".to_string()
+            } else {
+                format!("{} speed ratios", c.ratios)
+            };
+            if c.ok() {
+                println!("ok: {} cells match {} ({ratios})", c.cells, baseline.display());
+                Ok(0)
+            } else {
+                println!(
+                    "{} differences from {} ({} cells, {ratios})",
+                    c.problems.len(),
+                    baseline.display(),
+                    c.cells
+                );
+                Ok(1)
+            }
+        }
+    }
+}

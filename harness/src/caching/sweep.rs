@@ -1,0 +1,281 @@
+//! The sweep-line method (Sect. 4.4; Kristensen and Mailund, FME 2002):
+//! progress measures, progress classes, and the automatic progress measures
+//! of levels 0–5 of Sect. 5.2.
+//!
+//! A progress measure is a list of DVE expressions; the progress value of a
+//! state is the vector of their values, compared lexicographically (an
+//! expression that raises a run-time error counts as `i32::MIN`). The
+//! exploration (in `mod.rs`) keeps `O` in a priority queue on this value;
+//! when the smallest value in `O`, `α_min`, grows, every closed,
+//! non-persistent state with a smaller value is deleted. The destination of
+//! a regress transition (`ψ(s) > ψ(s')`) is made persistent.
+//!
+//! **Automatic measures** (Sect. 5.2: "projections of states to some
+//! components", level 0 = no regress transition, levels 1–5 = at most 1, 2,
+//! 5, 10, 20 % of regress transitions): from the full state space (an
+//! exhaustive BFS recording every transition), components of the state
+//! vector (variables, array elements, control states, channel contents) are
+//! appended greedily to the progress vector, the most monotonic first: at
+//! each step, among the components that make the largest class of states
+//! sharing a progress value smaller and keep the share of regress
+//! transitions of the whole vector within the level's bound, the one adding
+//! the fewest regress transitions (then the one leaving the smallest largest
+//! class); the search stops when there is none. Level 0 thus only uses
+//! components that never decrease where the prefix ties, and higher levels
+//! admit more and more components.
+
+use std::collections::{BTreeMap, HashMap};
+
+use dve_frontend::interp::eval;
+use dve_frontend::ir::{Expr, Ty};
+use dve_frontend::model::{read_slot, NextState, Slot, SuccBuf};
+
+use crate::store::StateStore;
+
+/// A progress measure.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub exprs: Vec<Expr>,
+    /// Text of each component (the expression, or the slot name).
+    pub names: Vec<String>,
+}
+
+impl Progress {
+    /// The progress value of `state` into `out`.
+    #[inline]
+    pub fn eval_into(&self, state: &[u8], out: &mut Vec<i32>) {
+        out.clear();
+        out.extend(self.exprs.iter().map(|e| eval(e, state).unwrap_or(i32::MIN)));
+    }
+
+    /// A measure reading state-vector slots.
+    pub fn from_slots(slots: &[&Slot]) -> Progress {
+        Progress {
+            exprs: slots.iter().map(|s| slot_expr(s)).collect(),
+            names: slots.iter().map(|s| s.name.clone()).collect(),
+        }
+    }
+}
+
+/// An expression that reads a slot (2-byte slots are read as `int`).
+fn slot_expr(s: &Slot) -> Expr {
+    Expr::Load {
+        ty: if s.width == 1 { Ty::Byte } else { Ty::Int },
+        offset: s.offset,
+    }
+}
+
+/// The regress bound of each automatic level (fraction of transitions).
+pub const LEVEL_BOUNDS: [f64; 6] = [0.0, 0.01, 0.02, 0.05, 0.10, 0.20];
+
+/// An automatic progress measure and its figures on the full state space.
+#[derive(Clone, Debug)]
+pub struct AutoProgress {
+    pub level: u8,
+    pub progress: Progress,
+    /// Fraction of transitions that regress.
+    pub regress: f64,
+    /// Number of distinct progress values.
+    pub classes: u64,
+    /// Largest number of states sharing one progress value.
+    pub largest_class: u64,
+}
+
+/// The full graph used to derive progress measures.
+pub struct Graph {
+    pub store: StateStore,
+    pub edges: Vec<(u32, u32)>,
+}
+
+/// Exhaustive BFS recording every transition (`None` past `max_states`).
+pub fn full_graph(model: &dyn NextState, max_states: usize) -> Option<Graph> {
+    let n = model.state_len();
+    let mut store = StateStore::new(n);
+    let mut buf = SuccBuf::new(n);
+    let mut edges = Vec::new();
+    let init = model.initial_vec();
+    store.insert(&init, model.fingerprint(&init));
+    let mut next = 0u32;
+    while (next as usize) < store.len() {
+        model.successors(store.get(next), &mut buf);
+        for i in 0..buf.len() {
+            let s = buf.state(i);
+            let (id, new) = store.insert(s, model.fingerprint(s));
+            if new && store.len() > max_states {
+                return None;
+            }
+            if id != next {
+                edges.push((next, id));
+            }
+        }
+        next += 1;
+    }
+    Some(Graph { store, edges })
+}
+
+/// Derives the automatic progress measure of `level` (0–5) on `graph`.
+pub fn auto_progress(model: &dyn NextState, graph: &Graph, level: u8) -> AutoProgress {
+    let bound = LEVEL_BOUNDS[level.min(5) as usize];
+    let info = model.info();
+    let states = graph.store.len();
+    let edges = &graph.edges;
+    let allowed = (bound * edges.len() as f64).floor() as u64;
+    let value = |slot: &Slot, id: u32| read_slot(graph.store.get(id), slot.offset, slot.width, slot.signed);
+    // Components that take more than one value.
+    let candidates: Vec<usize> = (0..info.slots.len())
+        .filter(|&c| {
+            let first = value(&info.slots[c], 0);
+            (1..states as u32).any(|id| value(&info.slots[c], id) != first)
+        })
+        .collect();
+    let mut chosen: Vec<usize> = Vec::new();
+    // Per state: its class under the chosen prefix; per edge: whether the
+    // prefix already orders it (-1 less, 0 equal, 1 regress).
+    let mut class = vec![0u32; states];
+    let mut order = vec![0i8; edges.len()];
+    let mut regress = 0u64;
+    let mut largest = states as u64;
+    let mut nclasses = 1u64;
+    loop {
+        let mut best: Option<(u64, u64, usize)> = None; // (largest, regress, comp)
+        for &c in &candidates {
+            if chosen.contains(&c) {
+                continue;
+            }
+            let slot = &info.slots[c];
+            let mut reg = regress;
+            for (e, &(s, t)) in edges.iter().enumerate() {
+                if order[e] == 0 && value(slot, s) > value(slot, t) {
+                    reg += 1;
+                }
+            }
+            if reg > allowed {
+                continue;
+            }
+            let mut counts: HashMap<(u32, i32), u64> = HashMap::new();
+            let mut big = 0;
+            for id in 0..states as u32 {
+                let k = counts.entry((class[id as usize], value(slot, id))).or_insert(0);
+                *k += 1;
+                big = big.max(*k);
+            }
+            if big >= largest {
+                continue;
+            }
+            // The most monotonic component first, then the finest.
+            let cand = (big, reg, c);
+            if best.is_none_or(|b| (cand.1, cand.0) < (b.1, b.0)) {
+                best = Some(cand);
+            }
+        }
+        let Some((big, reg, c)) = best else { break };
+        let slot = &info.slots[c];
+        for (e, &(s, t)) in edges.iter().enumerate() {
+            if order[e] == 0 {
+                let (a, b) = (value(slot, s), value(slot, t));
+                order[e] = if a < b {
+                    -1
+                } else if a > b {
+                    1
+                } else {
+                    0
+                };
+            }
+        }
+        let mut ids: HashMap<(u32, i32), u32> = HashMap::new();
+        for id in 0..states as u32 {
+            let key = (class[id as usize], value(slot, id));
+            let next = ids.len() as u32;
+            class[id as usize] = *ids.entry(key).or_insert(next);
+        }
+        nclasses = ids.len() as u64;
+        chosen.push(c);
+        regress = reg;
+        largest = big;
+    }
+    let slots: Vec<&Slot> = chosen.iter().map(|&c| &info.slots[c]).collect();
+    AutoProgress {
+        level,
+        progress: Progress::from_slots(&slots),
+        regress: if edges.is_empty() {
+            0.0
+        } else {
+            regress as f64 / edges.len() as f64
+        },
+        classes: nclasses,
+        largest_class: largest,
+    }
+}
+
+/// One progress class during a sweep-line run.
+pub(crate) struct Class {
+    pub key: Vec<i32>,
+    /// States of the class in memory now.
+    pub stored: u64,
+    /// Slots that held a state of the class since its last sweep (some may
+    /// have been deleted since).
+    pub members: Vec<u32>,
+    pub pending: bool,
+}
+
+/// Progress classes of a run.
+pub(crate) struct Classes<'a> {
+    pub progress: &'a Progress,
+    pub list: Vec<Class>,
+    index: HashMap<Vec<i32>, u32>,
+    /// Classes with members not yet swept, by key.
+    pub pending: BTreeMap<Vec<i32>, u32>,
+    pub largest: u64,
+    buf: Vec<i32>,
+}
+
+impl<'a> Classes<'a> {
+    pub fn new(progress: &'a Progress) -> Classes<'a> {
+        Classes {
+            progress,
+            list: Vec::new(),
+            index: HashMap::new(),
+            pending: BTreeMap::new(),
+            largest: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The class of `state`.
+    pub fn classify(&mut self, state: &[u8]) -> u32 {
+        self.progress.eval_into(state, &mut self.buf);
+        if let Some(&c) = self.index.get(&self.buf) {
+            return c;
+        }
+        let c = self.list.len() as u32;
+        self.index.insert(self.buf.clone(), c);
+        self.list.push(Class {
+            key: self.buf.clone(),
+            stored: 0,
+            members: Vec::new(),
+            pending: false,
+        });
+        c
+    }
+
+    /// A state of class `c` was stored in `slot`.
+    pub fn stored(&mut self, c: u32, slot: u32) {
+        let cl = &mut self.list[c as usize];
+        cl.stored += 1;
+        self.largest = self.largest.max(cl.stored);
+        cl.members.push(slot);
+        if !cl.pending {
+            cl.pending = true;
+            self.pending.insert(cl.key.clone(), c);
+        }
+    }
+
+    #[inline]
+    pub fn less(&self, a: u32, b: u32) -> bool {
+        a != b && self.list[a as usize].key < self.list[b as usize].key
+    }
+
+    pub fn key(&self, c: u32) -> &[i32] {
+        &self.list[c as usize].key
+    }
+}

@@ -1,0 +1,538 @@
+//! `dvemc bench`: kill and resume, memory and time budgets, shards and
+//! merge, the Slurm script, the regression check, the schema document.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use harness::bench::schema::{Row, Table, COLUMNS, VOLATILE};
+
+const DVEMC: &str = env!("CARGO_BIN_EXE_dvemc");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn dvemc(args: &[&str]) -> Output {
+    Command::new(DVEMC).args(args).output().expect("running dvemc")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A fresh directory for one test, removed on success.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("dvemc-bench-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+    fn path(&self, f: &str) -> PathBuf {
+        self.0.join(f)
+    }
+    fn s(&self, f: &str) -> String {
+        self.path(f).to_str().unwrap().to_string()
+    }
+    fn write(&self, f: &str, contents: &str) -> String {
+        std::fs::write(self.path(f), contents).unwrap();
+        self.s(f)
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// Rows by key with the columns that vary from run to run blanked, and
+/// timing keys (`*_s`, `*_ms`, `*_per_s`) removed from `extra`.
+fn comparable(path: &str) -> BTreeMap<String, Vec<String>> {
+    let t = Table::read(Path::new(path)).unwrap();
+    let mut out = BTreeMap::new();
+    for r in t.rows {
+        let mut r: Row = r;
+        for c in VOLATILE {
+            r.set(c, "");
+        }
+        let mut extra = serde_json::Value::Object(r.extra());
+        strip_timing(&mut extra);
+        r.set("extra", extra.to_string());
+        assert!(
+            out.insert(r.key().to_string(), r.0).is_none(),
+            "duplicate key in {path}"
+        );
+    }
+    out
+}
+
+/// Removes timing keys (`*_s`, `*_ms`, `*_per_s`) at any depth.
+fn strip_timing(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|k, _| !(k.ends_with("_s") || k.ends_with("_ms")));
+            m.values_mut().for_each(strip_timing);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip_timing),
+        _ => {}
+    }
+}
+
+/// Asserts two `comparable` tables are equal, naming the differing cells.
+fn assert_same(a: &BTreeMap<String, Vec<String>>, b: &BTreeMap<String, Vec<String>>) {
+    let ka: Vec<&String> = a.keys().collect();
+    let kb: Vec<&String> = b.keys().collect();
+    assert_eq!(ka, kb, "different cells");
+    let mut diffs = Vec::new();
+    for (k, ra) in a {
+        for (i, (x, y)) in ra.iter().zip(&b[k]).enumerate() {
+            if x != y {
+                diffs.push(format!("{k}: {}: `{x}` vs `{y}`", COLUMNS[i]));
+            }
+        }
+    }
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+}
+
+fn rows_in(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|s| s.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+#[test]
+fn killed_midway_then_resumed_equals_an_uninterrupted_run() {
+    let d = Dir::new("resume");
+    // 8 cells of about 0.1-0.3 s each.
+    let m = d.write(
+        "m.toml",
+        r#"
+        name = "resume"
+        strategies = ["bfs", "dfs"]
+        [instances]
+        names = ["adding.2", "brp2.5", "krebs.3", "leader_election.3"]
+        [budgets]
+        time = "60s"
+        "#,
+    );
+    let out = d.path("killed.csv");
+    let mut child = Command::new(DVEMC)
+        .args(["bench", "run", &m, "--jobs", "1", "--out", out.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while rows_in(&out) < 2 {
+        assert!(start.elapsed() < Duration::from_secs(30), "no rows appeared");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = rows_in(&out);
+    assert!(
+        (2..8).contains(&before),
+        "the run should have been cut short: {before} rows"
+    );
+    // A write cut short by the kill leaves an unfinished line: resume drops it.
+    {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().append(true).open(&out).unwrap();
+        f.write_all(b"krebs.3|interp|dfs|,resume,krebs.3,kre").unwrap();
+    }
+    let o = dvemc(&[
+        "bench",
+        "run",
+        &m,
+        "--jobs",
+        "2",
+        "--resume",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains(&format!("({} run now, {before} already in the file)", 8 - before)),
+        "{}",
+        text(&o)
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unfinished last line"),
+        "{}",
+        text(&o)
+    );
+
+    let full = d.s("full.csv");
+    let o = dvemc(&["bench", "run", &m, "--jobs", "2", "--out", &full]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let (a, b) = (comparable(out.to_str().unwrap()), comparable(&full));
+    assert_eq!(a.len(), 8);
+    assert_same(&a, &b);
+    let states = Table::read(&out)
+        .unwrap()
+        .rows
+        .iter()
+        .find(|r| r.key() == "krebs.3|interp|dfs|")
+        .map(|r| r.get("states").to_string());
+    assert_eq!(states.as_deref(), Some("238876"));
+
+    // Running again without --resume refuses to touch the file.
+    let o = dvemc(&["bench", "run", &m, "--out", &full]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--resume"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn memory_and_time_budgets_become_rows_and_the_rest_completes() {
+    let d = Dir::new("budgets");
+    let m = d.write(
+        "m.toml",
+        r#"
+        name = "budgets"
+        [instances]
+        names = ["adding.1", "bakery.1"]
+
+        [[strategies]]
+        spec = "bfs"
+
+        [[strategies]]
+        spec = "dfs"
+
+        # adding.5 (5.3 million states of 10 bytes) needs far more than 48 MB
+        # of address space.
+        [[strategies]]
+        spec = "bfs"
+        instances = { names = ["adding.5"] }
+        budgets = { memory = "48M" }
+
+        # adding.5 takes seconds; the runner kills it at 0.3 s.
+        [[strategies]]
+        spec = "dfs"
+        instances = { names = ["adding.5"] }
+        budgets = { time = "0.3s", grace = "0s" }
+        "#,
+    );
+    let out = d.s("out.csv");
+    let o = dvemc(&["bench", "run", &m, "--jobs", "2", "--out", &out]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let t = Table::read(Path::new(&out)).unwrap();
+    let by: BTreeMap<&str, &Row> = t.rows.iter().map(|r| (r.key(), r)).collect();
+    assert_eq!(by.len(), 6, "{:?}", by.keys());
+    let oom = by["adding.5|interp|bfs|"];
+    assert_eq!(oom.get("result"), "memory_limit", "{oom:?}");
+    assert_eq!(oom.get("signal"), "SIGABRT", "{oom:?}");
+    assert_eq!(oom.get("budget_memory_bytes"), (48u64 << 20).to_string());
+    assert!(oom.get("message").contains("memory allocation"), "{oom:?}");
+    let slow = by["adding.5|interp|dfs|"];
+    assert_eq!(slow.get("result"), "time_limit", "{slow:?}");
+    assert!(slow.num("wall_s").unwrap() < 5.0, "{slow:?}");
+    for k in [
+        "adding.1|interp|bfs|",
+        "adding.1|interp|dfs|",
+        "bakery.1|interp|bfs|",
+        "bakery.1|interp|dfs|",
+    ] {
+        assert_eq!(by[k].get("result"), "complete", "{:?}", by[k]);
+    }
+    assert_eq!(by["adding.1|interp|bfs|"].get("states"), "7372");
+    assert_eq!(by["bakery.1|interp|dfs|"].get("states"), "1506");
+}
+
+const SHARD_MATRIX: &str = r#"
+    name = "shards"
+    seeds = [1]
+    [instances]
+    names = ["adding.1", "anderson.2", "bakery.1", "bakery.2", "brp.1", "PHILS"]
+    [[strategies]]
+    spec = "bfs"
+    [[strategies]]
+    spec = "dfs"
+    [[strategies]]
+    spec = "dbdfs"
+    params = { increment = [5, 50], dbdfs = "threshold" }
+"#;
+
+#[test]
+fn three_shards_merged_equal_the_unsharded_run() {
+    let d = Dir::new("shards");
+    let phils = repo().join("beem/examples/phils2.dve");
+    let m = d.write("m.toml", &SHARD_MATRIX.replace("PHILS", phils.to_str().unwrap()));
+    let m = m.as_str();
+
+    let shards: Vec<_> = (1..=3)
+        .map(|k| {
+            Command::new(DVEMC)
+                .args([
+                    "bench",
+                    "run",
+                    m,
+                    "--shard",
+                    &format!("{k}/3"),
+                    "--out",
+                    &d.s(&format!("s{k}.csv")),
+                ])
+                .output_async()
+        })
+        .collect();
+    for s in shards {
+        let o = s.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    }
+    let whole = d.s("whole.csv");
+    let o = dvemc(&["bench", "run", m, "--jobs", "2", "--out", &whole]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let merged = d.s("merged.csv");
+    let o = dvemc(&[
+        "bench",
+        "merge",
+        &d.s("s1.csv"),
+        &d.s("s2.csv"),
+        &d.s("s3.csv"),
+        &merged,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "--out is required: {}", text(&o));
+    let o = dvemc(&[
+        "bench",
+        "merge",
+        &d.s("s1.csv"),
+        &d.s("s2.csv"),
+        &d.s("s3.csv"),
+        "--out",
+        &merged,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let n: Vec<usize> = (1..=3).map(|k| rows_in(&d.path(&format!("s{k}.csv")))).collect();
+    assert_eq!(n, [8, 8, 8], "24 cells, round robin");
+    assert_same(&comparable(&merged), &comparable(&whole));
+    let keys: Vec<String> = Table::read(Path::new(&merged))
+        .unwrap()
+        .rows
+        .iter()
+        .map(|r| r.key().to_string())
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted, "merge sorts by key");
+    assert!(
+        keys.contains(&"phils2|interp|dbdfs --dbdfs threshold --increment 5|1".to_string()),
+        "{keys:?}"
+    );
+
+    // The report of the merged file: markdown and SVG.
+    let rep = d.path("report");
+    let o = dvemc(&["bench", "report", &merged, "--out", rep.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
+    assert!(
+        md.contains("## Best run per instance and strategy") && md.contains("| adding.1 |"),
+        "{md}"
+    );
+    for svg in [
+        "states_per_s.svg",
+        "stored_vs_visited.svg",
+        "seconds_per_instance.svg",
+    ] {
+        let s = std::fs::read_to_string(rep.join(svg)).unwrap();
+        assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{svg}");
+    }
+}
+
+trait OutputAsync {
+    fn output_async(&mut self) -> std::process::Child;
+}
+
+impl OutputAsync for Command {
+    fn output_async(&mut self) -> std::process::Child {
+        self.stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+}
+
+#[test]
+fn slurm_script_is_valid_bash_and_names_the_commands() {
+    let d = Dir::new("slurm");
+    let matrix = repo().join("beem/matrices/quick.toml");
+    let script = d.s("quick.sh");
+    let o = dvemc(&[
+        "bench",
+        "slurm",
+        matrix.to_str().unwrap(),
+        "--shards",
+        "4",
+        "--jobs",
+        "2",
+        "--time",
+        "01:00:00",
+        "--results",
+        &d.s("res"),
+        "--out",
+        &script,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let s = std::fs::read_to_string(&script).unwrap();
+    let bash = Command::new("bash").args(["-n", &script]).output().unwrap();
+    assert!(bash.status.success(), "bash -n: {}\n{s}", text(&bash));
+    for needle in [
+        "#SBATCH --array=1-4",
+        "#SBATCH --cpus-per-task=2",
+        "#SBATCH --time=01:00:00",
+        "SHARDS=4",
+        "bench run \"$MATRIX\" --jobs \"$JOBS\" --shard \"$1/$SHARDS\" --resume",
+        "bench merge",
+        "bench report",
+        "--dependency=\"afterany:$array\"",
+        "SLURM_ARRAY_TASK_ID",
+    ] {
+        assert!(s.contains(needle), "missing `{needle}` in\n{s}");
+    }
+    let exe = std::fs::canonicalize(DVEMC).unwrap();
+    assert!(s.contains(&format!("DVEMC={}", exe.display())), "{s}");
+    assert!(
+        s.contains(&format!(
+            "MATRIX={}",
+            std::fs::canonicalize(&matrix).unwrap().display()
+        )),
+        "{s}"
+    );
+}
+
+#[test]
+fn check_regressions_fails_when_a_counter_changes() {
+    let d = Dir::new("regress");
+    let matrix = repo().join("beem/matrices/regressions.toml");
+    let baseline = repo().join("results/baseline/regressions.csv");
+    let cur = d.s("current.csv");
+    let o = dvemc(&["bench", "run", matrix.to_str().unwrap(), "--out", &cur, "--quiet"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    // The committed baseline holds (speed ratios are left to `make
+    // check-regressions`: other tests load the machine meanwhile).
+    let o = dvemc(&[
+        "bench",
+        "compare",
+        &cur,
+        baseline.to_str().unwrap(),
+        "--speed-tolerance",
+        "0.95",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+
+    // One altered counter in a copy of the baseline.
+    let mut t = Table::read(&baseline).unwrap();
+    let row = t
+        .rows
+        .iter_mut()
+        .find(|r| r.key() == "krebs.3|interp|dfs|")
+        .unwrap();
+    let states: u64 = row.get("states").parse().unwrap();
+    row.set("states", (states + 1).to_string());
+    let altered = d.path("altered.csv");
+    t.write(&altered).unwrap();
+    let o = dvemc(&[
+        "bench",
+        "compare",
+        &cur,
+        altered.to_str().unwrap(),
+        "--speed-tolerance",
+        "0.95",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(&format!(
+            "REGRESSION krebs.3|interp|dfs|: states is `{states}` (baseline `{}`)",
+            states + 1
+        )),
+        "{out}"
+    );
+
+    // A changed result and a missing cell.
+    let mut t = Table::read(&baseline).unwrap();
+    t.rows
+        .iter_mut()
+        .find(|r| r.key() == "phils2|jit|bfs|")
+        .unwrap()
+        .set("result", "state_limit");
+    t.rows.retain(|r| r.key() != "brp.1|interp|dfs|");
+    t.write(&altered).unwrap();
+    let o = dvemc(&[
+        "bench",
+        "compare",
+        &cur,
+        altered.to_str().unwrap(),
+        "--speed-tolerance",
+        "0.95",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("phils2|jit|bfs|: result is `complete` (baseline `state_limit`)"),
+        "{out}"
+    );
+    assert!(out.contains("brp.1|interp|dfs|: not in the baseline"), "{out}");
+
+    // A jit/interp speed ratio far below the baseline's: the baseline is
+    // this very run with the jit three times faster.
+    let mut t = Table::read(Path::new(&cur)).unwrap();
+    for r in t.rows.iter_mut().filter(|r| r.get("backend") == "jit") {
+        let v = r.num("states_per_s").unwrap();
+        r.set("states_per_s", (v * 3.0).to_string());
+    }
+    t.write(&altered).unwrap();
+    let o = dvemc(&["bench", "compare", &cur, altered.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("bfs: jit/interp speed ratio") && out.contains("more than 30% below"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_schema_document_lists_every_column_in_order() {
+    let doc = std::fs::read_to_string(repo().join("results/SCHEMA.md")).unwrap();
+    let columns = doc
+        .split("\n## Columns\n")
+        .nth(1)
+        .expect("a `## Columns` section");
+    let columns = columns.split("\n## ").next().unwrap();
+    let documented: Vec<&str> = columns
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` |").map(|(c, _)| c))
+        .collect();
+    assert_eq!(documented, COLUMNS);
+}
+
+#[test]
+fn matrices_in_the_repository_expand() {
+    for entry in std::fs::read_dir(repo().join("beem/matrices")).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if p.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let o = dvemc(&["bench", "list", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+        let n = String::from_utf8_lossy(&o.stdout).lines().count();
+        assert!(n > 0, "{name} has no cells");
+    }
+}

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""SPIN's verifier against `dvemc explore` (DFS and BFS), alternating, in one
+run, on the BEEM instances whose Promela translation has the same state
+space as the DVE model. Writes results/spin-compare.csv.
+
+SPIN runs as an exhaustive safety search without partial-order reduction:
+    spin -a M.pm; gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM=20000 -o pan pan.c
+    ./pan -m<depth> -c0 -n -E -w<log2 of the table size>
+with -m raised until no run reports "max search depth too small".
+
+Usage: bench_spin.py [--beem DIR] [--dvemc PATH] [--out FILE] [--reps N] [INSTANCE...]
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+DEFAULT = ["at.4", "fischer.6", "elevator2.3", "phils.6", "hanoi.3", "frogs.4", "anderson.6"]
+
+
+def run_spin(pm, workdir, expected_states):
+    src = os.path.join(workdir, os.path.basename(pm))
+    shutil.copy(pm, src)
+    subprocess.run(["spin", "-a", os.path.basename(src)], cwd=workdir, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t0 = time.time()
+    subprocess.run(["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", "-DMEMLIM=20000", "-o", "pan", "pan.c"],
+                   cwd=workdir, check=True)
+    gcc_s = time.time() - t0
+    w = max(10, math.ceil(math.log2(max(expected_states, 1) * 2)))
+    depth = 100000
+    while True:
+        t0 = time.time()
+        out = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M", "./pan", f"-m{depth}", "-c0", "-n", "-E",
+                              f"-w{w}"], cwd=workdir, capture_output=True, text=True)
+        wall = time.time() - t0
+        text = out.stdout + out.stderr
+        if "max search depth too small" in text:
+            depth *= 4
+            continue
+        break
+    def num(pattern, cast=float):
+        m = re.search(pattern, text)
+        return cast(m.group(1)) if m else None
+    states = num(r"([0-9]+) states, stored", int)
+    transitions = (num(r"([0-9]+) states, matched", int) or 0) + (states or 0)
+    secs = num(r"pan: elapsed time ([0-9.e+-]+) seconds") or wall
+    mem_mb = num(r"([0-9.]+)\s+total actual memory usage")
+    rss_kb = num(r"MAXRSS ([0-9]+)", int)
+    return {
+        "states": states, "transitions": transitions, "seconds": secs,
+        "peak_bytes": (rss_kb or 0) * 1024, "memory_bytes": (mem_mb or 0) * 1024 * 1024,
+        "gcc_seconds": gcc_s, "depth_limit": depth,
+    }
+
+
+def run_dvemc(dvemc, model, strategy):
+    out = subprocess.run([dvemc, "explore", model, "--strategy", strategy, "--json"],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"dvemc failed on {model}: {out.stderr}")
+    return json.loads(out.stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--beem", default=os.environ.get("BEEM_DIR", "../shared/beem"))
+    ap.add_argument("--dvemc", default="./target/release/dvemc")
+    ap.add_argument("--out", default="results/spin-compare.csv")
+    ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("instances", nargs="*", default=DEFAULT)
+    a = ap.parse_args()
+    if not shutil.which("spin"):
+        sys.exit("spin is not installed (apt-get install spin)")
+    rows = []
+    for inst in a.instances:
+        pm = os.path.join(a.beem, "promela", inst + ".pm")
+        model = os.path.join(a.beem, "dve", inst + ".dve")
+        for rep in range(a.reps):
+            with tempfile.TemporaryDirectory() as wd:
+                # Alternate the tools so machine noise hits both alike.
+                d_dfs = run_dvemc(a.dvemc, model, "dfs")
+                spin = run_spin(pm, wd, d_dfs["states"])
+                d_bfs = run_dvemc(a.dvemc, model, "bfs")
+            for name, d in (("dfs", d_dfs), ("bfs", d_bfs)):
+                spin_rate = spin["states"] / spin["seconds"] if spin["seconds"] else 0
+                rate = d["states_per_s"]
+                rows.append({
+                    "instance": inst, "rep": rep, "dvemc_strategy": name, "dvemc_backend": d.get("backend"),
+                    "spin_states": spin["states"], "dvemc_states": d["states"],
+                    "spin_transitions": spin["transitions"], "dvemc_transitions": d["transitions"],
+                    "spin_seconds": round(spin["seconds"], 3), "dvemc_seconds": round(d["time_s"], 3),
+                    "spin_states_per_s": round(spin_rate), "dvemc_states_per_s": round(rate),
+                    "spin_bytes_per_state": round(spin["memory_bytes"] / spin["states"], 1) if spin["states"] else "",
+                    "dvemc_bytes_per_state": round(d["bytes_per_state"], 1),
+                    "spin_peak_bytes": spin["peak_bytes"], "dvemc_peak_bytes": d["peak_rss_bytes"],
+                    "speed_ratio": round(rate / spin_rate, 3) if spin_rate else "",
+                    "spin_gcc_seconds": round(spin["gcc_seconds"], 2), "dvemc_compile_ms": d.get("compile_ms"),
+                })
+                print(f"{inst:<12} {name}: dvemc {rate/1e6:6.2f} M/s  spin {spin_rate/1e6:6.2f} M/s  "
+                      f"ratio {rows[-1]['speed_ratio']}  states {d['states']} / {spin['states']}", flush=True)
+    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
+    tmp = a.out + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, a.out)
+    for name in ("dfs", "bfs"):
+        ratios = [r["speed_ratio"] for r in rows if r["dvemc_strategy"] == name and r["speed_ratio"]]
+        if ratios:
+            g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+            print(f"geometric mean speed ratio dvemc {name} / spin: {g:.2f}")
+    print(f"report: {a.out}")
+
+
+if __name__ == "__main__":
+    main()
