@@ -164,6 +164,9 @@ fn load(beem: &Beem, name: &str) -> Result<Instance> {
     })
 }
 
+/// Instance, |S|, N, and the runs by algorithm name.
+type Growth = (String, u64, u64, Vec<(String, SearchRun)>);
+
 struct CoverRow {
     instance: String,
     variant: String,
@@ -293,7 +296,7 @@ fn main() -> Result<()> {
     std::fs::write(out.join("cover_time.csv"), csv)?;
 
     // Part 2: coverage over time with N = 15 % of |S|.
-    let mut growth: Vec<(String, u64, u64, Vec<(String, SearchRun)>)> = Vec::new();
+    let mut growth: Vec<Growth> = Vec::new();
     let gset: Vec<&str> = if quick {
         GROWTH_SET[..1].to_vec()
     } else {
@@ -511,11 +514,10 @@ fn covered_at(r: &SearchRun, t: f64) -> u64 {
         .map_or(1, |s| s.covered)
 }
 
-#[allow(clippy::type_complexity)]
 fn report(
     rows: &[CoverRow],
     instances: &[(String, u64, u64, f64, u64)],
-    growth: &[(String, u64, u64, Vec<(String, SearchRun)>)],
+    growth: &[Growth],
     runs: usize,
     seed: u64,
     seconds: f64,

@@ -633,11 +633,14 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
     }
 }
 
+/// A state predicate (a reachability goal), shareable between threads.
+pub type GoalFn<'a> = &'a (dyn Fn(&[u8]) -> bool + Sync);
+
 /// What counts as a witness.
 #[derive(Clone, Copy, Default)]
 pub struct Targets<'a> {
     /// A reachability goal: true in a state that satisfies it.
-    pub goal: Option<&'a (dyn Fn(&[u8]) -> bool + Sync)>,
+    pub goal: Option<GoalFn<'a>>,
     /// A state without successors in the model.
     pub deadlock: bool,
     /// An accepting cycle of the property process.
@@ -969,7 +972,8 @@ pub fn run_many(
     let start = Instant::now();
     let seeds = run_seeds(seed, runs);
     let threads = threads.clamp(1, runs.max(1));
-    let results: Vec<(Vec<RunRecord>, Option<Slice>, Option<(usize, Witness)>)> = std::thread::scope(|sc| {
+    type Part = (Vec<RunRecord>, Option<Slice>, Option<(usize, Witness)>);
+    let results: Vec<Part> = std::thread::scope(|sc| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let seeds = &seeds;
@@ -1327,7 +1331,7 @@ pub mod cli {
         let pred = super::goal_predicate(&input.goals);
         let has_property = input.model.property.is_some();
         let targets = Targets {
-            goal: (!input.goals.is_empty()).then_some(&pred as &(dyn Fn(&[u8]) -> bool + Sync)),
+            goal: (!input.goals.is_empty()).then_some(&pred as super::GoalFn),
             // Deadlocks when asked, or when nothing else is.
             deadlock: input.deadlock || (input.goals.is_empty() && !has_property),
             accepting: has_property,
@@ -1366,9 +1370,12 @@ pub mod cli {
         let m = runs.max(1) as f64;
         let recs = &summary.records;
         let mean = |f: &dyn Fn(&super::RunRecord) -> f64| recs.iter().map(f).sum::<f64>() / m;
-        // The construction's own figures in the randomized searches' terms:
-        // states looked at, successors computed.
-        let covered = mean(&|r| r.generated as f64);
+        // In the randomized searches' terms: `covered` is what BBMC
+        // produces (the slice's states, the paper's figure against BMC),
+        // `generated` every distinct state looked at (slice plus successors
+        // considered but not chosen), `steps` the successors computed.
+        let covered = summary.mean_slice_states;
+        let generated = mean(&|r| r.generated as f64);
         let steps = mean(&|r| r.successors as f64);
         let incomplete = summary.incomplete > 0;
         let witness = kept.witness.as_ref();
@@ -1400,7 +1407,8 @@ pub mod cli {
                 "runs": runs,
                 "seed": seed,
                 "targets": targets_text,
-                "result": if incomplete { "incomplete" } else { "complete" },
+                // complete, or how the first cut run ended (state_limit, time_limit).
+                "result": recs.iter().map(|r| r.result).find(|r| *r != crate::explore::Outcome::Complete).unwrap_or(crate::explore::Outcome::Complete).name(),
                 "incomplete_runs": summary.incomplete,
                 "slice_states": summary.mean_slice_states,
                 "slice_transitions": summary.mean_slice_transitions,
@@ -1413,9 +1421,10 @@ pub mod cli {
                 "introduced_sinks": mean(&|r| r.introduced_sinks as f64),
                 "stored_peak": recs.iter().map(|r| r.generated).max().unwrap_or(0),
                 "covered": covered,
+                "generated": generated,
                 "steps": steps,
                 "restarts": 0,
-                "redundancy": if steps > 0.0 { (steps - (covered - 1.0)).max(0.0) / steps } else { 0.0 },
+                "redundancy": if steps > 0.0 { (steps - (generated - 1.0)).max(0.0) / steps } else { 0.0 },
                 "witness_found": summary.witness_found,
                 "witness_rate": summary.witness_rate,
                 "witness_kind": witness.map(|(_, w)| w.kind.name()),
@@ -1552,7 +1561,7 @@ pub mod cli {
             ..SearchOptions::new(algo, memory, a.steps.unwrap_or(1_000_000))
         };
         let pred = super::goal_predicate(&input.goals);
-        let goal = (!input.goals.is_empty()).then_some(&pred as &(dyn Fn(&[u8]) -> bool + Sync));
+        let goal = (!input.goals.is_empty()).then_some(&pred as super::GoalFn);
         let runs = a.runs.unwrap_or(1) as usize;
         let seed = input.seed.unwrap_or(0);
         let all = random_search::run_many(&model, &opts, goal, seed, runs, threads());

@@ -54,7 +54,7 @@ use std::time::{Duration, Instant};
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 use serde::Serialize;
 
-use crate::bbmc::run_seeds;
+use crate::bbmc::{run_seeds, GoalFn};
 use crate::check::{Step, Trace};
 use crate::rng::Rng;
 use crate::store::StateStore;
@@ -347,7 +347,7 @@ impl<'a> Eval<'a> {
         if self.steps >= self.opts.steps {
             return Some(Stop::Steps);
         }
-        if self.opts.sample_every > 0 && self.steps % self.opts.sample_every == 0 {
+        if self.opts.sample_every > 0 && self.steps.is_multiple_of(self.opts.sample_every) {
             self.sample(Instant::now());
         }
         if self.steps & 255 == 0 && (self.deadline.is_some() || self.opts.sample_interval.is_some()) {
@@ -429,12 +429,7 @@ impl<'a> Eval<'a> {
 /// One run of the options' algorithm with `seed`. `goal`, if given, is
 /// checked on every state entering the memory (every visited state for the
 /// random walk and BFS); the run stops at the first goal state.
-pub fn search(
-    model: &dyn NextState,
-    opts: &SearchOptions,
-    goal: Option<&(dyn Fn(&[u8]) -> bool + Sync)>,
-    seed: u64,
-) -> SearchRun {
+pub fn search(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, seed: u64) -> SearchRun {
     assert!(opts.memory_states >= 1, "the memory must hold at least one state");
     match opts.algo {
         Algo::Urs | Algo::Sdrs => urs_sdrs(model, opts, goal, seed),
@@ -443,12 +438,7 @@ pub fn search(
     }
 }
 
-fn urs_sdrs(
-    model: &dyn NextState,
-    opts: &SearchOptions,
-    goal: Option<&(dyn Fn(&[u8]) -> bool + Sync)>,
-    seed: u64,
-) -> SearchRun {
+fn urs_sdrs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, seed: u64) -> SearchRun {
     let n = model.state_len();
     let mut rng = Rng::seeded(seed);
     let mut ev = Eval::new(opts, n);
@@ -544,12 +534,7 @@ fn urs_sdrs(
     ev.finish(opts.algo, seed, stop, None, None)
 }
 
-fn random_walk(
-    model: &dyn NextState,
-    opts: &SearchOptions,
-    goal: Option<&(dyn Fn(&[u8]) -> bool + Sync)>,
-    seed: u64,
-) -> SearchRun {
+fn random_walk(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, seed: u64) -> SearchRun {
     let n = model.state_len();
     let mut rng = Rng::seeded(seed);
     let mut ev = Eval::new(opts, n);
@@ -601,12 +586,7 @@ fn random_walk(
     ev.finish(opts.algo, seed, stop, None, None)
 }
 
-fn bounded_bfs(
-    model: &dyn NextState,
-    opts: &SearchOptions,
-    goal: Option<&(dyn Fn(&[u8]) -> bool + Sync)>,
-    seed: u64,
-) -> SearchRun {
+fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, seed: u64) -> SearchRun {
     let n = model.state_len();
     let mut ev = Eval::new(opts, n);
     let mut buf = SuccBuf::new(n);
@@ -705,7 +685,7 @@ pub struct SearchSummary {
 pub fn run_many(
     model: &dyn NextState,
     opts: &SearchOptions,
-    goal: Option<&(dyn Fn(&[u8]) -> bool + Sync)>,
+    goal: Option<GoalFn>,
     seed: u64,
     runs: usize,
     threads: usize,

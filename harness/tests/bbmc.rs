@@ -317,11 +317,8 @@ fn bounded_slices_have_no_introduced_sinks() {
                     // Directly: every state with a successor in the model has
                     // one in the slice.
                     let out = slice.out_degrees();
-                    for v in 0..slice.len() {
-                        assert!(
-                            out[v] > 0 || slice.model_degree[v] == 0,
-                            "{name}: state {v} is a new sink"
-                        );
+                    for (v, (&o, &m)) in out.iter().zip(&slice.model_degree).enumerate() {
+                        assert!(o > 0 || m == 0, "{name}: state {v} is a new sink");
                     }
                 }
             }
@@ -374,7 +371,10 @@ fn wide_breadth_gives_the_whole_state_space() {
     }
 }
 
-fn fingerprint_of(slice: &Slice) -> (Vec<Vec<u8>>, Vec<(u32, u32, Label, EdgeKind)>) {
+/// A slice's states and transitions, for comparing constructions.
+type SliceImage = (Vec<Vec<u8>>, Vec<(u32, u32, Label, EdgeKind)>);
+
+fn fingerprint_of(slice: &Slice) -> SliceImage {
     (
         slice.states.iter().map(|s| s.to_vec()).collect(),
         slice

@@ -133,8 +133,9 @@ struct ExploreArgs {
     /// A .dve file, or a BEEM instance name such as `adding.1`; without it,
     /// the built-in example (two dining philosophers).
     model: Option<PathBuf>,
-    /// Search strategy: bfs or dfs (see the README for each algorithm's
-    /// parameters).
+    /// Search strategy: bfs, dfs, bbfs:W, alt:B,D, dbdfs, highway, bbmc,
+    /// urs, sdrs, rurs, rsdrs or random-walk (see the README for each
+    /// algorithm's parameters).
     #[arg(long, value_name = "SPEC", default_value = "bfs")]
     strategy: Spec,
     /// Successor generator.
