@@ -89,7 +89,11 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
             Ok(x) => out.push(x),
             Err(items) => {
                 let label = format!("<expression {}>", i + 1);
-                return Err(LoadError::Model(Diagnostics::new(label, opts.exprs[i].clone(), items)));
+                return Err(LoadError::Model(Diagnostics::new(
+                    label,
+                    opts.exprs[i].clone(),
+                    items,
+                )));
             }
         }
     }

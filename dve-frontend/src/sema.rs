@@ -100,7 +100,13 @@ pub fn analyse_with_exprs(
     let lowered = exprs
         .iter()
         .map(|e| {
-            let x = cx.lower_expr(e, Scope { process: None, initialiser: false });
+            let x = cx.lower_expr(
+                e,
+                Scope {
+                    process: None,
+                    initialiser: false,
+                },
+            );
             let errors = std::mem::take(&mut cx.errors);
             match x {
                 Some(x) if errors.is_empty() => Ok(x),

@@ -441,5 +441,10 @@ fn all_beem_models_check() {
             Err(e) => failures.push(e.to_string()),
         }
     }
-    assert!(failures.is_empty(), "{} files fail to check:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} files fail to check:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -58,9 +58,12 @@ pub struct Built {
 /// model, the interpreter is used and `fallback` says why.
 pub fn build(model: ir::Model, backend: Backend) -> Built {
     match backend {
-        Backend::Interp => {
-            Built { model: Box::new(Interpreter::new(model)), backend, compile_ms: 0.0, fallback: None }
-        }
+        Backend::Interp => Built {
+            model: Box::new(Interpreter::new(model)),
+            backend,
+            compile_ms: 0.0,
+            fallback: None,
+        },
         Backend::Jit => {
             let start = Instant::now();
             match jit::compile(&model) {

@@ -1135,7 +1135,6 @@ pub mod cli {
     use std::path::PathBuf;
     use std::time::Duration;
 
-    use dve_frontend::interp::Interpreter;
     use dve_frontend::ir;
     use dve_frontend::model::NextState;
     use serde_json::json;
@@ -1223,6 +1222,8 @@ pub mod cli {
         pub time_limit: Option<Duration>,
         pub seed: Option<u64>,
         pub args: &'a BoundedArgs,
+        /// The successor generator to use.
+        pub backend: crate::backend::Backend,
     }
 
     #[derive(Debug)]
@@ -1306,7 +1307,10 @@ pub mod cli {
 
     fn run_bounded(input: &Input) -> Result<u8, CliError> {
         let a = input.args;
-        let model = Interpreter::new(input.model.clone());
+        let built = crate::backend::build(input.model.clone(), input.backend);
+        let backend = built.backend.name();
+        let model = built.model;
+        let model: &dyn NextState = model.as_ref();
         let info = model.info();
         let breadth = a.breadth.unwrap_or(1) as usize;
         let opts = SliceOptions {
@@ -1338,7 +1342,7 @@ pub mod cli {
         };
         let runs = a.runs.unwrap_or(1) as usize;
         let seed = input.seed.unwrap_or(0);
-        let (summary, kept) = run_many(&model, &opts, &targets, seed, runs, threads());
+        let (summary, kept) = run_many(model, &opts, &targets, seed, runs, threads());
         if let (Some(path), Some(slice)) = (&a.export_lts, &kept.first_slice) {
             let is_dot = path.extension().is_some_and(|e| e == "dot");
             if is_dot && slice.len() > DOT_MAX_STATES {
@@ -1359,7 +1363,7 @@ pub mod cli {
                 .map_err(|e| CliError::Input(anyhow::anyhow!("writing {}: {e}", path.display())))?;
         }
         let bmc_report = bmc(
-            &model,
+            model,
             &targets,
             &Limits {
                 max_states: input.max_states,
@@ -1400,7 +1404,7 @@ pub mod cli {
                 "model": info.name,
                 "strategy": input.strategy.to_string(),
                 "algorithm": opts.algorithm().name(),
-                "backend": "interp",
+                "backend": backend,
                 "state_len": model.state_len(),
                 "breadth": breadth,
                 "degrade_depth": a.degrade_depth,
@@ -1531,7 +1535,10 @@ pub mod cli {
 
     fn run_random(input: &Input) -> Result<u8, CliError> {
         let a = input.args;
-        let model = Interpreter::new(input.model.clone());
+        let built = crate::backend::build(input.model.clone(), input.backend);
+        let backend = built.backend.name();
+        let model = built.model;
+        let model: &dyn NextState = model.as_ref();
         let info = model.info();
         let (algo, restart) = match input.strategy {
             Spec::Urs => (Algo::Urs, Restart::Stop),
@@ -1564,7 +1571,7 @@ pub mod cli {
         let goal = (!input.goals.is_empty()).then_some(&pred as super::GoalFn);
         let runs = a.runs.unwrap_or(1) as usize;
         let seed = input.seed.unwrap_or(0);
-        let all = random_search::run_many(&model, &opts, goal, seed, runs, threads());
+        let all = random_search::run_many(model, &opts, goal, seed, runs, threads());
         let s = random_search::summarize(&opts, seed, &all);
         let first_goal = all.iter().position(|r| r.goal_step.is_some());
         let time_limited = all.iter().any(|r| r.stop == Stop::TimeLimit);
@@ -1573,7 +1580,7 @@ pub mod cli {
                 "model": info.name,
                 "strategy": input.strategy.to_string(),
                 "algorithm": algo.name(),
-                "backend": "interp",
+                "backend": backend,
                 "state_len": model.state_len(),
                 "memory_states": if algo == Algo::RandomWalk { None } else { Some(memory) },
                 "restart": if algo == Algo::RandomWalk { "initial_at_deadlock" } else { restart.name() },

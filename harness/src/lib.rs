@@ -1,10 +1,10 @@
 //! dvemc's harness: state store, exploration algorithms, the BEEM manifest
 //! and the command line (`src/bin/dvemc.rs`).
 
+pub mod backend;
 pub mod bbmc;
 pub mod bench;
 pub mod caching;
-pub mod backend;
 pub mod check;
 pub mod dbdfs;
 pub mod explore;

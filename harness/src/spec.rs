@@ -83,7 +83,10 @@ impl FromStr for Spec {
             "rurs" => no_params(Spec::Rurs),
             "rsdrs" => no_params(Spec::Rsdrs),
             "random-walk" => no_params(Spec::RandomWalk),
-            _ => Err(format!("unknown strategy `{s}` (expected one of: {})", Spec::FORMS)),
+            _ => Err(format!(
+                "unknown strategy `{s}` (expected one of: {})",
+                Spec::FORMS
+            )),
         }
     }
 }
@@ -129,8 +132,21 @@ mod tests {
     #[test]
     fn parse_and_print_round_trip() {
         for s in [
-            "bfs", "dfs", "dbdfs", "bbfs:4", "bbfs:inf", "alt:8,4", "alt:inf,0", "alt:0,inf", "highway", "bbmc", "urs",
-            "sdrs", "rurs", "rsdrs", "random-walk",
+            "bfs",
+            "dfs",
+            "dbdfs",
+            "bbfs:4",
+            "bbfs:inf",
+            "alt:8,4",
+            "alt:inf,0",
+            "alt:0,inf",
+            "highway",
+            "bbmc",
+            "urs",
+            "sdrs",
+            "rurs",
+            "rsdrs",
+            "random-walk",
         ] {
             assert_eq!(s.parse::<Spec>().unwrap().to_string(), s);
         }

@@ -39,8 +39,16 @@ pub fn write_text(out: &mut impl Write, info: &ModelInfo, t: &Trace) -> std::io:
         if t.cycle_start == Some(i) {
             writeln!(out, "  -- the cycle starts here --")?;
         }
-        let entry = dve_frontend::model::Succ { label: step.label, error: step.error };
-        writeln!(out, "  {:>4}. {}", i + 1, crate::simulate::step_label(info, entry))?;
+        let entry = dve_frontend::model::Succ {
+            label: step.label,
+            error: step.error,
+        };
+        writeln!(
+            out,
+            "  {:>4}. {}",
+            i + 1,
+            crate::simulate::step_label(info, entry)
+        )?;
         let ch = crate::simulate::changes(info, t.state(i), &step.state);
         if !ch.is_empty() {
             writeln!(out, "        {}", ch.join(", "))?;

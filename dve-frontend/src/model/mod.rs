@@ -222,7 +222,11 @@ impl ModelInfo {
             if t == NONE {
                 continue;
             }
-            let text = self.transitions.get(t as usize).cloned().unwrap_or_else(|| format!("#{t}"));
+            let text = self
+                .transitions
+                .get(t as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("#{t}"));
             match self.transition_bodies.get(t as usize).filter(|b| !b.is_empty()) {
                 Some(b) => parts.push(format!("{text} {{{b}}}")),
                 None => parts.push(text),

@@ -427,6 +427,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
             ignore_property: args.ignore_property,
             embedded: (EMBEDDED_NAME, EMBEDDED_SOURCE),
             caching: &args.caching,
+            backend: args.backend.backend(),
         };
         return match harness::caching::cli::explore(&input) {
             Ok(code) => Ok(code),
@@ -434,7 +435,11 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
             Err(harness::caching::cli::CliError::Input(e)) => Err(e),
         };
     }
-    if args.depth_cutoff.is_some() || args.increment.is_some() || args.dbdfs.is_some() || args.frontier.is_some() {
+    if args.depth_cutoff.is_some()
+        || args.increment.is_some()
+        || args.dbdfs.is_some()
+        || args.frontier.is_some()
+    {
         usage_error("--depth-cutoff, --increment, --dbdfs and --frontier need --strategy dbdfs");
     }
     let mut goals = args.goal.clone();
@@ -509,6 +514,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
             time_limit: args.time_limit,
             seed: args.caching.seed,
             args: &args.bounded,
+            backend: args.backend.backend(),
         };
         return match cli::run(&input) {
             Ok(code) => Ok(code),
@@ -533,7 +539,13 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
             Spec::Dfs => Strategy::Dfs,
             Spec::Dbdfs => unreachable!("dbdfs is run by dbdfs_cmd"),
             Spec::Bbfs(_) | Spec::Alt(..) => unreachable!("run by harness::caching"),
-            Spec::Highway | Spec::Bbmc | Spec::Urs | Spec::Sdrs | Spec::Rurs | Spec::Rsdrs | Spec::RandomWalk => {
+            Spec::Highway
+            | Spec::Bbmc
+            | Spec::Urs
+            | Spec::Sdrs
+            | Spec::Rurs
+            | Spec::Rsdrs
+            | Spec::RandomWalk => {
                 unreachable!("run by harness::bbmc::cli")
             }
         },
@@ -850,7 +862,6 @@ fn parse_duration(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(value * mult).map_err(|_| format!("`{s}` is not a valid duration"))
 }
 
-
 /// `explore` with properties: goals, state checks, or the LTL property of a
 /// property process (nested DFS).
 fn check_cmd(
@@ -876,7 +887,13 @@ fn check_cmd(
             Spec::Dfs => Search::Dfs,
             Spec::Dbdfs => unreachable!("dbdfs is run by dbdfs_cmd"),
             Spec::Bbfs(_) | Spec::Alt(..) => unreachable!("run by harness::caching"),
-            Spec::Highway | Spec::Bbmc | Spec::Urs | Spec::Sdrs | Spec::Rurs | Spec::Rsdrs | Spec::RandomWalk => {
+            Spec::Highway
+            | Spec::Bbmc
+            | Spec::Urs
+            | Spec::Sdrs
+            | Spec::Rurs
+            | Spec::Rsdrs
+            | Spec::RandomWalk => {
                 unreachable!("run by harness::bbmc::cli")
             }
         }
@@ -974,7 +991,9 @@ fn usage_error(msg: &str) -> ! {
 fn dbdfs_cmd(args: &ExploreArgs) -> Result<u8> {
     use harness::dbdfs;
     if !args.goal.is_empty() || args.property.is_some() || args.all_violations {
-        usage_error("--strategy dbdfs explores only: --goal, --property and --all-violations are not supported");
+        usage_error(
+            "--strategy dbdfs explores only: --goal, --property and --all-violations are not supported",
+        );
     }
     if args.stats {
         usage_error("--stats is not supported with --strategy dbdfs");
@@ -997,7 +1016,9 @@ fn dbdfs_cmd(args: &ExploreArgs) -> Result<u8> {
     }
     .map_err(|e| Printed(e.to_string()))?;
     if loaded.model.property.is_some() {
-        usage_error("--strategy dbdfs does not check LTL properties (use --ignore-property to explore the system)");
+        usage_error(
+            "--strategy dbdfs does not check LTL properties (use --ignore-property to explore the system)",
+        );
     }
     let built = make_model(loaded.model, args.backend);
     let model = built.model;
@@ -1020,11 +1041,17 @@ fn dbdfs_cmd(args: &ExploreArgs) -> Result<u8> {
         r.model = display_name.clone();
     }
     let text = if args.json {
-        format!("{}\n", serde_json::to_string(&r).context("serialising the report")?)
+        format!(
+            "{}\n",
+            serde_json::to_string(&r).context("serialising the report")?
+        )
     } else {
         let mut t = String::new();
         use std::fmt::Write as _;
-        let cutoff = r.depth_cutoff.map(|d| d.to_string()).unwrap_or_else(|| "none".into());
+        let cutoff = r
+            .depth_cutoff
+            .map(|d| d.to_string())
+            .unwrap_or_else(|| "none".into());
         let _ = writeln!(t, "model:               {display_name}");
         let _ = writeln!(
             t,

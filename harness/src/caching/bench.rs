@@ -16,7 +16,6 @@
 //! class in memory at once), then SL + SC with the stratified strategy and
 //! cache sizes 5, 10, … % until a run succeeds within 5·|S| visits.
 
-
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
 
 use std::fmt::Write as _;
@@ -1099,11 +1098,22 @@ pub fn table2_report(cfg: &BenchConfig) -> anyhow::Result<()> {
     for rec in rdr.records() {
         let r = rec?;
         let inst = r[0].to_string();
-        let Some(pi) = paper.iter().position(|p| p.instance == inst) else { continue };
+        let Some(pi) = paper.iter().position(|p| p.instance == inst) else {
+            continue;
+        };
         if rows.last().map(|x| &x.0) != Some(&inst) {
-            rows.push((inst.clone(), r[1].parse()?, r[2].parse()?, vec![[None, None], [None, None], [None, None], [None, None]], pi));
+            rows.push((
+                inst.clone(),
+                r[1].parse()?,
+                r[2].parse()?,
+                vec![[None, None], [None, None], [None, None], [None, None]],
+                pi,
+            ));
         }
-        let fam = FAMILIES.iter().position(|f| *f == &r[3]).ok_or_else(|| anyhow::anyhow!("bad family"))?;
+        let fam = FAMILIES
+            .iter()
+            .position(|f| *f == &r[3])
+            .ok_or_else(|| anyhow::anyhow!("bad family"))?;
         let ci = usize::from(&r[4] == "yes");
         if r[5].is_empty() {
             continue;
@@ -1114,7 +1124,9 @@ pub fn table2_report(cfg: &BenchConfig) -> anyhow::Result<()> {
             1 => Order::Bfs,
             2 => Order::Bbfs(Some(param.parse()?)),
             _ => {
-                let (b, d) = param.split_once(',').ok_or_else(|| anyhow::anyhow!("bad alt parameter"))?;
+                let (b, d) = param
+                    .split_once(',')
+                    .ok_or_else(|| anyhow::anyhow!("bad alt parameter"))?;
                 Order::Alt(Some(b.parse()?), Some(d.parse()?))
             }
         };
@@ -1122,10 +1134,10 @@ pub fn table2_report(cfg: &BenchConfig) -> anyhow::Result<()> {
         last.3[fam][ci] = Some(Best {
             cache_pct: r[5].parse()?,
             visits_pct: r[6].parse()?,
-            stored_pct: r[9].parse()?,
+            stored_pct: r[9].parse().unwrap_or(0.0),
             order,
             replacement: r[8].parse().map_err(|e: String| anyhow::anyhow!(e))?,
-            runs: r[10].parse()?,
+            runs: r[10].parse().unwrap_or(0),
         });
     }
     write_table2_md(&cfg.out_dir.join("table2.md"), &rows, &paper, cfg)?;

@@ -78,6 +78,8 @@ pub struct Input<'a> {
     /// The built-in model used without MODEL: (name, source).
     pub embedded: (&'a str, &'a str),
     pub caching: &'a CachingArgs,
+    /// The successor generator to use.
+    pub backend: crate::backend::Backend,
 }
 
 #[derive(Debug)]
@@ -179,7 +181,13 @@ pub fn explore(input: &Input) -> Result<u8, CliError> {
     }
     let ir = loaded.model;
     let independence = a.edge_lean.then(|| Independence::from_model(&ir));
-    let model = dve_frontend::interp::Interpreter::new(ir);
+    let built = crate::backend::build(ir, input.backend);
+    if let Some(why) = &built.fallback {
+        eprintln!("dvemc: the JIT declined this model ({why}); using the interpreter");
+    }
+    let backend = built.backend;
+    let model = built.model;
+    let model: &dyn NextState = model.as_ref();
 
     let mut size = instance.as_deref().and_then(|i| known_size(i, input.beem));
     let mut progress: Option<Progress> = (!a.progress.is_empty()).then(|| Progress {
@@ -188,9 +196,9 @@ pub fn explore(input: &Input) -> Result<u8, CliError> {
     });
     if let Some(level) = a.progress_level {
         eprintln!("dvemc: exhaustive run to derive the progress measure of level {level}");
-        let g = full_graph(&model, usize::MAX).expect("unbounded");
+        let g = full_graph(model, usize::MAX).expect("unbounded");
         size = Some(g.store.len() as u64);
-        let ap = auto_progress(&model, &g, level);
+        let ap = auto_progress(model, &g, level);
         eprintln!(
             "dvemc: progress measure: ({}) — {} classes, largest {}, {:.2} % regress transitions",
             ap.progress.names.join(", "),
@@ -202,7 +210,7 @@ pub fn explore(input: &Input) -> Result<u8, CliError> {
     }
     if size.is_none() && a.cache.is_some() {
         eprintln!("dvemc: |S| is not in instances.csv: exhaustive run first");
-        let r = bfs(&model, &Limits::default(), false);
+        let r = bfs(model, &Limits::default(), false);
         size = Some(r.states);
     }
     let opts = Options {
@@ -219,14 +227,14 @@ pub fn explore(input: &Input) -> Result<u8, CliError> {
         track_distinct: true,
         check_invariants: false,
     };
-    let mut report = run(&model, &opts, None);
+    let mut report = run(model, &opts, None);
     report.model = display.clone();
 
     let mut out = Vec::new();
     if input.json {
         let mut v = serde_json::to_value(&report).map_err(|e| CliError::Input(e.into()))?;
         if let Some(o) = v.as_object_mut() {
-            o.insert("backend".into(), "interp".into());
+            o.insert("backend".into(), backend.name().into());
             o.insert("state_len".into(), model.state_len().into());
         }
         writeln!(out, "{v}").ok();
