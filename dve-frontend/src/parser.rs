@@ -251,27 +251,7 @@ mod tests {
                 format!("({o}{})", show(a))
             }
             ExprKind::Binary(op, a, b) => {
-                let o = match op {
-                    BinOp::Imply => "imply",
-                    BinOp::And => "and",
-                    BinOp::Or => "or",
-                    BinOp::BitAnd => "&",
-                    BinOp::BitOr => "|",
-                    BinOp::BitXor => "^",
-                    BinOp::Eq => "==",
-                    BinOp::Ne => "!=",
-                    BinOp::Lt => "<",
-                    BinOp::Le => "<=",
-                    BinOp::Gt => ">",
-                    BinOp::Ge => ">=",
-                    BinOp::Shl => "<<",
-                    BinOp::Shr => ">>",
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    BinOp::Div => "/",
-                    BinOp::Rem => "%",
-                };
+                let o = op.symbol();
                 format!("({} {o} {})", show(a), show(b))
             }
         }

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use harness::check::{CheckOptions, Checks, Goal, Search, Verdict};
 use harness::explore::{self, ExploreOptions, Limits, Outcome, Report, Strategy};
 use harness::manifest::{Beem, PropertyKind, StatFile};
+use harness::bench::util::{parse_bytes, parse_duration};
 use harness::spec::Spec;
 
 /// The model explored when `explore` is given no MODEL.
@@ -807,59 +808,6 @@ fn human_bytes(b: u64) -> String {
     } else {
         format!("{v:.1} {}", UNITS[u])
     }
-}
-
-/// `123`, `1.5G`, `512MiB`, `2GB`, ...
-fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a byte count (e.g. 512M, 2GiB)"))?;
-    let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "kib" => 1024.0,
-        "m" | "mib" => 1024.0 * 1024.0,
-        "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
-        "t" | "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-        "kb" => 1e3,
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
-        other => {
-            return Err(format!(
-                "unknown unit `{other}` in `{s}` (use K, M, G, T, KiB, MiB, GiB, KB, MB, GB)"
-            ))
-        }
-    };
-    let bytes = value * mult;
-    if !bytes.is_finite() || bytes > u64::MAX as f64 {
-        return Err(format!("`{s}` is too large"));
-    }
-    Ok(bytes as u64)
-}
-
-/// `90`, `2.5`, `30s`, `5m`, `1h`.
-fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration in seconds (e.g. 90, 2.5, 5m)"))?;
-    let mult = match unit.trim() {
-        "" | "s" => 1.0,
-        "ms" => 1e-3,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        other => return Err(format!("unknown time unit `{other}` in `{s}` (use s, m, h)")),
-    };
-    Duration::try_from_secs_f64(value * mult).map_err(|_| format!("`{s}` is not a valid duration"))
 }
 
 /// `explore` with properties: goals, state checks, or the LTL property of a
