@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use harness::bench::util::{parse_bytes, parse_duration};
 use harness::check::{CheckOptions, Checks, Goal, Search, Verdict};
 use harness::explore::{self, ExploreOptions, Limits, Outcome, Report, Strategy};
 use harness::manifest::{Beem, PropertyKind, StatFile};
-use harness::bench::util::{parse_bytes, parse_duration};
 use harness::spec::Spec;
 
 /// The model explored when `explore` is given no MODEL.
