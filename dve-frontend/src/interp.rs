@@ -370,13 +370,7 @@ impl Interpreter {
                     err = true;
                     break;
                 }
-                let (start, len) = m.processes[p].range;
-                dst[start..start + len].copy_from_slice(&part[start..start + len]);
-                for &g in &tr.global_writes {
-                    let v = &m.vars[m.globals[g]];
-                    let bytes = v.ty.width() * v.array_len.unwrap_or(1) as usize;
-                    dst[v.offset..v.offset + bytes].copy_from_slice(&part[v.offset..v.offset + bytes]);
-                }
+                m.compose_sync_part(p, tr, &part, dst);
             }
             if err {
                 let last = out.len() - 1;

@@ -271,6 +271,19 @@ impl Model {
         out[off..off + 2].copy_from_slice(&self.error_marker().to_le_bytes());
     }
 
+    /// `system sync` composition (§7.9): copies into `dst` process `p`'s
+    /// part and the globals written by transition `t` from `part`, the
+    /// state after `t` alone.
+    pub fn compose_sync_part(&self, p: usize, t: &Transition, part: &[u8], dst: &mut [u8]) {
+        let (start, len) = self.processes[p].range;
+        dst[start..start + len].copy_from_slice(&part[start..start + len]);
+        for &g in &t.global_writes {
+            let v = &self.vars[self.globals[g]];
+            let bytes = v.ty.width() * v.array_len.unwrap_or(1) as usize;
+            dst[v.offset..v.offset + bytes].copy_from_slice(&part[v.offset..v.offset + bytes]);
+        }
+    }
+
     pub fn is_error_state(&self, state: &[u8]) -> bool {
         let off = self.processes[0].state_offset;
         u16::from_le_bytes([state[off], state[off + 1]]) == self.error_marker()

@@ -284,30 +284,8 @@ fn bfs(
     let mut buf = SuccBuf::new(n);
     // parent[id] and the entry that led to it.
     let mut parent: Vec<(u32, Succ)> = Vec::new();
-    let path = |store: &StateStore, parent: &Vec<(u32, Succ)>, mut id: u32, last: Option<(Succ, &[u8])>| {
-        let mut steps = Vec::new();
-        if let Some((e, s)) = last {
-            steps.push(Step {
-                label: e.label,
-                error: e.error,
-                state: s.to_vec(),
-            });
-        }
-        while id != 0 {
-            let (p, e) = parent[id as usize];
-            steps.push(Step {
-                label: e.label,
-                error: e.error,
-                state: store.get(id).to_vec(),
-            });
-            id = p;
-        }
-        steps.reverse();
-        Trace {
-            initial: store.get(0).to_vec(),
-            steps,
-            cycle_start: None,
-        }
+    let path = |store: &StateStore, parent: &Vec<(u32, Succ)>, id: u32, last: Option<(Succ, &[u8])>| {
+        parent_path(store, parent, id, last)
     };
     let init = model.initial_vec();
     if let Err(stop) = visit(store, budget, 0, &init, model.fingerprint(&init)) {
@@ -371,6 +349,40 @@ fn bfs(
         next += 1;
     }
     Outcome::Complete
+}
+
+/// The path from the initial state (id 0) to state `id` along BFS parent
+/// links (`parent[id]` = the parent's id and the entry that led to `id`),
+/// extended by the step `last` when given.
+pub fn parent_path(
+    store: &StateStore,
+    parent: &[(u32, Succ)],
+    mut id: u32,
+    last: Option<(Succ, &[u8])>,
+) -> Trace {
+    let mut steps = Vec::new();
+    if let Some((e, s)) = last {
+        steps.push(Step {
+            label: e.label,
+            error: e.error,
+            state: s.to_vec(),
+        });
+    }
+    while id != 0 {
+        let (p, e) = parent[id as usize];
+        steps.push(Step {
+            label: e.label,
+            error: e.error,
+            state: store.get(id).to_vec(),
+        });
+        id = p;
+    }
+    steps.reverse();
+    Trace {
+        initial: store.get(0).to_vec(),
+        steps,
+        cycle_start: None,
+    }
 }
 
 /// A state on a DFS stack: its successors are entries `base..base + count`

@@ -598,23 +598,8 @@ fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     parent.push((NONE, NO_SUCC));
     ev.stored_peak = 1;
     ev.visit(&init, fp);
-    let path = |store: &StateStore, parent: &Vec<(u32, Succ)>, mut id: u32| {
-        let mut steps = Vec::new();
-        while id != 0 {
-            let (p, e) = parent[id as usize];
-            steps.push(Step {
-                label: e.label,
-                error: e.error,
-                state: store.get(id).to_vec(),
-            });
-            id = p;
-        }
-        steps.reverse();
-        Trace {
-            initial: store.get(0).to_vec(),
-            steps,
-            cycle_start: None,
-        }
+    let path = |store: &StateStore, parent: &Vec<(u32, Succ)>, id: u32| {
+        crate::check::parent_path(store, parent, id, None)
     };
     if goal.is_some_and(|g| g(&init)) {
         let w = path(&store, &parent, 0);
