@@ -20,16 +20,17 @@
 //! (`level(v) < level(u)`, or counting self-loops, does not).
 //!
 //! **DFS**: the recursive depth-first order, run iteratively on a stack of
-//! frames (state id, next successor index; successors are generated again
-//! on backtracking rather than kept): a new
+//! frames (state id, next successor index; each frame's successors are kept
+//! with their fingerprints up to a memory cap, beyond which they are
+//! generated again on backtracking): a new
 //! successor is entered before the next sibling is looked at. Every edge is
 //! classified when it is examined: *front* (tree) edge when its target is new,
 //! *back* edge when the target is on the stack, *cross* edge otherwise.
 //! `max_stack` is the largest number of frames, the initial state's included
 //! (BEEM's `<dfs-info>`).
 //!
-//! **Memory**: the store (arena chunks + index) plus, for DFS, 8 bytes per
-//! frame and one bit per state for the stack; no allocation per state in
+//! **Memory**: the store (arena chunks + index) plus, for DFS, 16 bytes per
+//! frame, the kept successor lists (at most 64 MiB) and one bit per state for the stack; no allocation per state in
 //! the loop (buffers are reused and grow geometrically). The memory limit is
 //! checked against store + frontier bytes before either grows, so the run
 //! stops cleanly instead of allocating past the limit.
@@ -355,10 +356,12 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report 
     let mut level_start: usize = 0;
     let mut level_end: usize = store.len();
     // States are expanded in batches of up to BATCH sources of one level:
-    // all their successors are fingerprinted and their index slots touched
-    // before any is inserted, so the cache misses of a whole batch overlap
-    // (see `StateStore::touch`). Insertion order, and so every id and
-    // counter, is the same as one state at a time.
+    // all their successors are fingerprinted and their index slots
+    // prefetched, then (the slots having arrived meanwhile) the stored
+    // states those slots point to, before any is inserted: the cache misses
+    // of a whole batch overlap, where one insert at a time would wait for
+    // two misses in a row per successor. Insertion order, and so every id
+    // and counter, is the same as one state at a time.
     const BATCH: usize = 16;
     let mut bufs: Vec<SuccBuf> = (0..BATCH).map(|_| SuccBuf::new(n)).collect();
     let mut batches = 0u64;
@@ -380,16 +383,17 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report 
         batches += 1;
         let end = level_end.min(next + BATCH);
         fps.clear();
-        let mut touched = 0u64;
         for (b, src) in (next..end).enumerate() {
             model.successors(store.get(src as u32), &mut bufs[b]);
             for i in 0..bufs[b].len() {
                 let fp = model.fingerprint(bufs[b].state(i));
-                touched ^= store.touch(fp);
+                store.prefetch(fp);
                 fps.push(fp);
             }
         }
-        std::hint::black_box(touched);
+        for &fp in &fps {
+            store.prefetch_state(fp);
+        }
         let mut f = 0;
         let cur_level = levels.len() as u64 - 1;
         for (b, src) in (next..end).enumerate() {
@@ -445,28 +449,104 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report 
     report
 }
 
-/// One state on the DFS stack and the index of its next successor to
-/// examine. Successors are not kept: the top frame's are in a buffer, and
-/// a frame's are generated again when the search backtracks to it, so the
-/// stack costs 8 bytes per frame plus one bit per state (the successor
-/// function is deterministic, so the order is the same).
+/// One state on the DFS stack: its id, how many successors it has and the
+/// index of the next one to examine. The frames at the top of the stack
+/// keep their successors and fingerprints on a stack beside them (from
+/// index `kept` of the kept lists), up to a cap ([`KEEP_BYTES`]): when it
+/// is reached the bottom half of the kept lists is dropped, and a frame
+/// without its list (`kept == NOT_KEPT`) regenerates its successors when
+/// the search backtracks to it (the successor function is deterministic,
+/// so the order is the same). Either way the search is the same.
 struct Frame {
     id: u32,
     next: u32,
+    count: u32,
+    kept: u32,
+}
+
+const NOT_KEPT: u32 = u32::MAX;
+
+/// Bytes the kept successor lists may use (or an eighth of the memory
+/// budget if smaller). Keeping them spares a second expansion of almost
+/// every state (on backtracking, which happens near the top of the stack)
+/// and lets the index slots of a state's successors be prefetched
+/// together, as BFS does.
+const KEEP_BYTES: usize = 64 << 20;
+
+fn keep_cap(limits: &Limits) -> usize {
+    match limits.memory_bytes {
+        Some(m) => KEEP_BYTES.min((m / 8).min(usize::MAX as u64) as usize),
+        None => KEEP_BYTES,
+    }
+}
+
+/// Drops the bottom half (or so) of the kept lists: their frames will
+/// regenerate their successors. The kept frames are always a suffix of the
+/// stack. Returns false if nothing could be dropped (one frame's list).
+fn drop_kept_bottom(frames: &mut [Frame], states: &mut Vec<u8>, fps: &mut Vec<u64>, n: usize) -> bool {
+    let half = fps.len() / 2;
+    // First kept frame, and the first one whose list starts at `half` or above.
+    let mut first = frames.len();
+    while first > 0 && frames[first - 1].kept != NOT_KEPT {
+        first -= 1;
+    }
+    let Some(cut) = (first..frames.len()).find(|&i| frames[i].kept as usize >= half && frames[i].kept > 0)
+    else {
+        return false;
+    };
+    let base = frames[cut].kept as usize;
+    for f in &mut frames[first..cut] {
+        f.kept = NOT_KEPT;
+    }
+    for f in &mut frames[cut..] {
+        f.kept -= base as u32;
+    }
+    states.drain(..base * n);
+    fps.drain(..base);
+    true
+}
+
+/// Fingerprints the successors in `buf` into `fps` and starts loading what
+/// looking up those from `from` on will read.
+fn fingerprint_buf(
+    model: &dyn NextState,
+    store: &StateStore,
+    buf: &SuccBuf,
+    fps: &mut Vec<u64>,
+    from: usize,
+) {
+    fps.clear();
+    fps.extend((0..buf.len()).map(|i| model.fingerprint(buf.state(i))));
+    for &fp in &fps[from..] {
+        store.prefetch(fp);
+    }
+    for &fp in &fps[from..] {
+        store.prefetch_state(fp);
+    }
 }
 
 /// Depth-first search; see the module documentation.
 pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
+    dfs_keeping(model, limits, keep_cap(limits))
+}
+
+/// [`dfs`] with the kept successor lists capped at `cap` bytes.
+fn dfs_keeping(model: &dyn NextState, limits: &Limits, cap: usize) -> Report {
     let start = Instant::now();
     let budget = Budget::new(limits, start);
     let n = model.state_len();
     let mut store = StateStore::new(n);
     let mut buf = SuccBuf::new(n);
-    // Whose successors `buf` holds.
+    // Whose successors `buf` holds (frames that keep nothing).
     let mut buf_owner = u32::MAX;
 
     let mut frames: Vec<Frame> = Vec::new();
     let mut on_stack: Vec<u64> = Vec::new();
+    // Kept successor lists of the frames at the bottom of the stack.
+    let mut kept_states: Vec<u8> = Vec::new();
+    let mut kept_fps: Vec<u64> = Vec::new();
+    // Fingerprints of `buf`'s successors.
+    let mut buf_fps: Vec<u64> = Vec::new();
 
     let mut transitions = 0u64;
     let mut deadlocks = 0u64;
@@ -476,9 +556,14 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
     let mut peak_frontier = 0usize;
     let mut result = Outcome::Complete;
 
-    let frontier_bytes = |frames: &Vec<Frame>, on_stack: &Vec<u64>, buf: &SuccBuf| {
-        frames.capacity() * std::mem::size_of::<Frame>() + on_stack.capacity() * 8 + buf.len() * (n + 16)
-    };
+    let frontier_bytes =
+        |frames: &Vec<Frame>, on_stack: &Vec<u64>, buf: &SuccBuf, ks: &Vec<u8>, kf: &Vec<u64>| {
+            frames.capacity() * std::mem::size_of::<Frame>()
+                + on_stack.capacity() * 8
+                + buf.len() * (n + 16)
+                + ks.capacity()
+                + kf.capacity() * 8
+        };
 
     // Expands state `id` (counting its transitions) and pushes its frame;
     // false if the memory budget forbids growing the stack.
@@ -487,26 +572,64 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
             let id: u32 = $id;
             model.successors(store.get(id), &mut buf);
             buf_owner = id;
+            let k = buf.len();
             let grows = frames.len() == frames.capacity() || (id as usize >> 6) >= on_stack.capacity();
-            let cur = frontier_bytes(&frames, &on_stack, &buf);
+            if (kept_fps.len() + k) * (n + 8) > cap {
+                drop_kept_bottom(&mut frames, &mut kept_states, &mut kept_fps, n);
+            }
+            let keep = (kept_fps.len() + k) * (n + 8) <= cap;
+            if !keep {
+                // Kept frames must stay a suffix of the stack.
+                for f in frames.iter_mut().rev().take_while(|f| f.kept != NOT_KEPT) {
+                    f.kept = NOT_KEPT;
+                }
+                kept_states.clear();
+                kept_fps.clear();
+            }
+            let cur = frontier_bytes(&frames, &on_stack, &buf, &kept_states, &kept_fps);
             if grows && budget.refuse_frontier(&store, cur, cur.max(64)) {
                 false
             } else {
                 expansions += 1;
-                let k = buf.len();
                 transitions += k as u64;
                 if k == 0 {
                     deadlocks += 1;
                 }
                 errors += buf.entries().iter().filter(|e| e.error).count() as u64;
-                frames.push(Frame { id, next: 0 });
+                let kept = if keep {
+                    let at = kept_fps.len() as u32;
+                    for i in 0..k {
+                        let s = buf.state(i);
+                        let fp = model.fingerprint(s);
+                        kept_states.extend_from_slice(s);
+                        kept_fps.push(fp);
+                    }
+                    // Start loading the index slots they will be looked up in.
+                    for &fp in &kept_fps[at as usize..] {
+                        store.prefetch(fp);
+                    }
+                    for &fp in &kept_fps[at as usize..] {
+                        store.prefetch_state(fp);
+                    }
+                    at
+                } else {
+                    fingerprint_buf(model, &store, &buf, &mut buf_fps, 0);
+                    NOT_KEPT
+                };
+                frames.push(Frame {
+                    id,
+                    next: 0,
+                    count: k as u32,
+                    kept,
+                });
                 let w = id as usize >> 6;
                 if w >= on_stack.len() {
                     on_stack.resize(w + 1, 0);
                 }
                 on_stack[w] |= 1u64 << (id & 63);
                 stats.max_stack = stats.max_stack.max(frames.len() as u64);
-                peak_frontier = peak_frontier.max(frontier_bytes(&frames, &on_stack, &buf));
+                peak_frontier =
+                    peak_frontier.max(frontier_bytes(&frames, &on_stack, &buf, &kept_states, &kept_fps));
                 true
             }
         }};
@@ -525,20 +648,36 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
     let mut succ = vec![0u8; n];
     while result == Outcome::Complete {
         let Some(top) = frames.last_mut() else { break };
-        if top.id != buf_owner {
-            model.successors(store.get(top.id), &mut buf);
-            buf_owner = top.id;
-        }
-        if top.next as usize == buf.len() {
+        if top.next == top.count {
             let id = top.id;
+            if top.kept != NOT_KEPT {
+                kept_states.truncate(top.kept as usize * n);
+                kept_fps.truncate(top.kept as usize);
+            }
             on_stack[id as usize >> 6] &= !(1u64 << (id & 63));
             frames.pop();
             continue;
         }
-        succ.copy_from_slice(buf.state(top.next as usize));
+        let i = top.next as usize;
         top.next += 1;
-        let fp = model.fingerprint(&succ);
-        let frontier = frontier_bytes(&frames, &on_stack, &buf);
+        let fp = if top.kept != NOT_KEPT {
+            let at = top.kept as usize + i;
+            if i + 1 < top.count as usize {
+                // The next sibling's stored state, while this one is looked up.
+                store.prefetch_state(kept_fps[at + 1]);
+            }
+            succ.copy_from_slice(&kept_states[at * n..(at + 1) * n]);
+            kept_fps[at]
+        } else {
+            if top.id != buf_owner {
+                model.successors(store.get(top.id), &mut buf);
+                fingerprint_buf(model, &store, &buf, &mut buf_fps, i);
+                buf_owner = top.id;
+            }
+            succ.copy_from_slice(buf.state(i));
+            buf_fps[i]
+        };
+        let frontier = frontier_bytes(&frames, &on_stack, &buf, &kept_states, &kept_fps);
         match visit(&mut store, &budget, frontier, &succ, fp) {
             Ok(Insert::New(id)) => {
                 stats.front_edges += 1;
@@ -583,4 +722,36 @@ pub fn peak_rss_bytes() -> u64 {
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keeping successor lists or regenerating them (always, or beyond a
+    /// cap reached mid-search) gives the same search.
+    #[test]
+    fn dfs_is_the_same_whatever_is_kept() {
+        let beem = crate::manifest::Beem::locate(None).expect("the BEEM suite");
+        let path = beem.model_path("brp.1");
+        let model = dve_frontend::interp::Interpreter::new(dve_frontend::load_file(&path).unwrap());
+        let limits = Limits::default();
+        let all = dfs_keeping(&model, &limits, usize::MAX);
+        assert!(all.states > 1000, "a model big enough to matter");
+        let stats = |r: &Report| {
+            (
+                r.states,
+                r.transitions,
+                r.deadlocks,
+                r.dfs.clone().map(|d| format!("{d:?}")),
+            )
+        };
+        for cap in [0, 64, 4096, 65536] {
+            assert_eq!(
+                stats(&dfs_keeping(&model, &limits, cap)),
+                stats(&all),
+                "cap {cap}"
+            );
+        }
+    }
 }

@@ -185,20 +185,22 @@ impl StateStore {
         }
     }
 
-    /// Loads the index slot (and, on a tag match, the stored state) that a
-    /// lookup of `fp` will read first, and returns a value derived from them.
-    /// Touching the slots of a whole batch of successors before inserting
-    /// them lets the processor overlap their cache misses (the loads are
-    /// independent), which a one-at-a-time insert cannot do.
+    /// Starts loading, without waiting, the index slot a lookup of `fp`
+    /// reads first.
     #[inline]
-    pub fn touch(&self, fp: u64) -> u64 {
+    pub fn prefetch(&self, fp: u64) {
+        prefetch_line(&self.table[self.home(fp >> 32)]);
+    }
+
+    /// Starts loading, without waiting, the stored state a lookup of `fp`
+    /// compares first (if its index slot, best already in the cache, has a
+    /// matching tag).
+    #[inline]
+    pub fn prefetch_state(&self, fp: u64) {
         let tag = fp >> 32;
         let e = self.table[self.home(tag)];
-        if e >> 32 == tag && e != 0 {
-            let id = (e as u32) - 1;
-            e ^ self.get(id)[0] as u64
-        } else {
-            e
+        if e != 0 && e >> 32 == tag {
+            prefetch_line(&self.get((e as u32) - 1)[0]);
         }
     }
 
@@ -380,4 +382,20 @@ mod tests {
         assert_eq!(s.insert(&[], 42), (0, false));
         assert_eq!(s.get(0), &[] as &[u8]);
     }
+}
+
+/// A non-blocking prefetch of the cache line holding `*p` (nothing on
+/// targets without one).
+#[inline(always)]
+fn prefetch_line<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults and has no effect
+    // on the program's state (`p` is a valid reference anyway).
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }

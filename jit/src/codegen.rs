@@ -143,6 +143,8 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         frefs: Frefs::new(),
         copy_fn: None,
         err_fn: None,
+        fan_fn: None,
+        props: Vec::new(),
     };
     g.step_sig = g.module.make_signature();
     g.step_sig.params.push(AbiParam::new(I64));
@@ -261,6 +263,27 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
             status_ids.push(id);
         }
     } else {
+        if let Some(pp) = m.property {
+            // Status offsets: after the may-move flags (see `gen_successors`).
+            let np = m.processes.len() as u32;
+            g.props = m.processes[pp]
+                .local
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| (t, np + i as u32))
+                .collect();
+            let mut fan_sig = g.module.make_signature();
+            for _ in 0..6 {
+                fan_sig.params.push(AbiParam::new(I64));
+            }
+            fan_sig.returns.push(AbiParam::new(I64));
+            let fan_id = g
+                .module
+                .declare_function("fan", Linkage::Local, &fan_sig)
+                .map_err(cg_err)?;
+            g.define(fan_id, fan_sig, |g, b| g.gen_fan(b))?;
+            g.fan_fn = Some(fan_id);
+        }
         g.define(succ_id, succ_sig, |g, b| g.gen_successors(b))?;
     }
     g.define(fp_id, fp_sig, |g, b| {
@@ -919,6 +942,12 @@ struct Gen<'m> {
     frefs: Frefs,
     copy_fn: Option<FuncId>,
     err_fn: Option<FuncId>,
+    /// `fan` (models with a property): expands one system successor by the
+    /// enabled property moves.
+    fan_fn: Option<FuncId>,
+    /// Property transitions with the offset of their status byte in the
+    /// successor function's status block.
+    props: Vec<(usize, u32)>,
 }
 
 /// Per-function map of callee references.
@@ -1171,6 +1200,19 @@ impl<'m> Gen<'m> {
     /// Appends one successor: bounds check of the output, label, then the
     /// copy of the source with `steps` applied (or the error state).
     fn push(&mut self, b: &mut FunctionBuilder, cx: &mut SuccCx, label: [u32; 3], err: Flag, steps: &[Step]) {
+        let label = label.map(|v| b.ins().iconst(I32, v as i64));
+        self.push_dyn(b, cx, label, err, steps)
+    }
+
+    /// `push` with the label given as i32 values.
+    fn push_dyn(
+        &mut self,
+        b: &mut FunctionBuilder,
+        cx: &mut SuccCx,
+        label: [Value; 3],
+        err: Flag,
+        steps: &[Step],
+    ) {
         let m = self.m;
         let lay = self.layout;
         let len = m.state_len;
@@ -1183,8 +1225,7 @@ impl<'m> Gen<'m> {
         let dst = b.ins().iadd(cx.states, off);
         let eoff = b.ins().imul_imm_s(c, lay.size);
         let ent = b.ins().iadd(cx.entries, eoff);
-        for (v, o) in label.iter().zip([lay.trans, lay.partner, lay.prop]) {
-            let v = b.ins().iconst(I32, *v as i64);
+        for (v, o) in label.into_iter().zip([lay.trans, lay.partner, lay.prop]) {
             b.ins().store(MemFlagsData::trusted(), v, ent, o);
         }
         let (apply, errb, done) = (b.create_block(), b.create_block(), b.create_block());
@@ -1268,38 +1309,108 @@ impl<'m> Gen<'m> {
         }
     }
 
-    /// One system step expanded by the property moves (§7.6). `props` are
-    /// the property transitions with the stack-slot offsets of their status.
-    #[allow(clippy::too_many_arguments)]
+    /// One system step expanded by the property moves (§7.6): the system
+    /// successor is pushed once, then `fan` replaces it by one copy per
+    /// enabled property move (none when no move is enabled), which keeps
+    /// the code linear in the number of transitions rather than in their
+    /// product with the property's.
     fn emit(
         &mut self,
         b: &mut FunctionBuilder,
         cx: &mut SuccCx,
-        props: &[(usize, u32)],
         trans: u32,
         partner: u32,
         err: Flag,
         steps: &[Step],
     ) {
-        if self.m.property.is_none() {
+        let Some(fan) = self.fan_fn else {
             self.push(b, cx, [trans, partner, NONE], err, steps);
             return;
+        };
+        let c0 = b.use_var(cx.count);
+        self.push(b, cx, [trans, partner, NONE], err, steps);
+        let flags = b.ins().stack_addr(I64, cx.slot, 0);
+        let f = self.fref(b, fan);
+        let call = b
+            .ins()
+            .call(f, &[cx.src, cx.states, cx.entries, c0, cx.cap, flags]);
+        let n = b.inst_results(call)[0];
+        let over = b.ins().icmp_imm_s(IntCC::SignedLessThan, n, 0);
+        let cont = b.create_block();
+        b.ins().brif(over, cx.overflow, &[], cont, &[]);
+        enter(b, cont);
+        b.def_var(cx.count, n);
+    }
+
+    /// `fan(src, states, entries, c, cap, statuses) -> count`: successor
+    /// `c` (a system step) is replaced by its product with every enabled
+    /// property move, in order, written from position `c` on; -1 when
+    /// `cap` is exceeded. A system error or a property guard error gives
+    /// the error state (§7.6, §8).
+    fn gen_fan(&mut self, b: &mut FunctionBuilder) -> Result<(), JitError> {
+        let m = self.m;
+        let lay = self.layout;
+        let len = m.state_len;
+        let p = entry_params(b);
+        let (states, entries, c0, flags) = (p[1], p[2], p[3], p[5]);
+        // The system successor is overwritten by the first product state:
+        // keep a copy.
+        let saved = b.create_sized_stack_slot(StackSlotData::new(
+            StackSlotKind::ExplicitSlot,
+            len.max(1) as u32,
+            3,
+        ));
+        let copy = b.ins().stack_addr(I64, saved, 0);
+        let off = b.ins().imul_imm_s(c0, len as i64);
+        let s0 = b.ins().iadd(states, off);
+        if len <= 128 {
+            emit_copy(b, s0, copy, len);
+        } else {
+            let f = self.fref(b, self.copy_fn.expect("declared"));
+            b.ins().call(f, &[s0, copy]);
         }
-        for &(pt, off) in props {
-            let st = cx.flag(b, off);
+        let eoff = b.ins().imul_imm_s(c0, lay.size);
+        let e0 = b.ins().iadd(entries, eoff);
+        let trans = b.ins().load(I32, MemFlagsData::trusted(), e0, lay.trans);
+        let partner = b.ins().load(I32, MemFlagsData::trusted(), e0, lay.partner);
+        let sys_err = b.ins().load(I8, MemFlagsData::trusted(), e0, lay.error);
+        let count = b.declare_var(I64);
+        b.def_var(count, c0);
+        let overflow = b.create_block();
+        let mut cx = SuccCx {
+            src: copy,
+            states,
+            entries,
+            cap: p[4],
+            count,
+            overflow,
+            slot: saved,
+        };
+        for (pt, off) in self.props.clone() {
+            let st = b.ins().load(I8, MemFlagsData::trusted(), flags, off as i32);
             let en = b.ins().band_imm_s(st, 1);
             self.when(b, en, |g, b| {
                 let perr = b.ins().band_imm_s(st, 2);
-                let flag = match err {
-                    Flag::Const(false) => Flag::Val(perr),
-                    Flag::Const(true) => Flag::Const(true),
-                    Flag::Val(v) => Flag::Val(b.ins().bor(v, perr)),
-                };
-                let mut all = steps.to_vec();
-                all.push(g.effects_step(pt));
-                g.push(b, cx, [trans, partner, pt as u32], flag, &all);
+                let e = b.ins().bor(sys_err, perr);
+                let prop = c32(b, pt as i32);
+                // The property's effects write only its own variables and
+                // never read `src` (`eff_T` works on `dst`).
+                g.push_dyn(
+                    b,
+                    &mut cx,
+                    [trans, partner, prop],
+                    Flag::Val(e),
+                    &[g.effects_step(pt)],
+                );
             });
         }
+        let c = b.use_var(count);
+        b.ins().return_(&[c]);
+        enter(b, overflow);
+        b.set_cold_block(overflow);
+        let m1 = b.ins().iconst(I64, -1);
+        b.ins().return_(&[m1]);
+        Ok(())
     }
 
     /// Committed flag (i8) of process `p` in control state `cs`, `None` when
@@ -1351,7 +1462,6 @@ impl<'m> Gen<'m> {
         &mut self,
         b: &mut FunctionBuilder,
         cx: &mut SuccCx,
-        props: &[(usize, u32)],
         cands: &[(usize, usize, usize, u32)],
         pi: usize,
         t: usize,
@@ -1417,7 +1527,7 @@ impl<'m> Gen<'m> {
                             g.effects_step(r),
                             g.effects_step(t),
                         ];
-                        g.emit(b, cx, props, t as u32, r as u32, Flag::Val(e), &steps);
+                        g.emit(b, cx, t as u32, r as u32, Flag::Val(e), &steps);
                     }
                 });
             }
@@ -1615,10 +1725,10 @@ impl<'m> Gen<'m> {
                         };
                         let steps = [g.effects_step(t)];
                         match tr.guard {
-                            None => g.emit(b, cx, &props, t as u32, NONE, e, &steps),
+                            None => g.emit(b, cx, t as u32, NONE, e, &steps),
                             Some(_) => {
                                 let en = b.ins().band_imm_s(st, 1);
-                                g.when(b, en, |g, b| g.emit(b, cx, &props, t as u32, NONE, e, &steps));
+                                g.when(b, en, |g, b| g.emit(b, cx, t as u32, NONE, e, &steps));
                             }
                         }
                     }
@@ -1644,13 +1754,13 @@ impl<'m> Gen<'m> {
                             g.when(b, en, |g, b| {
                                 let e = b.ins().band_imm_s(st, 2);
                                 let step = Step::Call(g.bufop[&t]);
-                                g.emit(b, cx, &props, t as u32, NONE, Flag::Val(e), &[step]);
+                                g.emit(b, cx, t as u32, NONE, Flag::Val(e), &[step]);
                             });
                         }
                     }
                     if !quirky {
                         for &t in pr.send.iter().filter(|&&t| m.transitions[t].from == f) {
-                            g.gen_send(b, cx, &props, &cands, pi, t, None, None, sender_err);
+                            g.gen_send(b, cx, &cands, pi, t, None, None, sender_err);
                         }
                     }
                 });
@@ -1660,17 +1770,7 @@ impl<'m> Gen<'m> {
                             unreachable!("send list")
                         };
                         let c = cs(b, pi);
-                        g.gen_send(
-                            b,
-                            cx,
-                            &props,
-                            &cands,
-                            pi,
-                            t,
-                            Some(c),
-                            chan_err[channel],
-                            sender_err,
-                        );
+                        g.gen_send(b, cx, &cands, pi, t, Some(c), chan_err[channel], sender_err);
                     }
                 }
             };
