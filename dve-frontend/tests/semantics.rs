@@ -191,6 +191,53 @@ fn guard_errors_and_short_circuit() {
     assert!(first_succ(&m)[0].0, "modulo by zero is an error");
 }
 
+// Folding `and` / `or` / `imply` with a constant operand (which shrinks
+// generated guards such as plc's) keeps the short-circuit semantics: what
+// is never evaluated cannot fail, what is evaluated still can, and the
+// right operand is still tested with `> 0`.
+#[test]
+fn constant_operands_of_logical_operators_keep_their_semantics() {
+    let guard = |g: &str| {
+        let src = format!(
+            "const byte K = 8; byte x = 0, y = 3, a[2]; process P {{ state s, t; init s; trans s -> t {{ guard {g}; }}; }} system async;"
+        );
+        first_succ(&load(&src))
+            .iter()
+            .map(|(e, _)| *e)
+            .collect::<Vec<bool>>()
+    };
+    let (disabled, enabled, error) = (vec![], vec![false], vec![true]);
+    assert_eq!(guard("(K == 7) and a[y] == 0"), disabled, "never evaluated");
+    assert_eq!(guard("(K == 8) and a[y] == 0"), error, "evaluated");
+    assert_eq!(guard("(K == 8) or a[y] == 0"), enabled);
+    assert_eq!(guard("(K == 7) or a[y] == 0"), error);
+    assert_eq!(guard("(K == 7) imply a[y] == 0"), enabled);
+    assert_eq!(guard("(K == 8) imply a[y] == 0"), error);
+    assert_eq!(
+        guard("a[y] == 0 and (K == 7)"),
+        error,
+        "left operand still evaluated"
+    );
+    assert_eq!(guard("10 / x > 1 or (K == 8)"), error);
+    assert_eq!(guard("10 / x > 1 imply (K == 8)"), error);
+    assert_eq!(guard("y == 3 and (K == 7)"), disabled);
+    assert_eq!(guard("y == 0 or (K == 8)"), enabled);
+    assert_eq!(guard("(K == 8) and y - 3"), disabled, "0 is not > 0");
+    assert_eq!(guard("(K == 8) and 3 - y - 1"), disabled, "-1 is not > 0");
+    assert_eq!(guard("(K == 8) and y"), enabled);
+    assert_eq!(guard("(K == 7) or -1 + x"), disabled, "-1 is not > 0");
+    assert_eq!(
+        guard("y - 4 and 1"),
+        enabled,
+        "the left operand is tested with != 0"
+    );
+    assert_eq!(guard("y - 3 or 0"), disabled);
+    assert_eq!(guard("y - 4 imply 0"), disabled);
+    assert_eq!(guard("y - 3 imply 0"), enabled);
+    assert_eq!(eval_init("8 == 8 and -3"), 0);
+    assert_eq!(eval_init("-3 and 8 == 8"), 1);
+}
+
 // §8.2 corner case: an erroneous receiver guard flags the channel, making
 // every sender on it enabled and erroneous, even one not in its source state.
 #[test]
