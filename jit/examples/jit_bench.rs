@@ -88,10 +88,15 @@ fn main() {
                 continue;
             }
         };
-        times.push((jit.compile_time(), f.clone()));
         if compile_only {
+            // Best of three: the first compilation of a process pays one-time costs.
+            let best = (0..2)
+                .map(|_| jit::compile(&model).expect("compiled once").compile_time())
+                .fold(jit.compile_time(), |a, b| a.min(b));
+            times.push((best, f.clone()));
             continue;
         }
+        times.push((jit.compile_time(), f.clone()));
         let interp = Interpreter::new(model);
         let states = collect(&interp);
         let (sj, tj) = time_backend(&jit, &states);

@@ -15,8 +15,11 @@
 //!   to keep its register allocation fast).
 //! * `status_T(src) -> i8` per transition (`system sync` only, driven from
 //!   Rust).
-//! * `copy(src, dst)` and `error_state(dst)` for long state vectors, and
-//!   `fingerprint(state) -> u64`.
+//! * `copy(src, dst)` for long state vectors, and `fingerprint(state) ->
+//!   u64`.
+//!
+//! Erroneous successors are only flagged: the caller writes the error state
+//! into their slots, which keeps a call out of every successor's code.
 //!
 //! In `successors`, each process dispatches on its control state (a switch)
 //! so only transitions leaving the current state are looked at. Statuses
@@ -142,9 +145,9 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         guard_fn: HashMap::new(),
         frefs: Frefs::new(),
         copy_fn: None,
-        err_fn: None,
         fan_fn: None,
         props: Vec::new(),
+        used: std::collections::HashSet::new(),
     };
     g.step_sig = g.module.make_signature();
     g.step_sig.params.push(AbiParam::new(I64));
@@ -181,18 +184,11 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
     let mut copy_sig = g.module.make_signature();
     copy_sig.params.push(AbiParam::new(I64));
     copy_sig.params.push(AbiParam::new(I64));
-    let mut err_sig = g.module.make_signature();
-    err_sig.params.push(AbiParam::new(I64));
     let copy_id = g
         .module
         .declare_function("copy", Linkage::Local, &copy_sig)
         .map_err(cg_err)?;
-    let err_id = g
-        .module
-        .declare_function("error_state", Linkage::Local, &err_sig)
-        .map_err(cg_err)?;
     g.copy_fn = Some(copy_id);
-    g.err_fn = Some(err_id);
     let mut succ_sig = g.module.make_signature();
     for _ in 0..4 {
         succ_sig.params.push(AbiParam::new(I64));
@@ -210,40 +206,9 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         .declare_function("fingerprint", Linkage::Local, &fp_sig)
         .map_err(cg_err)?;
 
-    // Definitions.
-    for t in &m.transitions {
-        g.define(g.eff[t.id], g.step_sig.clone(), |g, b| g.gen_effects(b, t))?;
-        if let Some(&id) = g.bufop.get(&t.id) {
-            g.define(id, g.step_sig.clone(), |g, b| g.gen_bufop(b, t))?;
-        }
-    }
-    for t in &m.transitions {
-        if let Some(&id) = g.guard_fn.get(&t.id) {
-            let guard = t.guard.as_ref().expect("has a guard");
-            g.define(id, guard_sig.clone(), |g, b| {
-                let p = entry_params(b);
-                let err = b.create_block();
-                let r = truth(b, &mut g.consts, guard, p[0], err, false);
-                b.ins().return_(&[r]);
-                enter(b, err);
-                let three = c8(b, 3);
-                b.ins().return_(&[three]);
-                Ok(())
-            })?;
-        }
-    }
-    g.define(copy_id, copy_sig, |g, b| {
-        let p = entry_params(b);
-        emit_copy(b, p[0], p[1], g.m.state_len);
-        b.ins().return_(&[]);
-        Ok(())
-    })?;
-    g.define(err_id, err_sig, |g, b| {
-        let p = entry_params(b);
-        emit_error_state(b, g.m, p[0]);
-        b.ins().return_(&[]);
-        Ok(())
-    })?;
+    // Definitions: the entry points first, then (below) only the helper
+    // functions they call — most effects are inlined, and compiling unused
+    // functions was most of the compile time of big models.
     // `system sync` is driven from Rust with per-transition status and
     // effect functions; `system async` gets the whole enumeration.
     let mut status_ids = Vec::new();
@@ -292,6 +257,44 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         b.ins().return_(&[h]);
         Ok(())
     })?;
+    if sync {
+        // Called from Rust.
+        g.used.extend(g.eff.iter().copied());
+    }
+    let mut done: std::collections::HashSet<FuncId> = std::collections::HashSet::new();
+    loop {
+        let todo: Vec<FuncId> = g.used.iter().copied().filter(|id| !done.contains(id)).collect();
+        if todo.is_empty() {
+            break;
+        }
+        for id in todo {
+            done.insert(id);
+            if id == copy_id {
+                g.define(copy_id, copy_sig.clone(), |g, b| {
+                    let p = entry_params(b);
+                    emit_copy(b, p[0], p[1], g.m.state_len);
+                    b.ins().return_(&[]);
+                    Ok(())
+                })?;
+            } else if let Some(t) = m.transitions.iter().find(|t| g.eff[t.id] == id) {
+                g.define(id, g.step_sig.clone(), |g, b| g.gen_effects(b, t))?;
+            } else if let Some(t) = m.transitions.iter().find(|t| g.bufop.get(&t.id) == Some(&id)) {
+                g.define(id, g.step_sig.clone(), |g, b| g.gen_bufop(b, t))?;
+            } else if let Some(t) = m.transitions.iter().find(|t| g.guard_fn.get(&t.id) == Some(&id)) {
+                let guard = t.guard.as_ref().expect("has a guard");
+                g.define(id, guard_sig.clone(), |g, b| {
+                    let p = entry_params(b);
+                    let err = b.create_block();
+                    let r = truth(b, &mut g.consts, guard, p[0], err, false);
+                    b.ins().return_(&[r]);
+                    enter(b, err);
+                    let three = c8(b, 3);
+                    b.ins().return_(&[three]);
+                    Ok(())
+                })?;
+            }
+        }
+    }
 
     g.module.finalize_definitions().map_err(cg_err)?;
     let succ = (!sync).then(|| g.module.get_finalized_function(succ_id));
@@ -760,23 +763,30 @@ fn binary(b: &mut FunctionBuilder, op: BinOp, x: Value, y: Value, err: Block) ->
 
 /// Assignment (§6): range check of `v`, index (evaluated in `index_base`)
 /// bounds check, store into `dst`.
+/// Stores `v`, whose value is known to lie in `range`, into `place`: an
+/// error if out of the place's type range (the check is left out when
+/// `range` fits) or index out of bounds.
+#[allow(clippy::too_many_arguments)]
 fn store_place(
     b: &mut FunctionBuilder,
     consts: &mut Vec<Box<[i32]>>,
     place: &Place,
     v: Value,
+    range: (i64, i64),
     index_base: Value,
     dst: Value,
     err: Block,
 ) {
-    let out = match place.ty {
-        Ty::Byte => b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, v, 255),
-        Ty::Int => {
-            let biased = b.ins().iadd_imm_s(v, 32768);
-            b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, biased, 65535)
-        }
-    };
-    err_if(b, out, err);
+    if !fits(range, ty_range(place.ty)) {
+        let out = match place.ty {
+            Ty::Byte => b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, v, 255),
+            Ty::Int => {
+                let biased = b.ins().iadd_imm_s(v, 32768);
+                b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, biased, 65535)
+            }
+        };
+        err_if(b, out, err);
+    }
     let addr = match &place.index {
         None => dst,
         Some((len, idx)) => {
@@ -786,6 +796,66 @@ fn store_place(
         }
     };
     store_ty(b, place.ty, v, addr, place.offset as i32);
+}
+
+/// Values of a variable of type `ty`.
+fn ty_range(ty: Ty) -> (i64, i64) {
+    match ty {
+        Ty::Byte => (0, 255),
+        Ty::Int => (-32768, 32767),
+    }
+}
+
+fn fits(r: (i64, i64), within: (i64, i64)) -> bool {
+    within.0 <= r.0 && r.1 <= within.1
+}
+
+/// An interval holding every value `e` can take (evaluation is in wrapping
+/// 32-bit arithmetic: an operation whose exact result could leave the i32
+/// range gets the whole range).
+fn value_range(e: &Expr) -> (i64, i64) {
+    const ALL: (i64, i64) = (i32::MIN as i64, i32::MAX as i64);
+    let exact = |lo: i64, hi: i64| if fits((lo, hi), ALL) { (lo, hi) } else { ALL };
+    match e {
+        Expr::Const(c) => (*c as i64, *c as i64),
+        Expr::Load { ty, .. } | Expr::LoadIndex { ty, .. } => ty_range(*ty),
+        Expr::ConstIndex { values, .. } => (
+            values.iter().copied().min().unwrap_or(0) as i64,
+            values.iter().copied().max().unwrap_or(0) as i64,
+        ),
+        Expr::InState { .. } | Expr::Unary(UnOp::Not, _) => (0, 1),
+        Expr::Unary(UnOp::Neg, a) => {
+            let (lo, hi) = value_range(a);
+            exact(-hi, -lo)
+        }
+        Expr::Unary(UnOp::BitNot, a) => {
+            let (lo, hi) = value_range(a);
+            (-hi - 1, -lo - 1)
+        }
+        Expr::Binary(op, a, c) => {
+            let ((al, ah), (cl, ch)) = (value_range(a), value_range(c));
+            match op {
+                BinOp::Eq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+                | BinOp::And
+                | BinOp::Or
+                | BinOp::Imply => (0, 1),
+                BinOp::Add => exact(al + cl, ah + ch),
+                BinOp::Sub => exact(al - ch, ah - cl),
+                BinOp::Mul => {
+                    let p = [al * cl, al * ch, ah * cl, ah * ch];
+                    exact(*p.iter().min().expect("4"), *p.iter().max().expect("4"))
+                }
+                BinOp::BitAnd if cl >= 0 => (0, ch),
+                BinOp::BitAnd if al >= 0 => (0, ah),
+                _ => ALL,
+            }
+        }
+    }
 }
 
 /// Truncation through a typed channel (§7.3).
@@ -823,14 +893,6 @@ fn emit_zero(b: &mut FunctionBuilder, dst: Value, len: usize) {
             }
         }
     }
-}
-
-/// `Model::write_error_state` (§8.3).
-fn emit_error_state(b: &mut FunctionBuilder, m: &Model, dst: Value) {
-    emit_zero(b, dst, m.state_len);
-    let marker = c32(b, m.error_marker() as i32);
-    b.ins()
-        .istore16(mem(), marker, dst, m.processes[0].state_offset as i32);
 }
 
 /// `dve_frontend::model::fingerprint::reference`, unrolled for `len` bytes.
@@ -900,6 +962,12 @@ enum Step {
 
 /// The error flag of a successor.
 #[derive(Clone, Copy)]
+/// A successor's label (transition, partner, property transition).
+enum Lab {
+    Const([u32; 3]),
+    Dyn([Value; 3]),
+}
+
 enum Flag {
     Const(bool),
     /// Non-zero i8 = error.
@@ -941,13 +1009,14 @@ struct Gen<'m> {
     /// Callee references of the function being built.
     frefs: Frefs,
     copy_fn: Option<FuncId>,
-    err_fn: Option<FuncId>,
     /// `fan` (models with a property): expands one system successor by the
     /// enabled property moves.
     fan_fn: Option<FuncId>,
     /// Property transitions with the offset of their status byte in the
     /// successor function's status block.
     props: Vec<(usize, u32)>,
+    /// Helper functions called by the generated code (only those are defined).
+    used: std::collections::HashSet<FuncId>,
 }
 
 /// Per-function map of callee references.
@@ -984,6 +1053,7 @@ impl<'m> Gen<'m> {
     }
 
     fn fref(&mut self, b: &mut FunctionBuilder, id: FuncId) -> FuncRef {
+        self.used.insert(id);
         *self
             .frefs
             .entry(id)
@@ -1003,7 +1073,16 @@ impl<'m> Gen<'m> {
         b.ins().istore16(mem(), to, dst, t.control_offset as i32);
         for a in &t.effects {
             let v = expr(b, &mut self.consts, &a.value, dst, err);
-            store_place(b, &mut self.consts, &a.place, v, dst, dst, err);
+            store_place(
+                b,
+                &mut self.consts,
+                &a.place,
+                v,
+                value_range(&a.value),
+                dst,
+                dst,
+                err,
+            );
         }
     }
 
@@ -1059,7 +1138,16 @@ impl<'m> Gen<'m> {
                 let start = buf.offset + 2;
                 for (i, target) in targets.iter().enumerate() {
                     let val = load_ty(b, types[i], dst, (start + buf.item_offsets[i]) as i32);
-                    store_place(b, &mut self.consts, target, val, src, dst, err);
+                    store_place(
+                        b,
+                        &mut self.consts,
+                        target,
+                        val,
+                        ty_range(types[i]),
+                        src,
+                        dst,
+                        err,
+                    );
                 }
                 let count = b.ins().uload16(I32, mem(), dst, buf.offset as i32);
                 // 1 <= count <= capacity (count - 1 < capacity, unsigned).
@@ -1200,19 +1288,11 @@ impl<'m> Gen<'m> {
     /// Appends one successor: bounds check of the output, label, then the
     /// copy of the source with `steps` applied (or the error state).
     fn push(&mut self, b: &mut FunctionBuilder, cx: &mut SuccCx, label: [u32; 3], err: Flag, steps: &[Step]) {
-        let label = label.map(|v| b.ins().iconst(I32, v as i64));
-        self.push_dyn(b, cx, label, err, steps)
+        self.push_dyn(b, cx, Lab::Const(label), err, steps)
     }
 
-    /// `push` with the label given as i32 values.
-    fn push_dyn(
-        &mut self,
-        b: &mut FunctionBuilder,
-        cx: &mut SuccCx,
-        label: [Value; 3],
-        err: Flag,
-        steps: &[Step],
-    ) {
+    /// `push` with the label given as constants or i32 values.
+    fn push_dyn(&mut self, b: &mut FunctionBuilder, cx: &mut SuccCx, label: Lab, err: Flag, steps: &[Step]) {
         let m = self.m;
         let lay = self.layout;
         let len = m.state_len;
@@ -1225,10 +1305,24 @@ impl<'m> Gen<'m> {
         let dst = b.ins().iadd(cx.states, off);
         let eoff = b.ins().imul_imm_s(c, lay.size);
         let ent = b.ins().iadd(cx.entries, eoff);
+        let label = match label {
+            Lab::Const([t, p, q]) if lay.partner == lay.trans + 4 => {
+                // One 8-byte store for transition and partner.
+                let tp = b.ins().iconst(I64, (t as u64 | (p as u64) << 32) as i64);
+                b.ins().store(mem(), tp, ent, lay.trans);
+                let q = b.ins().iconst(I32, q as i64);
+                [None, None, Some(q)]
+            }
+            Lab::Const(l) => l.map(|v| Some(b.ins().iconst(I32, v as i64))),
+            Lab::Dyn(l) => l.map(Some),
+        };
         for (v, o) in label.into_iter().zip([lay.trans, lay.partner, lay.prop]) {
-            b.ins().store(MemFlagsData::trusted(), v, ent, o);
+            if let Some(v) = v {
+                b.ins().store(MemFlagsData::trusted(), v, ent, o);
+            }
         }
         let (apply, errb, done) = (b.create_block(), b.create_block(), b.create_block());
+        let flag = b.append_block_param(done, I8);
         match err {
             Flag::Const(true) => {
                 b.ins().jump(errb, &[]);
@@ -1259,16 +1353,15 @@ impl<'m> Gen<'m> {
                 Step::Inline(t) => self.inline_effects(b, &self.m.transitions[t], dst, errb),
             }
         }
+        // The error state itself is written by the caller, for every entry
+        // flagged erroneous (`JitModel::successors`).
         let zero = c8(b, 0);
-        b.ins().store(MemFlagsData::trusted(), zero, ent, lay.error);
-        b.ins().jump(done, &[]);
+        b.ins().jump(done, &[BlockArg::Value(zero)]);
         enter(b, errb);
-        let f = self.fref(b, self.err_fn.expect("declared"));
-        b.ins().call(f, &[dst]);
         let one = c8(b, 1);
-        b.ins().store(MemFlagsData::trusted(), one, ent, lay.error);
-        b.ins().jump(done, &[]);
+        b.ins().jump(done, &[BlockArg::Value(one)]);
         enter(b, done);
+        b.ins().store(MemFlagsData::trusted(), flag, ent, lay.error);
         let c1 = b.ins().iadd_imm_s(c, 1);
         b.def_var(cx.count, c1);
     }
@@ -1302,10 +1395,12 @@ impl<'m> Gen<'m> {
         let types = m.channels[*channel].item_types.as_deref();
         for (i, (v, target)) in values.iter().zip(targets).enumerate() {
             let mut val = expr(b, &mut self.consts, v, dst, err);
+            let mut range = value_range(v);
             if let Some(ty) = types.and_then(|ts| ts.get(i)) {
                 val = truncate(b, *ty, val);
+                range = ty_range(*ty);
             }
-            store_place(b, &mut self.consts, target, val, src, dst, err);
+            store_place(b, &mut self.consts, target, val, range, src, dst, err);
         }
     }
 
@@ -1398,7 +1493,7 @@ impl<'m> Gen<'m> {
                 g.push_dyn(
                     b,
                     &mut cx,
-                    [trans, partner, prop],
+                    Lab::Dyn([trans, partner, prop]),
                     Flag::Val(e),
                     &[g.effects_step(pt)],
                 );

@@ -263,6 +263,15 @@ impl NextState for JitModel {
                     states.set_len(n * len);
                     entries.set_len(n);
                 }
+                // The generated code flags erroneous successors without
+                // writing their state.
+                if out.entries().iter().any(|e| e.error) {
+                    for i in 0..n {
+                        if out.entry(i).error {
+                            self.model.write_error_state(out.state_mut(i));
+                        }
+                    }
+                }
                 return;
             }
             cap *= 2;
