@@ -4,7 +4,7 @@ BEEM_DIR ?= ../shared/beem
 # verify-beem: largest instance (by BEEM's state count) to explore.
 MAX_STATES ?= 20000000
 
-.PHONY: all build run test verify-beem verify-properties bench-spin bench-bbmc bench-random bench-caching bench-sweepline bench-dbdfs fmt lint clean
+.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-sweepline bench-dbdfs fmt lint clean
 
 all: build
 
@@ -22,6 +22,14 @@ test:
 # and compare with instances.csv; writes results/beem-verify.csv.
 verify-beem: build
 	./target/release/dvemc verify-beem --beem $(BEEM_DIR) --max-states $(MAX_STATES) --out results/beem-verify.csv
+
+# The JIT against the interpreter on every BEEM file (instances and property
+# products): successor lists and fingerprints of every reachable state,
+# whole state spaces of up to JIT_MAX_STATES states (larger ones on their
+# first JIT_MAX_STATES); writes results/jit-verify.csv.
+JIT_MAX_STATES ?= 200000
+verify-jit: build
+	./target/release/dvemc verify-jit --beem $(BEEM_DIR) --max-states $(JIT_MAX_STATES) --out results/jit-verify.csv
 
 # Check every BEEM property with a recorded answer on instances of at most
 # PROP_MAX_STATES states; writes results/properties-verify.csv.
@@ -78,7 +86,8 @@ bench-dbdfs:
 # hours: see each file's header), one CSV and report folder per matrix.
 # `make check-regressions`: the regression matrix (seconds) against
 # results/baseline/regressions.csv; fails when a deterministic counter differs
-# or a jit/interp speed ratio falls more than 30 % below the baseline's.
+# or a jit/interp speed ratio (or, where SPIN is installed, the dvemc/SPIN
+# ratio) falls more than 30 % below the baseline's.
 ifndef BENCH_RUN
 BENCH_RUN := $(shell date -u +%Y-%m-%dT%H%M%SZ)
 endif
@@ -100,11 +109,19 @@ bench-full:
 	  ./target/release/dvemc bench report $(BENCH_DIR)/$$n.csv --out $(BENCH_DIR)/$$n || status=1; \
 	done; exit $$status
 
+# The dvemc/SPIN speed ratio (where SPIN is installed) on these instances;
+# rewrite its baseline with
+#   python3 scripts/bench_spin.py --out /tmp/s.csv --write-baseline results/baseline/spin-ratio.csv $(SPIN_REGRESSION_INSTANCES)
+SPIN_REGRESSION_INSTANCES ?= at.3 fischer.4 frogs.3
 check-regressions:
 	$(CARGO) build --release -p harness
 	@mkdir -p target/bench && rm -f target/bench/regressions.csv
 	./target/release/dvemc bench run beem/matrices/regressions.toml --quiet --beem $(BEEM_DIR) --out target/bench/regressions.csv
 	./target/release/dvemc bench compare target/bench/regressions.csv results/baseline/regressions.csv
+	@if command -v spin >/dev/null && command -v gcc >/dev/null; then \
+	  python3 scripts/bench_spin.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --out target/bench/spin-regressions.csv \
+	    --baseline results/baseline/spin-ratio.csv $(SPIN_REGRESSION_INSTANCES); \
+	else echo "spin or gcc not installed: dvemc/SPIN speed ratio not checked"; fi
 
 fmt:
 	$(CARGO) fmt --all

@@ -8,7 +8,17 @@ SPIN runs as an exhaustive safety search without partial-order reduction:
     ./pan -m<depth> -c0 -n -E -w<log2 of the table size>
 with -m raised until no run reports "max search depth too small".
 
-Usage: bench_spin.py [--beem DIR] [--dvemc PATH] [--out FILE] [--reps N] [INSTANCE...]
+dvemc's bytes per state count everything the search allocates (the visited
+set and the DFS stack with its kept successor lists), as SPIN's "total
+actual memory usage" does.
+
+With --baseline FILE the geometric mean of the speed ratios (dvemc states
+per second over SPIN's) of each strategy is compared with FILE (written by
+--write-baseline): the run fails when one falls more than 30 % below it
+(used by `make check-regressions` where SPIN is installed).
+
+Usage: bench_spin.py [--beem DIR] [--dvemc PATH] [--out FILE] [--reps N]
+                     [--baseline FILE | --write-baseline FILE] [INSTANCE...]
 """
 import argparse
 import csv
@@ -75,6 +85,8 @@ def main():
     ap.add_argument("--dvemc", default="./target/release/dvemc")
     ap.add_argument("--out", default="results/spin-compare.csv")
     ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--baseline", help="fail if a strategy's geometric mean ratio is 30%% below this file's")
+    ap.add_argument("--write-baseline", help="write the geometric mean ratios to this file")
     ap.add_argument("instances", nargs="*", default=DEFAULT)
     a = ap.parse_args()
     if not shutil.which("spin"):
@@ -99,7 +111,7 @@ def main():
                     "spin_seconds": round(spin["seconds"], 3), "dvemc_seconds": round(d["time_s"], 3),
                     "spin_states_per_s": round(spin_rate), "dvemc_states_per_s": round(rate),
                     "spin_bytes_per_state": round(spin["memory_bytes"] / spin["states"], 1) if spin["states"] else "",
-                    "dvemc_bytes_per_state": round(d["bytes_per_state"], 1),
+                    "dvemc_bytes_per_state": round((d["store_bytes"] + d["frontier_bytes"]) / d["states"], 1),
                     "spin_peak_bytes": spin["peak_bytes"], "dvemc_peak_bytes": d["peak_rss_bytes"],
                     "speed_ratio": round(rate / spin_rate, 3) if spin_rate else "",
                     "spin_gcc_seconds": round(spin["gcc_seconds"], 2), "dvemc_compile_ms": d.get("compile_ms"),
@@ -113,12 +125,32 @@ def main():
         w.writeheader()
         w.writerows(rows)
     os.replace(tmp, a.out)
+    means = {}
     for name in ("dfs", "bfs"):
         ratios = [r["speed_ratio"] for r in rows if r["dvemc_strategy"] == name and r["speed_ratio"]]
         if ratios:
-            g = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
-            print(f"geometric mean speed ratio dvemc {name} / spin: {g:.2f}")
+            means[name] = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+            print(f"geometric mean speed ratio dvemc {name} / spin: {means[name]:.2f}")
     print(f"report: {a.out}")
+    if a.write_baseline:
+        with open(a.write_baseline, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["strategy", "geomean_speed_ratio", "instances"])
+            for name, g in means.items():
+                w.writerow([name, round(g, 3), " ".join(a.instances)])
+        print(f"baseline: {a.write_baseline}")
+    if a.baseline:
+        with open(a.baseline, newline="") as f:
+            base = {r["strategy"]: float(r["geomean_speed_ratio"]) for r in csv.DictReader(f)}
+        failed = False
+        for name, b in base.items():
+            g = means.get(name)
+            ok = g is not None and g >= 0.7 * b
+            failed |= not ok
+            print(f"speed ratio dvemc {name} / spin: {g if g is None else round(g, 2)} "
+                  f"(baseline {b:.2f}, floor {0.7 * b:.2f}) {'ok' if ok else 'REGRESSION'}")
+        if failed:
+            sys.exit(1)
 
 
 if __name__ == "__main__":

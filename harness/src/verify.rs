@@ -110,6 +110,95 @@ pub fn verify_beem(
     })
 }
 
+/// One row of `results/jit-verify.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct JitVerifyRow {
+    /// The file name without `.dve` (instances and their `.propN` products).
+    pub model: String,
+    /// `same` (whole state space compared, no difference), `too_large`
+    /// (more than the limit: the first states compared, no difference),
+    /// `differs`, `unsupported`, `compile_error`, `load_error`.
+    pub result: String,
+    pub states: u64,
+    pub transitions: u64,
+    pub compile_ms: f64,
+    pub seconds: f64,
+    /// The first difference or error.
+    pub detail: String,
+}
+
+/// Compares the JIT with the interpreter on every file of the suite
+/// (`dve/*.dve`: instances and property products), on whole state spaces of
+/// up to `max_states` states (larger ones: their first `max_states` states,
+/// marked `too_large`), `jobs` files at a time. Written to `out` (through a
+/// temporary file) in file-name order.
+pub fn verify_jit(
+    beem: &Beem,
+    max_states: usize,
+    jobs: usize,
+    out: &Path,
+    progress: impl Fn(&JitVerifyRow) + Sync,
+) -> Result<Vec<JitVerifyRow>> {
+    use jit::differential::{compare_file, Verdict};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let dir = beem.root().join("dve");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "dve"))
+        .collect();
+    files.sort();
+    let next = AtomicUsize::new(0);
+    let rows = Mutex::new(Vec::new());
+    std::thread::scope(|sc| {
+        for _ in 0..jobs.max(1) {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(path) = files.get(i) else { break };
+                let c = compare_file(path, max_states);
+                let first_line = |m: &str| m.lines().next().unwrap_or("").to_string();
+                let (result, detail) = match &c.verdict {
+                    Verdict::Same { complete: true } => ("same", String::new()),
+                    Verdict::Same { complete: false } => ("too_large", String::new()),
+                    Verdict::Differs(m) => ("differs", m.clone()),
+                    Verdict::Unsupported(m) => ("unsupported", m.clone()),
+                    Verdict::CompileError(m) => ("compile_error", first_line(m)),
+                    Verdict::LoadError(m) => ("load_error", first_line(m)),
+                };
+                let row = JitVerifyRow {
+                    model: path
+                        .file_stem()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    result: result.to_string(),
+                    states: c.states,
+                    transitions: c.transitions,
+                    compile_ms: c.compile_time.as_secs_f64() * 1e3,
+                    seconds: c.time.as_secs_f64(),
+                    detail,
+                };
+                progress(&row);
+                rows.lock().expect("no panic while holding the lock").push(row);
+            });
+        }
+    });
+    let mut rows = rows.into_inner().expect("no panic while holding the lock");
+    rows.sort_by(|a, b| a.model.cmp(&b.model));
+    if let Some(d) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+    }
+    let tmp = out.with_extension("csv.tmp");
+    let mut writer = csv::Writer::from_path(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    for r in &rows {
+        writer.serialize(r)?;
+    }
+    writer.flush()?;
+    drop(writer);
+    std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
+    Ok(rows)
+}
+
 /// The closing summary, one paragraph.
 pub fn print_summary(out: &mut impl Write, s: &VerifySummary, max_states: u64) -> std::io::Result<()> {
     let states: u64 = s.rows.iter().map(|r| r.got).sum();

@@ -24,6 +24,7 @@
 //! ```
 
 mod codegen;
+pub mod differential;
 
 use std::time::{Duration, Instant};
 

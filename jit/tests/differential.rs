@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ir::Model;
-use dve_frontend::model::{fingerprint, NextState, SlotKind, SuccBuf};
+use dve_frontend::model::{NextState, SlotKind, SuccBuf};
+use jit::differential::{compare_file, compare_state, Verdict};
 
 const STATE_LIMIT: usize = 20_000;
 
@@ -28,103 +29,9 @@ fn beem_dir() -> PathBuf {
     }
 }
 
-/// Renders a successor list for a mismatch report.
-fn render(m: &dyn NextState, out: &SuccBuf) -> String {
-    let info = m.info();
-    let mut s = String::new();
-    for (e, st) in out.iter() {
-        s.push_str(&format!(
-            "    [{}{}] {:?}\n      {}\n",
-            info.label_text(&e.label),
-            if e.error { " ERROR" } else { "" },
-            e.label,
-            info.state_text(st)
-        ));
-    }
-    s
-}
-
-/// Compares the successors and the fingerprint of `state`; `Err` describes
-/// the first difference.
-fn compare_state(
-    name: &str,
-    interp: &Interpreter,
-    jit: &jit::JitModel,
-    state: &[u8],
-    a: &mut SuccBuf,
-    b: &mut SuccBuf,
-) -> Result<(), String> {
-    interp.successors(state, a);
-    jit.successors(state, b);
-    let same = a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x == y);
-    if !same {
-        return Err(format!(
-            "{name}: successors differ in state\n  {}\n  bytes {:?}\n  interpreter ({}):\n{}  jit ({}):\n{}",
-            interp.info().state_text(state),
-            state,
-            a.len(),
-            render(interp, a),
-            b.len(),
-            render(jit, b)
-        ));
-    }
-    let (fr, fj) = (fingerprint::reference(state), jit.fingerprint(state));
-    if fr != fj {
-        return Err(format!(
-            "{name}: fingerprint differs in state {} (bytes {state:?}): reference {fr:#x}, jit {fj:#x}",
-            interp.info().state_text(state)
-        ));
-    }
-    Ok(())
-}
-
-enum Outcome {
-    Ok { states: usize, compile: Duration },
-    LoadError(String),
-    Unsupported(String),
-    CompileError(String),
-    Mismatch(String),
-}
-
-fn check_file(path: &std::path::Path) -> Outcome {
-    let name = path.file_name().unwrap().to_string_lossy().into_owned();
-    let model = match dve_frontend::load_file(path) {
-        Ok(m) => m,
-        Err(e) => return Outcome::LoadError(format!("{name}: {e}")),
-    };
-    let jit = match jit::compile(&model) {
-        Ok(j) => j,
-        Err(jit::JitError::Unsupported { feature }) => return Outcome::Unsupported(feature),
-        Err(e) => return Outcome::CompileError(format!("{name}: {e}")),
-    };
-    let interp = Interpreter::new(model);
-    let len = interp.state_len();
-    let (mut a, mut b) = (SuccBuf::new(len), SuccBuf::new(len));
-    let init = interp.initial_vec();
-    if jit.initial_vec() != init {
-        return Outcome::Mismatch(format!("{name}: initial states differ"));
-    }
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(init.clone());
-    queue.push_back(init);
-    let mut explored = 0;
-    while let Some(s) = queue.pop_front() {
-        if let Err(msg) = compare_state(&name, &interp, &jit, &s, &mut a, &mut b) {
-            return Outcome::Mismatch(msg);
-        }
-        explored += 1;
-        for (_, t) in a.iter() {
-            if seen.len() < STATE_LIMIT && !seen.contains(t) {
-                seen.insert(t.to_vec());
-                queue.push_back(t.to_vec());
-            }
-        }
-    }
-    Outcome::Ok {
-        states: explored,
-        compile: jit.compile_time(),
-    }
+fn check_file(path: &std::path::Path) -> (Verdict, usize, Duration) {
+    let c = compare_file(path, STATE_LIMIT);
+    (c.verdict, c.states as usize, c.compile_time)
 }
 
 #[test]
@@ -146,7 +53,7 @@ fn beem_differential() {
     files.sort_by_key(|p| std::cmp::Reverse(std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)));
 
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(String, Outcome)>> = Mutex::new(Vec::new());
+    let results: Mutex<Vec<(String, (Verdict, usize, Duration))>> = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .clamp(1, 2);
@@ -170,13 +77,13 @@ fn beem_differential() {
     let mut unsupported = Vec::new();
     for (name, r) in &results {
         match r {
-            Outcome::Ok { states: n, compile } => {
+            (Verdict::Same { .. }, n, compile) => {
                 compiled += 1;
                 states += n;
                 times.push((*compile, name.clone()));
             }
-            Outcome::Unsupported(f) => unsupported.push(format!("{name}: {f}")),
-            Outcome::LoadError(m) | Outcome::CompileError(m) | Outcome::Mismatch(m) => {
+            (Verdict::Unsupported(f), ..) => unsupported.push(format!("{name}: {f}")),
+            (Verdict::LoadError(m) | Verdict::CompileError(m) | Verdict::Differs(m), ..) => {
                 failures.push(m.clone())
             }
         }

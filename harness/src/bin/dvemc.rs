@@ -87,6 +87,25 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
+    /// Compare the JIT with the interpreter on every BEEM file (instances and
+    /// property products): successor lists (labels, error flags, states, in
+    /// order) and fingerprints of every reachable state, whole state spaces
+    /// up to a size.
+    VerifyJit {
+        /// Largest state space compared whole; larger ones are compared on
+        /// their first N states (BFS) and reported as `too_large`.
+        #[arg(long, value_name = "N", default_value_t = 200_000)]
+        max_states: usize,
+        /// Files compared at once.
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        jobs: usize,
+        /// The CSV report (model, result, states, transitions, compile_ms, seconds, detail).
+        #[arg(long, value_name = "FILE", default_value = "results/jit-verify.csv")]
+        out: PathBuf,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
     VerifyBeem {
         /// Largest instance to run, by BEEM's state count.
         #[arg(long, value_name = "N", default_value_t = 20_000_000)]
@@ -330,6 +349,52 @@ fn run(cli: Cli) -> Result<u8> {
             } else {
                 EXIT_OK
             })
+        }
+        Command::VerifyJit {
+            max_states,
+            jobs,
+            out,
+            beem,
+        } => {
+            let beem = Beem::locate(beem.as_deref())?;
+            let rows = harness::verify::verify_jit(&beem, max_states, jobs, &out, |r| {
+                eprintln!(
+                    "{:<32} {:<13} {:>10} states {:>11} transitions {:>8.1} ms {:>8.2} s",
+                    r.model, r.result, r.states, r.transitions, r.compile_ms, r.seconds
+                );
+                if !r.detail.is_empty() && r.result != "unsupported" {
+                    eprintln!("{}", r.detail);
+                }
+            })?;
+            let count = |what: &str| rows.iter().filter(|r| r.result == what).count();
+            let (states, transitions) = rows
+                .iter()
+                .fold((0, 0), |(s, t), r| (s + r.states, t + r.transitions));
+            let mut ms: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.result == "same" || r.result == "too_large")
+                .map(|r| r.compile_ms)
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            println!(
+                "{} files: {} identical on their whole state space (up to {max_states} states), {} identical on their first {max_states} states, {} differ, {} unsupported, {} failed to load or compile; {states} states and {transitions} transitions compared",
+                rows.len(),
+                count("same"),
+                count("too_large"),
+                count("differs"),
+                count("unsupported"),
+                count("load_error") + count("compile_error"),
+            );
+            if let (Some(max), false) = (ms.last(), ms.is_empty()) {
+                println!(
+                    "compile time: median {:.1} ms, max {:.1} ms",
+                    ms[ms.len() / 2],
+                    max
+                );
+            }
+            println!("report: {}", out.display());
+            let bad = rows.len() - count("same") - count("too_large");
+            Ok(if bad == 0 { EXIT_OK } else { EXIT_VIOLATED })
         }
         Command::VerifyBeem {
             max_states,
