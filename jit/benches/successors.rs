@@ -1,8 +1,11 @@
 //! Successor generation, JIT against the interpreter, on BEEM models of
 //! different shapes: for each model the first 20,000 states of a BFS are
-//! collected once, then each backend computes the successors (and their
-//! fingerprints) of all of them. Run with `cargo bench -p jit`; the BEEM
-//! suite is found through `BEEM_DIR` or `../shared/beem`.
+//! collected once, then each backend computes the successors of all of them
+//! (group `successors`), and the successors with their fingerprints (group
+//! `successors_fp`: what a search does per state; the interpreter
+//! fingerprints with `fingerprint::reference`, the same function in Rust).
+//! Run with `cargo bench -p jit`; the BEEM suite is found through
+//! `BEEM_DIR` or `../shared/beem`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dve_frontend::interp::Interpreter;
@@ -51,6 +54,15 @@ fn sample(m: &Interpreter, n: usize) -> Vec<Vec<u8>> {
     states
 }
 
+fn successors_only(m: &dyn NextState, states: &[Vec<u8>], buf: &mut SuccBuf) -> u64 {
+    let mut acc = 0u64;
+    for s in states {
+        m.successors(s, buf);
+        acc += buf.len() as u64;
+    }
+    acc
+}
+
 fn all_successors(m: &dyn NextState, states: &[Vec<u8>], buf: &mut SuccBuf) -> u64 {
     let mut acc = 0u64;
     for s in states {
@@ -63,8 +75,24 @@ fn all_successors(m: &dyn NextState, states: &[Vec<u8>], buf: &mut SuccBuf) -> u
 }
 
 fn successors(c: &mut Criterion) {
-    let mut group = c.benchmark_group("successors");
-    group.sample_size(10);
+    for (group_name, f) in [
+        (
+            "successors",
+            successors_only as fn(&dyn NextState, &[Vec<u8>], &mut SuccBuf) -> u64,
+        ),
+        ("successors_fp", all_successors),
+    ] {
+        let mut group = c.benchmark_group(group_name);
+        group.sample_size(10);
+        bench_models(&mut group, f);
+        group.finish();
+    }
+}
+
+fn bench_models(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    f: fn(&dyn NextState, &[Vec<u8>], &mut SuccBuf) -> u64,
+) {
     for name in MODELS {
         let path = beem_dir().join("dve").join(format!("{name}.dve"));
         let model = dve_frontend::load_file(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -81,13 +109,12 @@ fn successors(c: &mut Criterion) {
             .sum();
         group.throughput(Throughput::Elements(edges as u64));
         group.bench_with_input(BenchmarkId::new("interp", name), &states, |b, st| {
-            b.iter(|| all_successors(&interp, st, &mut buf))
+            b.iter(|| f(&interp, st, &mut buf))
         });
         group.bench_with_input(BenchmarkId::new("jit", name), &states, |b, st| {
-            b.iter(|| all_successors(&jit, st, &mut buf))
+            b.iter(|| f(&jit, st, &mut buf))
         });
     }
-    group.finish();
 }
 
 criterion_group!(benches, successors);

@@ -135,7 +135,6 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
     let mut g = Gen {
         m,
         module,
-        ctx: Context::new(),
         fctx: FunctionBuilderContext::new(),
         consts: Vec::new(),
         layout: EntryLayout::new(),
@@ -148,6 +147,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         fan_fn: None,
         props: Vec::new(),
         used: std::collections::HashSet::new(),
+        pending: Vec::new(),
     };
     g.step_sig = g.module.make_signature();
     g.step_sig.params.push(AbiParam::new(I64));
@@ -296,6 +296,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         }
     }
 
+    g.compile_all()?;
     g.module.finalize_definitions().map_err(cg_err)?;
     let succ = (!sync).then(|| g.module.get_finalized_function(succ_id));
     let fp = g.module.get_finalized_function(fp_id);
@@ -654,6 +655,16 @@ fn distinct_froms(m: &Model, ts: impl Iterator<Item = usize>) -> Vec<u16> {
     out
 }
 
+/// Threads compiling functions at once (this project's machines have 2 cores).
+const COMPILE_THREADS: usize = 2;
+
+/// Below this many instructions in all, compiling on one thread is faster
+/// than starting another.
+const PARALLEL_INSTS: usize = 20_000;
+
+/// Estimated size (instructions) of a stage-2 function in big models.
+const STAGE2_INSTS: usize = 8_000;
+
 /// Guards larger than this (in nodes) get a function of their own.
 const BIG_GUARD: usize = 200;
 
@@ -983,19 +994,36 @@ struct SuccCx {
     count: Variable,
     overflow: Block,
     /// Status bytes computed once per call.
-    slot: StackSlot,
+    flags: Flags,
+}
+
+/// Where the status bytes are: the successor function's stack slot, or
+/// (in the functions it calls) a pointer to it.
+#[derive(Clone, Copy)]
+enum Flags {
+    Slot(StackSlot),
+    Ptr(Value),
 }
 
 impl SuccCx {
     fn flag(&self, b: &mut FunctionBuilder, off: u32) -> Value {
-        b.ins().stack_load(I64, I8, self.slot, off as i32)
+        match self.flags {
+            Flags::Slot(slot) => b.ins().stack_load(I64, I8, slot, off as i32),
+            Flags::Ptr(p) => b.ins().load(I8, MemFlagsData::trusted(), p, off as i32),
+        }
+    }
+
+    fn flags_addr(&self, b: &mut FunctionBuilder) -> Value {
+        match self.flags {
+            Flags::Slot(slot) => b.ins().stack_addr(I64, slot, 0),
+            Flags::Ptr(p) => p,
+        }
     }
 }
 
 struct Gen<'m> {
     m: &'m Model,
     module: JITModule,
-    ctx: Context,
     fctx: FunctionBuilderContext,
     consts: Vec<Box<[i32]>>,
     layout: EntryLayout,
@@ -1017,38 +1045,101 @@ struct Gen<'m> {
     props: Vec<(usize, u32)>,
     /// Helper functions called by the generated code (only those are defined).
     used: std::collections::HashSet<FuncId>,
+    /// Functions built, waiting to be compiled.
+    pending: Vec<(FuncId, cranelift_codegen::ir::Function)>,
 }
 
 /// Per-function map of callee references.
 type Frefs = HashMap<FuncId, FuncRef>;
 
 impl<'m> Gen<'m> {
+    /// Builds the IR of function `id`; it is compiled later, with all the
+    /// others, by [`Gen::compile_all`].
     fn define(
         &mut self,
         id: FuncId,
         sig: Signature,
         body: impl FnOnce(&mut Gen<'m>, &mut FunctionBuilder) -> Result<(), JitError>,
     ) -> Result<(), JitError> {
-        let mut ctx = std::mem::replace(&mut self.ctx, Context::new());
+        let mut func =
+            cranelift_codegen::ir::Function::with_name_signature(UserFuncName::user(0, id.as_u32()), sig);
         let mut fctx = std::mem::take(&mut self.fctx);
-        ctx.func.signature = sig;
-        ctx.func.name = UserFuncName::user(0, id.as_u32());
         {
-            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let mut b = FunctionBuilder::new(&mut func, &mut fctx);
             self.frefs.clear();
             body(self, &mut b)?;
             b.finalize(self.module.target_config());
         }
-        self.module.define_function(id, &mut ctx).map_err(|e| match e {
-            cranelift_module::ModuleError::Compilation(ce) => JitError::Codegen(format!(
-                "{:?}",
-                cranelift_codegen::print_errors::pretty_error(&ctx.func, ce)
-            )),
-            e => cg_err(e),
-        })?;
-        self.module.clear_context(&mut ctx);
-        self.ctx = ctx;
         self.fctx = fctx;
+        self.pending.push((id, func));
+        Ok(())
+    }
+
+    /// Compiles every defined function, on up to [`COMPILE_THREADS`]
+    /// threads (biggest first), then hands the machine code to the module.
+    /// Cranelift's time grows with the size of a function, and big models
+    /// have several big functions (successors, large guards).
+    fn compile_all(&mut self) -> Result<(), JitError> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::Mutex;
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_by_key(|(_, f)| std::cmp::Reverse(f.dfg.num_insts()));
+        let isa = self.module.isa();
+        let next = AtomicUsize::new(0);
+        type Done = (FuncId, u64, Vec<u8>, Vec<cranelift_module::ModuleReloc>);
+        let done: Mutex<Vec<Result<Done, JitError>>> = Mutex::new(Vec::with_capacity(pending.len()));
+        let total: usize = pending.iter().map(|(_, f)| f.dfg.num_insts()).sum();
+        let threads = if total < PARALLEL_INSTS {
+            1
+        } else {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(COMPILE_THREADS)
+        };
+        let work = || {
+            let mut ctx = Context::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((id, func)) = pending.get(i) else { break };
+                ctx.clear();
+                ctx.func = func.clone();
+                let r = match ctx.compile(isa, &mut Default::default()) {
+                    Err(e) => Err(JitError::Codegen(format!(
+                        "{:?}",
+                        cranelift_codegen::print_errors::pretty_error(&e.func, e.inner)
+                    ))),
+                    Ok(code) => {
+                        let (align, bytes, mach) = (
+                            code.buffer.alignment as u64,
+                            code.code_buffer().to_vec(),
+                            code.buffer.relocs().to_vec(),
+                        );
+                        let relocs = mach
+                            .iter()
+                            .map(|r| cranelift_module::ModuleReloc::from_mach_reloc(r, &ctx.func, *id))
+                            .collect();
+                        Ok((*id, align, bytes, relocs))
+                    }
+                };
+                done.lock().expect("no panic while holding the lock").push(r);
+            }
+        };
+        if threads <= 1 {
+            work();
+        } else {
+            std::thread::scope(|sc| {
+                for _ in 1..threads {
+                    sc.spawn(work);
+                }
+                work();
+            });
+        }
+        for r in done.into_inner().expect("no panic while holding the lock") {
+            let (id, align, bytes, relocs) = r?;
+            self.module
+                .define_function_bytes(id, align, &bytes, &relocs)
+                .map_err(cg_err)?;
+        }
         Ok(())
     }
 
@@ -1424,7 +1515,7 @@ impl<'m> Gen<'m> {
         };
         let c0 = b.use_var(cx.count);
         self.push(b, cx, [trans, partner, NONE], err, steps);
-        let flags = b.ins().stack_addr(I64, cx.slot, 0);
+        let flags = cx.flags_addr(b);
         let f = self.fref(b, fan);
         let call = b
             .ins()
@@ -1479,7 +1570,7 @@ impl<'m> Gen<'m> {
             cap: p[4],
             count,
             overflow,
-            slot: saved,
+            flags: Flags::Ptr(flags),
         };
         for (pt, off) in self.props.clone() {
             let st = b.ins().load(I8, MemFlagsData::trusted(), flags, off as i32);
@@ -1629,6 +1720,171 @@ impl<'m> Gen<'m> {
         });
     }
 
+    /// Stage 2 of process `pi` (§7.7 item 3: its local and buffered
+    /// transitions and the rendezvous it starts), under its may-move flag.
+    #[allow(clippy::too_many_arguments)]
+    fn gen_stage2(
+        &mut self,
+        b: &mut FunctionBuilder,
+        cx: &mut SuccCx,
+        pi: usize,
+        cands: &[(usize, usize, usize, u32)],
+        chan_err: &[Option<u32>],
+        may_move: &[Option<u32>],
+        sender_err: Variable,
+    ) {
+        let m = self.m;
+        let pr = &m.processes[pi];
+        let src = cx.src;
+        let cs = |b: &mut FunctionBuilder, p: usize| {
+            b.ins()
+                .uload16(I32, mem(), src, m.processes[p].state_offset as i32)
+        };
+        // A send on a channel with an error flag may be enabled in any
+        // control state (§8.2): such processes emit their sends after
+        // the dispatch, each with its own control-state test.
+        let quirky = pr.send.iter().any(|&t| match m.transitions[t].sync {
+            SyncKind::Send { channel, .. } => chan_err[channel].is_some(),
+            _ => false,
+        });
+        let mut grouped: Vec<usize> = pr
+            .local
+            .iter()
+            .chain(&pr.buf_recv)
+            .chain(&pr.buf_send)
+            .copied()
+            .collect();
+        if !quirky {
+            grouped.extend(&pr.send);
+        }
+        let froms = distinct_froms(m, grouped.iter().copied());
+        let body = |g: &mut Self, b: &mut FunctionBuilder, cx: &mut SuccCx| {
+            let c = cs(b, pi);
+            g.dispatch(b, c, &froms, |g, b, f| {
+                for &t in pr.local.iter().filter(|&&t| m.transitions[t].from == f) {
+                    let tr = &m.transitions[t];
+                    let st = g.status(b, tr, None, src);
+                    let e = if tr.guard.is_none() {
+                        Flag::Const(false)
+                    } else {
+                        Flag::Val(b.ins().band_imm_s(st, 2))
+                    };
+                    let steps = [g.effects_step(t)];
+                    match tr.guard {
+                        None => g.emit(b, cx, t as u32, NONE, e, &steps),
+                        Some(_) => {
+                            let en = b.ins().band_imm_s(st, 1);
+                            g.when(b, en, |g, b| g.emit(b, cx, t as u32, NONE, e, &steps));
+                        }
+                    }
+                }
+                for (list, recv) in [(&pr.buf_recv, true), (&pr.buf_send, false)] {
+                    for &t in list.iter().filter(|&&t| m.transitions[t].from == f) {
+                        let tr = &m.transitions[t];
+                        let (SyncKind::BufRecv { channel, .. } | SyncKind::BufSend { channel, .. }) = tr.sync
+                        else {
+                            unreachable!("buffered lists")
+                        };
+                        let buf = m.channels[channel].buffer.as_ref().expect("validated");
+                        let st = g.status(b, tr, None, src);
+                        let n = b.ins().uload16(I32, mem(), src, buf.offset as i32);
+                        let room = if recv {
+                            b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, 0)
+                        } else {
+                            b.ins()
+                                .icmp_imm_s(IntCC::UnsignedLessThan, n, buf.capacity as i64)
+                        };
+                        let en = b.ins().band(st, room);
+                        let en = b.ins().band_imm_s(en, 1);
+                        g.when(b, en, |g, b| {
+                            let e = b.ins().band_imm_s(st, 2);
+                            let step = Step::Call(g.bufop[&t]);
+                            g.emit(b, cx, t as u32, NONE, Flag::Val(e), &[step]);
+                        });
+                    }
+                }
+                if !quirky {
+                    for &t in pr.send.iter().filter(|&&t| m.transitions[t].from == f) {
+                        g.gen_send(b, cx, &cands, pi, t, None, None, sender_err);
+                    }
+                }
+            });
+            if quirky {
+                for &t in &pr.send {
+                    let SyncKind::Send { channel, .. } = m.transitions[t].sync else {
+                        unreachable!("send list")
+                    };
+                    let c = cs(b, pi);
+                    g.gen_send(b, cx, &cands, pi, t, Some(c), chan_err[channel], sender_err);
+                }
+            }
+        };
+        match may_move[pi] {
+            None => body(self, b, cx),
+            Some(off) => {
+                let mm = cx.flag(b, off);
+                self.when(b, mm, |g, b| body(g, b, cx))
+            }
+        }
+    }
+
+    /// Groups the stage-2 processes, in order, into functions of about
+    /// `STAGE2_INSTS` instructions (an estimate); one group for models
+    /// below twice that.
+    fn stage2_chunks(&self, procs: &[usize]) -> Vec<Vec<usize>> {
+        let m = self.m;
+        let size = |t: &Transition| {
+            let guard = t.guard.as_ref().map_or(0, expr_size);
+            let effects: usize = t.effects.iter().map(|a| expr_size(&a.value) + 2).sum();
+            guard + effects
+        };
+        let cost = |p: usize| -> usize {
+            let pr = &m.processes[p];
+            let own: usize = pr
+                .local
+                .iter()
+                .chain(&pr.buf_recv)
+                .chain(&pr.buf_send)
+                .map(|&t| 30 + 2 * size(&m.transitions[t]))
+                .sum();
+            let sends: usize = pr
+                .send
+                .iter()
+                .map(|&t| {
+                    let SyncKind::Send { channel, .. } = m.transitions[t].sync else {
+                        return 0;
+                    };
+                    let partners: Vec<&Transition> = m
+                        .transitions
+                        .iter()
+                        .filter(|r| {
+                            r.process != p
+                                && matches!(r.sync, SyncKind::Recv { channel: c, .. } if c == channel)
+                        })
+                        .collect();
+                    10 + 2 * size(&m.transitions[t])
+                        + partners.iter().map(|r| 30 + 2 * size(r)).sum::<usize>()
+                })
+                .sum();
+            own + sends
+        };
+        let costs: Vec<usize> = procs.iter().map(|&p| cost(p)).collect();
+        if costs.iter().sum::<usize>() < 2 * STAGE2_INSTS {
+            return vec![procs.to_vec()];
+        }
+        let mut chunks: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut acc = 0;
+        for (&p, &c) in procs.iter().zip(&costs) {
+            if acc > 0 && acc + c > STAGE2_INSTS {
+                chunks.push(Vec::new());
+                acc = 0;
+            }
+            chunks.last_mut().expect("one").push(p);
+            acc += c;
+        }
+        chunks
+    }
+
     /// The whole successor enumeration (§7.7 with §7.5, §7.6, §8.2).
     ///
     /// Statuses computed once (property moves, stage-1 receivers, channel
@@ -1664,7 +1920,7 @@ impl<'m> Gen<'m> {
             cap: p[3],
             count,
             overflow,
-            slot,
+            flags: Flags::Slot(slot),
         };
         let src = cx.src;
         let cs = |b: &mut FunctionBuilder, p: usize| {
@@ -1784,97 +2040,67 @@ impl<'m> Gen<'m> {
             }
         }
 
-        // Stage 2.
-        for (pi, pr) in m.processes.iter().enumerate() {
-            if Some(pi) == m.property {
-                continue;
+        // Stage 2, process by process; in big models in several functions
+        // (compiled in parallel, and each faster to compile).
+        let stage2: Vec<usize> = (0..np).filter(|&p| Some(p) != m.property).collect();
+        let chunks = self.stage2_chunks(&stage2);
+        if chunks.len() <= 1 {
+            for &pi in &stage2 {
+                self.gen_stage2(b, &mut cx, pi, &cands, &chan_err, &may_move, sender_err);
             }
-            // A send on a channel with an error flag may be enabled in any
-            // control state (§8.2): such processes emit their sends after
-            // the dispatch, each with its own control-state test.
-            let quirky = pr.send.iter().any(|&t| match m.transitions[t].sync {
-                SyncKind::Send { channel, .. } => chan_err[channel].is_some(),
-                _ => false,
-            });
-            let mut grouped: Vec<usize> = pr
-                .local
-                .iter()
-                .chain(&pr.buf_recv)
-                .chain(&pr.buf_send)
-                .copied()
-                .collect();
-            if !quirky {
-                grouped.extend(&pr.send);
+        } else {
+            let mut sig = self.module.make_signature();
+            for _ in 0..6 {
+                sig.params.push(AbiParam::new(I64));
             }
-            let froms = distinct_froms(m, grouped.iter().copied());
-            let body = |g: &mut Self, b: &mut FunctionBuilder, cx: &mut SuccCx| {
-                let c = cs(b, pi);
-                g.dispatch(b, c, &froms, |g, b, f| {
-                    for &t in pr.local.iter().filter(|&&t| m.transitions[t].from == f) {
-                        let tr = &m.transitions[t];
-                        let st = g.status(b, tr, None, src);
-                        let e = if tr.guard.is_none() {
-                            Flag::Const(false)
-                        } else {
-                            Flag::Val(b.ins().band_imm_s(st, 2))
-                        };
-                        let steps = [g.effects_step(t)];
-                        match tr.guard {
-                            None => g.emit(b, cx, t as u32, NONE, e, &steps),
-                            Some(_) => {
-                                let en = b.ins().band_imm_s(st, 1);
-                                g.when(b, en, |g, b| g.emit(b, cx, t as u32, NONE, e, &steps));
-                            }
-                        }
+            sig.returns.push(AbiParam::new(I64));
+            let flags = cx.flags_addr(b);
+            for (k, chunk) in chunks.iter().enumerate() {
+                let id = self
+                    .module
+                    .declare_function(&format!("stage2_{k}"), Linkage::Local, &sig)
+                    .map_err(cg_err)?;
+                let frefs = std::mem::take(&mut self.frefs);
+                self.define(id, sig.clone(), |g, b| {
+                    let p = entry_params(b);
+                    let count = b.declare_var(I64);
+                    b.def_var(count, p[4]);
+                    let sender_err = b.declare_var(I8);
+                    let zero8 = c8(b, 0);
+                    b.def_var(sender_err, zero8);
+                    let overflow = b.create_block();
+                    let mut cx = SuccCx {
+                        src: p[0],
+                        states: p[1],
+                        entries: p[2],
+                        cap: p[3],
+                        count,
+                        overflow,
+                        flags: Flags::Ptr(p[5]),
+                    };
+                    for &pi in chunk {
+                        g.gen_stage2(b, &mut cx, pi, &cands, &chan_err, &may_move, sender_err);
                     }
-                    for (list, recv) in [(&pr.buf_recv, true), (&pr.buf_send, false)] {
-                        for &t in list.iter().filter(|&&t| m.transitions[t].from == f) {
-                            let tr = &m.transitions[t];
-                            let (SyncKind::BufRecv { channel, .. } | SyncKind::BufSend { channel, .. }) =
-                                tr.sync
-                            else {
-                                unreachable!("buffered lists")
-                            };
-                            let buf = m.channels[channel].buffer.as_ref().expect("validated");
-                            let st = g.status(b, tr, None, src);
-                            let n = b.ins().uload16(I32, mem(), src, buf.offset as i32);
-                            let room = if recv {
-                                b.ins().icmp_imm_s(IntCC::UnsignedGreaterThan, n, 0)
-                            } else {
-                                b.ins()
-                                    .icmp_imm_s(IntCC::UnsignedLessThan, n, buf.capacity as i64)
-                            };
-                            let en = b.ins().band(st, room);
-                            let en = b.ins().band_imm_s(en, 1);
-                            g.when(b, en, |g, b| {
-                                let e = b.ins().band_imm_s(st, 2);
-                                let step = Step::Call(g.bufop[&t]);
-                                g.emit(b, cx, t as u32, NONE, Flag::Val(e), &[step]);
-                            });
-                        }
-                    }
-                    if !quirky {
-                        for &t in pr.send.iter().filter(|&&t| m.transitions[t].from == f) {
-                            g.gen_send(b, cx, &cands, pi, t, None, None, sender_err);
-                        }
-                    }
-                });
-                if quirky {
-                    for &t in &pr.send {
-                        let SyncKind::Send { channel, .. } = m.transitions[t].sync else {
-                            unreachable!("send list")
-                        };
-                        let c = cs(b, pi);
-                        g.gen_send(b, cx, &cands, pi, t, Some(c), chan_err[channel], sender_err);
-                    }
-                }
-            };
-            match may_move[pi] {
-                None => body(self, b, &mut cx),
-                Some(off) => {
-                    let mm = cx.flag(b, off);
-                    self.when(b, mm, |g, b| body(g, b, &mut cx))
-                }
+                    let c = b.use_var(count);
+                    b.ins().return_(&[c]);
+                    enter(b, overflow);
+                    b.set_cold_block(overflow);
+                    let m1 = b.ins().iconst(I64, -1);
+                    b.ins().return_(&[m1]);
+                    Ok(())
+                })?;
+                self.frefs = frefs;
+                let f = self.fref(b, id);
+                let c = b.use_var(cx.count);
+                let call = b
+                    .ins()
+                    .call(f, &[cx.src, cx.states, cx.entries, cx.cap, c, flags]);
+                let n = b.inst_results(call)[0];
+                let over = b.ins().icmp_imm_s(IntCC::SignedLessThan, n, 0);
+                let cont = b.create_block();
+                b.ins().brif(over, cx.overflow, &[], cont, &[]);
+                enter(b, cont);
+                b.def_var(cx.count, n);
             }
         }
 

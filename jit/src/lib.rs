@@ -240,7 +240,9 @@ impl NextState for JitModel {
             Backend::Sync { status, eff } => return self.successors_sync(status, eff, src, out),
         };
         let (states, entries) = out.raw_parts_mut();
-        let mut cap = entries.capacity().max(states.capacity() / len.max(1)).max(16);
+        // A first guess (no division per call); the reserves below make
+        // room for `cap` states and entries whatever it is.
+        let mut cap = entries.capacity().max(16);
         loop {
             // Both are empty, so this makes the capacities at least `cap`.
             states.reserve(cap * len);
