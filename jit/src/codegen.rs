@@ -136,7 +136,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         m,
         module,
         fctx: FunctionBuilderContext::new(),
-        consts: Vec::new(),
+        consts: Tables::default(),
         layout: EntryLayout::new(),
         step_sig: Signature::new(cranelift_codegen::isa::CallConv::SystemV),
         eff: Vec::new(),
@@ -180,6 +180,40 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
                 .map_err(cg_err)?;
             g.guard_fn.insert(t.id, id);
         }
+    }
+    // Repeated big subexpressions of guards: one function each,
+    // `sub(base) -> value (zero-extended) | error << 32`.
+    let mut sub_sig = g.module.make_signature();
+    sub_sig.params.push(AbiParam::new(I64));
+    sub_sig.returns.push(AbiParam::new(I64));
+    let repeated = repeated_subexpressions(m);
+    let mut subs = Vec::new();
+    for (k, (rep, all)) in repeated.iter().enumerate() {
+        let id = g
+            .module
+            .declare_function(&format!("sub{k}"), Linkage::Local, &sub_sig)
+            .map_err(cg_err)?;
+        for e in all {
+            g.consts.shared.insert(Tables::key(e), id);
+        }
+        subs.push((id, *rep));
+    }
+    g.consts.shared_sig = Some(sub_sig.clone());
+    for (id, e) in subs {
+        g.consts.building = Some(Tables::key(e));
+        g.define(id, sub_sig.clone(), |g, b| {
+            let p = entry_params(b);
+            let err = b.create_block();
+            let v = expr(b, &mut g.consts, e, p[0], err);
+            let r = b.ins().uextend(I64, v);
+            b.ins().return_(&[r]);
+            enter(b, err);
+            b.set_cold_block(err);
+            let bad = b.ins().iconst(I64, 1 << 32);
+            b.ins().return_(&[bad]);
+            Ok(())
+        })?;
+        g.consts.building = None;
     }
     let mut copy_sig = g.module.make_signature();
     copy_sig.params.push(AbiParam::new(I64));
@@ -316,7 +350,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         succ,
         fp,
         sync: sync_fns,
-        consts: g.consts,
+        consts: g.consts.consts,
     })
 }
 
@@ -539,7 +573,16 @@ fn bool_to_i32(b: &mut FunctionBuilder, c: Value) -> Value {
 
 /// Compiles an expression over the state at `base` (§5); run-time errors
 /// branch to `err`.
-fn expr(b: &mut FunctionBuilder, consts: &mut Vec<Box<[i32]>>, e: &Expr, base: Value, err: Block) -> Value {
+fn expr(b: &mut FunctionBuilder, consts: &mut Tables, e: &Expr, base: Value, err: Block) -> Value {
+    if let Some(f) = consts.shared_ref(b, e) {
+        // `sub(base) -> value | error << 32`
+        let call = b.ins().call(f, &[base]);
+        let r = b.inst_results(call)[0];
+        let hi = b.ins().ushr_imm_s(r, 32);
+        let bad = b.ins().icmp_imm_s(IntCC::NotEqual, hi, 0);
+        err_if(b, bad, err);
+        return b.ins().ireduce(I32, r);
+    }
     match e {
         Expr::Const(c) => c32(b, *c),
         Expr::Load { ty, offset } => load_ty(b, *ty, base, *offset as i32),
@@ -559,7 +602,7 @@ fn expr(b: &mut FunctionBuilder, consts: &mut Vec<Box<[i32]>>, e: &Expr, base: V
             bounds_check(b, i, values.len() as u32, err);
             let table: Box<[i32]> = values.clone().into_boxed_slice();
             let ptr = table.as_ptr() as i64;
-            consts.push(table);
+            consts.consts.push(table);
             let tbase = b.ins().iconst(I64, ptr);
             let addr = index_addr(b, tbase, i, 4);
             b.ins()
@@ -610,6 +653,141 @@ fn expr(b: &mut FunctionBuilder, consts: &mut Vec<Box<[i32]>>, e: &Expr, base: V
             binary(b, *op, x, y, err)
         }
     }
+}
+
+/// What expression code needs besides the builder: constant-array tables
+/// (their addresses are baked into the code) and the subexpressions
+/// compiled once as functions of their own.
+#[derive(Default)]
+struct Tables {
+    consts: Vec<Box<[i32]>>,
+    /// Node address (inside the model being compiled) -> function computing
+    /// it: big subexpressions that occur several times among the guards
+    /// (generated models such as plc repeat one of 1,800 nodes 20 times).
+    shared: HashMap<usize, FuncId>,
+    shared_sig: Option<Signature>,
+    /// Callee references of the function being built.
+    refs: HashMap<FuncId, FuncRef>,
+    /// The node whose own function is being built (not a call to itself).
+    building: Option<usize>,
+}
+
+impl Tables {
+    fn key(e: &Expr) -> usize {
+        e as *const Expr as usize
+    }
+
+    fn is_shared(&self, e: &Expr) -> bool {
+        let k = Tables::key(e);
+        self.building != Some(k) && self.shared.contains_key(&k)
+    }
+
+    /// A reference to `e`'s function in the function being built, if `e` is
+    /// a shared subexpression.
+    fn shared_ref(&mut self, b: &mut FunctionBuilder, e: &Expr) -> Option<FuncRef> {
+        if !self.is_shared(e) {
+            return None;
+        }
+        let id = self.shared[&Tables::key(e)];
+        let sig = self.shared_sig.clone().expect("set with `shared`");
+        Some(*self.refs.entry(id).or_insert_with(|| {
+            // What `Module::declare_func_in_func` does, without the module.
+            let signature = b.import_signature(sig);
+            let name = b
+                .func
+                .declare_imported_user_function(cranelift_codegen::ir::UserExternalName {
+                    namespace: 0,
+                    index: id.as_u32(),
+                });
+            b.import_function(cranelift_codegen::ir::ExtFuncData {
+                name: cranelift_codegen::ir::ExternalName::user(name),
+                signature,
+                colocated: true,
+                patchable: false,
+            })
+        }))
+    }
+}
+
+/// Subexpressions of at least this many nodes that occur more than once
+/// among the guards are compiled once, as functions.
+const SHARED_MIN: usize = 64;
+
+/// The repeated big subexpressions of the guards of `m`: one representative
+/// of each (the first met) and all its occurrences.
+fn repeated_subexpressions(m: &Model) -> Vec<(&Expr, Vec<&Expr>)> {
+    use std::hash::{Hash, Hasher};
+    // Post-order: (structural hash, size) of every node, grouping the big ones.
+    fn walk<'e>(e: &'e Expr, groups: &mut HashMap<(u64, usize), Vec<&'e Expr>>) -> (u64, usize) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let size = match e {
+            Expr::Const(c) => {
+                (0u8, c).hash(&mut h);
+                1
+            }
+            Expr::Load { ty, offset } => {
+                (1u8, *ty as u8, offset).hash(&mut h);
+                1
+            }
+            Expr::InState { offset, state } => {
+                (2u8, offset, state).hash(&mut h);
+                1
+            }
+            Expr::LoadIndex {
+                ty,
+                offset,
+                len,
+                index,
+            } => {
+                let (ih, is) = walk(index, groups);
+                (3u8, *ty as u8, offset, len, ih).hash(&mut h);
+                1 + is
+            }
+            Expr::ConstIndex { values, index } => {
+                let (ih, is) = walk(index, groups);
+                (4u8, values, ih).hash(&mut h);
+                1 + is
+            }
+            Expr::Unary(op, a) => {
+                let (ah, asz) = walk(a, groups);
+                (5u8, *op as u8, ah).hash(&mut h);
+                1 + asz
+            }
+            Expr::Binary(op, a, c) => {
+                let (ah, asz) = walk(a, groups);
+                let (ch, csz) = walk(c, groups);
+                (6u8, *op as u8, ah, ch).hash(&mut h);
+                1 + asz + csz
+            }
+        };
+        let hash = h.finish();
+        if size >= SHARED_MIN {
+            groups.entry((hash, size)).or_default().push(e);
+        }
+        (hash, size)
+    }
+    let mut groups: HashMap<(u64, usize), Vec<&Expr>> = HashMap::new();
+    for t in &m.transitions {
+        if let Some(g) = &t.guard {
+            walk(g, &mut groups);
+        }
+    }
+    let mut out = Vec::new();
+    for (_, members) in groups {
+        // Equal hashes are confirmed structurally.
+        let mut rest = members;
+        while rest.len() > 1 {
+            let first = rest[0];
+            let (same, other): (Vec<&Expr>, Vec<&Expr>) = rest.into_iter().partition(|e| *e == first);
+            if same.len() > 1 {
+                out.push((first, same));
+            }
+            rest = other;
+        }
+    }
+    // A deterministic order (function ids, hence code layout).
+    out.sort_by_key(|(e, _)| Tables::key(e));
+    out
 }
 
 /// Size of an expression in nodes, or `None` when its evaluation can raise
@@ -679,7 +857,7 @@ const EAGER_LIMIT: usize = 16;
 /// same value.
 fn truth(
     b: &mut FunctionBuilder,
-    consts: &mut Vec<Box<[i32]>>,
+    consts: &mut Tables,
     e: &Expr,
     base: Value,
     err: Block,
@@ -694,6 +872,15 @@ fn truth(
         BinOp::Ge => Some(IntCC::SignedGreaterThanOrEqual),
         _ => None,
     };
+    if consts.is_shared(e) {
+        let v = expr(b, consts, e, base, err);
+        let cc = if positive {
+            IntCC::SignedGreaterThan
+        } else {
+            IntCC::NotEqual
+        };
+        return b.ins().icmp_imm_s(cc, v, 0);
+    }
     match e {
         Expr::Binary(op, l, r) if cc(*op).is_some() => {
             let x = expr(b, consts, l, base, err);
@@ -780,7 +967,7 @@ fn binary(b: &mut FunctionBuilder, op: BinOp, x: Value, y: Value, err: Block) ->
 #[allow(clippy::too_many_arguments)]
 fn store_place(
     b: &mut FunctionBuilder,
-    consts: &mut Vec<Box<[i32]>>,
+    consts: &mut Tables,
     place: &Place,
     v: Value,
     range: (i64, i64),
@@ -1025,7 +1212,7 @@ struct Gen<'m> {
     m: &'m Model,
     module: JITModule,
     fctx: FunctionBuilderContext,
-    consts: Vec<Box<[i32]>>,
+    consts: Tables,
     layout: EntryLayout,
     step_sig: Signature,
     /// `eff_T` per transition id.
@@ -1067,6 +1254,7 @@ impl<'m> Gen<'m> {
         {
             let mut b = FunctionBuilder::new(&mut func, &mut fctx);
             self.frefs.clear();
+            self.consts.refs.clear();
             body(self, &mut b)?;
             b.finalize(self.module.target_config());
         }
@@ -2061,6 +2249,7 @@ impl<'m> Gen<'m> {
                     .declare_function(&format!("stage2_{k}"), Linkage::Local, &sig)
                     .map_err(cg_err)?;
                 let frefs = std::mem::take(&mut self.frefs);
+                let refs = std::mem::take(&mut self.consts.refs);
                 self.define(id, sig.clone(), |g, b| {
                     let p = entry_params(b);
                     let count = b.declare_var(I64);
@@ -2090,6 +2279,7 @@ impl<'m> Gen<'m> {
                     Ok(())
                 })?;
                 self.frefs = frefs;
+                self.consts.refs = refs;
                 let f = self.fref(b, id);
                 let c = b.use_var(cx.count);
                 let call = b
