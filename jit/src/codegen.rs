@@ -62,6 +62,9 @@ pub(crate) struct Compiled {
     pub module: JITModule,
     /// `successors` (`system async` only).
     pub succ: Option<*const u8>,
+    /// An upper bound of the successors `succ` produces, when it does not
+    /// check the capacity it is given (which must be at least that).
+    pub max_successors: Option<usize>,
     pub fp: *const u8,
     /// Per-transition functions (`system sync` only).
     pub sync: Option<SyncFns>,
@@ -145,6 +148,10 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         frefs: Frefs::new(),
         copy_fn: None,
         fan_fn: None,
+        unchecked: false,
+        counting: false,
+        push_sites: 0,
+        fanned_sites: 0,
         props: Vec::new(),
         used: std::collections::HashSet::new(),
         pending: Vec::new(),
@@ -262,6 +269,9 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
             status_ids.push(id);
         }
     } else {
+        // Without capacity checks when the successors of one state
+        // certainly fit a small buffer (the caller reserves the bound).
+        g.unchecked = estimated_pushes(m) * (m.state_len + g.layout.size as usize) <= UNCHECKED_BYTES;
         if let Some(pp) = m.property {
             // Status offsets: after the may-move flags (see `gen_successors`).
             let np = m.processes.len() as u32;
@@ -283,7 +293,9 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
             g.define(fan_id, fan_sig, |g, b| g.gen_fan(b))?;
             g.fan_fn = Some(fan_id);
         }
+        g.counting = true;
         g.define(succ_id, succ_sig, |g, b| g.gen_successors(b))?;
+        g.counting = false;
     }
     g.define(fp_id, fp_sig, |g, b| {
         let p = entry_params(b);
@@ -345,7 +357,12 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
             .map(|&id| g.module.get_finalized_function(id))
             .collect(),
     });
+    // Generated code has no loops: each push site runs at most once, and
+    // `fan` turns one successor into at most one per property transition.
+    let max_successors =
+        (!sync && g.unchecked).then(|| g.push_sites - g.fanned_sites + g.fanned_sites * g.props.len().max(1));
     Ok(Compiled {
+        max_successors,
         module: g.module,
         succ,
         fp,
@@ -833,6 +850,39 @@ fn distinct_froms(m: &Model, ts: impl Iterator<Item = usize>) -> Vec<u16> {
     out
 }
 
+/// Successor buffers up to this size are reserved whole, so that pushes
+/// need no capacity check.
+const UNCHECKED_BYTES: usize = 1 << 20;
+
+/// An estimate of the push sites `gen_successors` will generate (the exact
+/// count, made while generating, is what the caller relies on).
+fn estimated_pushes(m: &Model) -> usize {
+    let nprops = m.property.map_or(0, |p| m.processes[p].local.len());
+    let mut system = 0;
+    let mut direct = nprops;
+    for (p, pr) in m.processes.iter().enumerate() {
+        if Some(p) == m.property {
+            continue;
+        }
+        system += pr.local.len() + pr.buf_recv.len() + pr.buf_send.len();
+        for &t in &pr.send {
+            let SyncKind::Send { channel, .. } = m.transitions[t].sync else {
+                continue;
+            };
+            for r in &m.transitions {
+                if r.process != p && matches!(r.sync, SyncKind::Recv { channel: c, .. } if c == channel) {
+                    if Some(r.process) == m.property {
+                        direct += 1;
+                    } else {
+                        system += 1;
+                    }
+                }
+            }
+        }
+    }
+    system * nprops.max(1) + direct
+}
+
 /// Threads compiling functions at once (this project's machines have 2 cores).
 const COMPILE_THREADS: usize = 2;
 
@@ -1227,6 +1277,13 @@ struct Gen<'m> {
     /// `fan` (models with a property): expands one system successor by the
     /// enabled property moves.
     fan_fn: Option<FuncId>,
+    /// Whether pushes skip the capacity check (`Compiled::max_successors`).
+    unchecked: bool,
+    /// Counting push sites of the successor function (not of `fan`).
+    counting: bool,
+    push_sites: usize,
+    /// Those of them whose successor `fan` expands.
+    fanned_sites: usize,
     /// Property transitions with the offset of their status byte in the
     /// successor function's status block.
     props: Vec<(usize, u32)>,
@@ -1576,10 +1633,15 @@ impl<'m> Gen<'m> {
         let lay = self.layout;
         let len = m.state_len;
         let c = b.use_var(cx.count);
-        let full = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, c, cx.cap);
-        let cont = b.create_block();
-        b.ins().brif(full, cx.overflow, &[], cont, &[]);
-        enter(b, cont);
+        if self.counting {
+            self.push_sites += 1;
+        }
+        if !self.unchecked {
+            let full = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, c, cx.cap);
+            let cont = b.create_block();
+            b.ins().brif(full, cx.overflow, &[], cont, &[]);
+            enter(b, cont);
+        }
         let off = b.ins().imul_imm_s(c, len as i64);
         let dst = b.ins().iadd(cx.states, off);
         let eoff = b.ins().imul_imm_s(c, lay.size);
@@ -1701,6 +1763,9 @@ impl<'m> Gen<'m> {
             self.push(b, cx, [trans, partner, NONE], err, steps);
             return;
         };
+        if self.counting {
+            self.fanned_sites += 1;
+        }
         let c0 = b.use_var(cx.count);
         self.push(b, cx, [trans, partner, NONE], err, steps);
         let flags = cx.flags_addr(b);
@@ -1875,35 +1940,46 @@ impl<'m> Gen<'m> {
             }
         };
         let en = b.ins().band_imm_s(st, 1);
+        // The running error flag, when known at compile time (no guard, no
+        // channel error: false until a conflicting partner may set it).
+        let mut known = (tr.guard.is_none() && chan_err.is_none()).then_some(false);
         self.when(b, en, |g, b| {
             let e = b.ins().band_imm_s(st, 2);
             b.def_var(sender_err, e);
             for &(_, q, r, off) in &partners {
                 let rst = cx.flag(b, off);
                 let ren = b.ins().band_imm_s(rst, 1);
+                let conflict = Some(q) != m.property
+                    && tr
+                        .global_writes
+                        .iter()
+                        .any(|w| m.transitions[r].global_writes.contains(w));
+                let k = if conflict { Some(true) } else { known };
                 g.when(b, ren, |g, b| {
+                    if conflict {
+                        let one = c8(b, 1);
+                        b.def_var(sender_err, one);
+                    }
+                    let flag = match k {
+                        Some(v) => Flag::Const(v),
+                        None => Flag::Val(b.use_var(sender_err)),
+                    };
                     if Some(q) == m.property {
-                        let e = b.use_var(sender_err);
                         let steps = [g.effects_step(t), g.effects_step(r)];
-                        g.push(b, cx, [t as u32, NONE, r as u32], Flag::Val(e), &steps);
+                        g.push(b, cx, [t as u32, NONE, r as u32], flag, &steps);
                     } else {
-                        if tr
-                            .global_writes
-                            .iter()
-                            .any(|w| m.transitions[r].global_writes.contains(w))
-                        {
-                            let one = c8(b, 1);
-                            b.def_var(sender_err, one);
-                        }
-                        let e = b.use_var(sender_err);
                         let steps = [
                             Step::Pass { send: t, recv: r },
                             g.effects_step(r),
                             g.effects_step(t),
                         ];
-                        g.emit(b, cx, t as u32, r as u32, Flag::Val(e), &steps);
+                        g.emit(b, cx, t as u32, r as u32, flag, &steps);
                     }
                 });
+                if conflict {
+                    // Set only if this partner was enabled.
+                    known = None;
+                }
             }
         });
     }

@@ -74,6 +74,9 @@ pub struct JitModel {
     module: Option<cranelift_jit::JITModule>,
     backend: Backend,
     fp_fn: FpFn,
+    /// Capacity the successor function needs (`Compiled::max_successors`);
+    /// 0 when it checks the capacity itself.
+    min_capacity: usize,
     /// Constant-array tables whose addresses are baked into the code.
     _consts: Vec<Box<[i32]>>,
     compile_time: Duration,
@@ -130,6 +133,7 @@ pub fn compile(model: &Model) -> Result<JitModel, JitError> {
         module: Some(c.module),
         backend,
         fp_fn,
+        min_capacity: c.max_successors.unwrap_or(0),
         _consts: c.consts,
         compile_time,
     })
@@ -242,14 +246,15 @@ impl NextState for JitModel {
         let (states, entries) = out.raw_parts_mut();
         // A first guess (no division per call); the reserves below make
         // room for `cap` states and entries whatever it is.
-        let mut cap = entries.capacity().max(16);
+        let mut cap = entries.capacity().max(16).max(self.min_capacity);
         loop {
             // Both are empty, so this makes the capacities at least `cap`.
             states.reserve(cap * len);
             entries.reserve(cap);
             // SAFETY: `src` holds `len` bytes; `states` has room for `cap`
             // states and `entries` for `cap` entries, and the generated code
-            // writes no more than `cap` of each (it returns -1 instead).
+            // writes no more than `cap` of each: it returns -1 instead, or,
+            // compiled without checks, it writes at most `min_capacity <= cap`.
             let n = unsafe {
                 (succ_fn)(
                     src.as_ptr(),
