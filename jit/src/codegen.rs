@@ -802,9 +802,37 @@ fn repeated_subexpressions(m: &Model) -> Vec<(&Expr, Vec<&Expr>)> {
             rest = other;
         }
     }
+    // Only the biggest: a repeated subexpression all of whose occurrences
+    // lie inside occurrences of a bigger chosen one is left inline (else a
+    // chain `a || b || c ...` would become a chain of calls).
+    out.sort_by_key(|(e, all)| (std::cmp::Reverse(expr_size(e)), Tables::key(e), all.len()));
+    fn cover(e: &Expr, covered: &mut std::collections::HashSet<usize>) {
+        covered.insert(Tables::key(e));
+        match e {
+            Expr::LoadIndex { index, .. } | Expr::ConstIndex { index, .. } | Expr::Unary(_, index) => {
+                cover(index, covered)
+            }
+            Expr::Binary(_, a, c) => {
+                cover(a, covered);
+                cover(c, covered);
+            }
+            _ => {}
+        }
+    }
+    let mut covered = std::collections::HashSet::new();
+    let mut chosen = Vec::new();
+    for (e, all) in out {
+        if all.iter().all(|m| covered.contains(&Tables::key(m))) {
+            continue;
+        }
+        for m in &all {
+            cover(m, &mut covered);
+        }
+        chosen.push((e, all));
+    }
     // A deterministic order (function ids, hence code layout).
-    out.sort_by_key(|(e, _)| Tables::key(e));
-    out
+    chosen.sort_by_key(|(e, _)| Tables::key(e));
+    chosen
 }
 
 /// Size of an expression in nodes, or `None` when its evaluation can raise
