@@ -1690,20 +1690,22 @@ impl<'m> Gen<'m> {
                 b.ins().store(MemFlagsData::trusted(), v, ent, o);
             }
         }
-        let (apply, errb, done) = (b.create_block(), b.create_block(), b.create_block());
+        let (errb, done) = (b.create_block(), b.create_block());
         let flag = b.append_block_param(done, I8);
         match err {
             Flag::Const(true) => {
                 b.ins().jump(errb, &[]);
+                let apply = b.create_block();
+                enter(b, apply);
             }
-            Flag::Const(false) => {
-                b.ins().jump(apply, &[]);
-            }
+            // Applied in the current block.
+            Flag::Const(false) => {}
             Flag::Val(v) => {
+                let apply = b.create_block();
                 b.ins().brif(v, errb, &[], apply, &[]);
+                enter(b, apply);
             }
         }
-        enter(b, apply);
         if len <= 128 {
             emit_copy(b, cx.src, dst, len);
         } else {
