@@ -112,7 +112,7 @@ bench-full:
 # The dvemc/SPIN speed ratio (where SPIN is installed) on these instances;
 # rewrite its baseline with
 #   python3 scripts/bench_spin.py --out /tmp/s.csv --write-baseline results/baseline/spin-ratio.csv $(SPIN_REGRESSION_INSTANCES)
-SPIN_REGRESSION_INSTANCES ?= at.3 fischer.4 frogs.3
+SPIN_REGRESSION_INSTANCES ?= at.3 fischer.4 hanoi.2
 check-regressions:
 	$(CARGO) build --release -p harness
 	@mkdir -p target/bench && rm -f target/bench/regressions.csv
