@@ -15,11 +15,24 @@
 //!   to keep its register allocation fast).
 //! * `status_T(src) -> i8` per transition (`system sync` only, driven from
 //!   Rust).
+//! * `fan(src, states, entries, c, cap, statuses) -> i64` (models with a
+//!   property): successor `c`, a system step, replaced by its product with
+//!   the enabled property moves.
+//! * `stage2_K(src, states, entries, cap, count, statuses) -> i64` (big
+//!   models): stage 2 of a group of processes.
+//! * `subK(base) -> i64`: a big subexpression repeated among guards
+//!   (value, or 1 << 32 for a run-time error).
 //! * `copy(src, dst)` for long state vectors, and `fingerprint(state) ->
 //!   u64`.
 //!
+//! Helper functions are generated only when called; all functions are
+//! built first, then compiled on two threads (`Gen::compile_all`).
+//!
 //! Erroneous successors are only flagged: the caller writes the error state
 //! into their slots, which keeps a call out of every successor's code.
+//! Where an exact bound of the successors of one state (counted while
+//! generating: there are no loops) fits 1 MiB, the caller reserves it and
+//! pushes skip the capacity check.
 //!
 //! In `successors`, each process dispatches on its control state (a switch)
 //! so only transitions leaving the current state are looked at. Statuses
