@@ -5,9 +5,11 @@
 use std::fmt::Write;
 
 const W: f64 = 760.0;
+/// Distinct colours for up to 16 series (every strategy family of a report
+/// gets its own); more wrap around.
 const PALETTE: &[&str] = &[
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-    "#17becf",
+    "#17becf", "#000000", "#f5c400", "#00a087", "#a6cee3", "#b15928", "#6a3d9a",
 ];
 
 pub fn color(i: usize) -> &'static str {
