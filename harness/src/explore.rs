@@ -743,7 +743,7 @@ mod tests {
                 r.states,
                 r.transitions,
                 r.deadlocks,
-                r.dfs.clone().map(|d| format!("{d:?}")),
+                r.dfs.map(|d| format!("{d:?}")),
             )
         };
         for cap in [0, 64, 4096, 65536] {

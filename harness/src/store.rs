@@ -285,6 +285,22 @@ impl StateStore {
     }
 }
 
+/// A non-blocking prefetch of the cache line holding `*p` (nothing on
+/// targets without one).
+#[inline(always)]
+fn prefetch_line<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it never faults and has no effect
+    // on the program's state (`p` is a valid reference anyway).
+    #[allow(unused_unsafe)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,20 +398,4 @@ mod tests {
         assert_eq!(s.insert(&[], 42), (0, false));
         assert_eq!(s.get(0), &[] as &[u8]);
     }
-}
-
-/// A non-blocking prefetch of the cache line holding `*p` (nothing on
-/// targets without one).
-#[inline(always)]
-fn prefetch_line<T>(p: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults and has no effect
-    // on the program's state (`p` is a valid reference anyway).
-    #[allow(unused_unsafe)]
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((p as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }

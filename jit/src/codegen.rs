@@ -1392,7 +1392,7 @@ impl<'m> Gen<'m> {
                 let r = match ctx.compile(isa, &mut Default::default()) {
                     Err(e) => Err(JitError::Codegen(format!(
                         "{:?}",
-                        cranelift_codegen::print_errors::pretty_error(&e.func, e.inner)
+                        cranelift_codegen::print_errors::pretty_error(e.func, e.inner)
                     ))),
                     Ok(code) => {
                         let (align, bytes, mach) = (
@@ -2112,7 +2112,7 @@ impl<'m> Gen<'m> {
                 }
                 if !quirky {
                     for &t in pr.send.iter().filter(|&&t| m.transitions[t].from == f) {
-                        g.gen_send(b, cx, &cands, pi, t, None, None, sender_err);
+                        g.gen_send(b, cx, cands, pi, t, None, None, sender_err);
                     }
                 }
             });
@@ -2122,7 +2122,7 @@ impl<'m> Gen<'m> {
                         unreachable!("send list")
                     };
                     let c = cs(b, pi);
-                    g.gen_send(b, cx, &cands, pi, t, Some(c), chan_err[channel], sender_err);
+                    g.gen_send(b, cx, cands, pi, t, Some(c), chan_err[channel], sender_err);
                 }
             }
         };

@@ -53,7 +53,8 @@ fn beem_differential() {
     files.sort_by_key(|p| std::cmp::Reverse(std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)));
 
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<(String, (Verdict, usize, Duration))>> = Mutex::new(Vec::new());
+    type Checked = (String, (Verdict, usize, Duration));
+    let results: Mutex<Vec<Checked>> = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism()
         .map_or(2, |n| n.get())
         .clamp(1, 2);

@@ -44,6 +44,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once per run: the size of the biggest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Benchmark matrices: run (with resume and shards), list, report,
