@@ -267,7 +267,10 @@ impl NextState for JitModel {
                 let n = n as usize;
                 // Cannot fail (see the safety comment above); a cheap check
                 // that the bound counted at compile time holds.
-                assert!(n <= cap, "generated code wrote {n} successors into room for {cap}");
+                assert!(
+                    n <= cap,
+                    "generated code wrote {n} successors into room for {cap}"
+                );
                 // SAFETY: the first `n` states and entries were written in
                 // full (every field of every `Succ`, the flag as 0 or 1).
                 unsafe {

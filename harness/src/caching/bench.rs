@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use dve_frontend::interp::Interpreter;
+use dve_frontend::model::NextState;
 
 use super::sweep::{auto_progress, full_graph};
 use super::{run, CacheSize, CachingOutcome, Independence, Options, Order, Replacement};
@@ -558,7 +558,7 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) ->
 
 /// Finds the best run of a (family, CR) cell.
 fn best_run(
-    model: &Interpreter,
+    model: &dyn NextState,
     indep: &Independence,
     size: u64,
     orders: &[Order],
@@ -607,11 +607,16 @@ fn best_run(
     None
 }
 
-fn model_of(beem: &Beem, name: &str) -> Option<(Interpreter, Independence)> {
+/// The instance compiled with the JIT (the interpreter if it declines):
+/// the figures are the same with either backend, the runs faster.
+fn model_of(beem: &Beem, name: &str) -> Option<(Box<dyn NextState>, Independence)> {
     let path = beem.model_path(name);
     let ir = dve_frontend::load_file(&path).ok()?;
     let indep = Independence::from_model(&ir);
-    Some((Interpreter::new(ir), indep))
+    Some((
+        crate::backend::build(ir, crate::backend::Backend::Jit).model,
+        indep,
+    ))
 }
 
 /// Runs the Table 2 experiment; writes `table2.csv`, `table2.md` and
@@ -641,7 +646,7 @@ pub fn table2(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
             progress(&format!("{}: does not load", row.instance));
             continue;
         };
-        let full = bfs(&model, &Limits::default(), false);
+        let full = bfs(model.as_ref(), &Limits::default(), false);
         let size = full.states;
         let degree = full.transitions as f64 / size as f64;
         let mut cells = Vec::new();
@@ -650,7 +655,7 @@ pub fn table2(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
             let mut pair: [Option<Best>; 2] = [None, None];
             for (ci, cr) in [false, true].into_iter().enumerate() {
                 let t = Instant::now();
-                let best = best_run(&model, &indep, size, &orders, cr, cfg);
+                let best = best_run(model.as_ref(), &indep, size, &orders, cr, cfg);
                 let secs = t.elapsed().as_secs_f64();
                 let (ps, pv, pp) = row.cells[fam][ci];
                 match &best {
@@ -987,7 +992,7 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
          until a run succeeds within 5·|S| visits; 1 %-steps below 20 %). All figures in % of |S|; ours, then the paper's in brackets.\n\n\
          | Model | states | PM | SL S | SL V | P | L | SL+SC S | SL+SC V | measure |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
     );
-    let mut last: Option<(String, super::sweep::Graph, Interpreter)> = None;
+    let mut last: Option<(String, super::sweep::Graph, Box<dyn NextState>)> = None;
     for &(inst, pstates, level, ps, pv, pp, pl, pss, psv) in PAPER_TABLE3.iter() {
         if let Some(list) = &cfg.instances {
             if !list.iter().any(|i| i == inst) {
@@ -1006,10 +1011,11 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
                 progress(&format!("{inst}: does not load"));
                 continue;
             };
-            let g = full_graph(&model, usize::MAX).expect("unbounded");
+            let g = full_graph(model.as_ref(), usize::MAX).expect("unbounded");
             last = Some((inst.to_string(), g, model));
         }
         let (_, graph, model) = last.as_ref().expect("loaded");
+        let model: &dyn NextState = model.as_ref();
         let size = graph.store.len() as u64;
         let t = Instant::now();
         let ap = auto_progress(model, graph, level);
