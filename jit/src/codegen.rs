@@ -169,10 +169,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         used: std::collections::HashSet::new(),
         pending: Vec::new(),
     };
-    g.step_sig = g.module.make_signature();
-    g.step_sig.params.push(AbiParam::new(I64));
-    g.step_sig.params.push(AbiParam::new(I64));
-    g.step_sig.returns.push(AbiParam::new(I8));
+    g.step_sig = signature(&g.module, 2, Some(I8));
 
     // Declarations.
     for t in &m.transitions {
@@ -189,9 +186,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
             g.bufop.insert(t.id, id);
         }
     }
-    let mut guard_sig = g.module.make_signature();
-    guard_sig.params.push(AbiParam::new(I64));
-    guard_sig.returns.push(AbiParam::new(I8));
+    let guard_sig = signature(&g.module, 1, Some(I8));
     for t in &m.transitions {
         if t.guard.as_ref().is_some_and(|e| expr_size(e) > BIG_GUARD) {
             let id = g
@@ -203,9 +198,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
     }
     // Repeated big subexpressions of guards: one function each,
     // `sub(base) -> value (zero-extended) | error << 32`.
-    let mut sub_sig = g.module.make_signature();
-    sub_sig.params.push(AbiParam::new(I64));
-    sub_sig.returns.push(AbiParam::new(I64));
+    let sub_sig = signature(&g.module, 1, Some(I64));
     let repeated = repeated_subexpressions(m);
     let mut subs = Vec::new();
     for (k, (rep, all)) in repeated.iter().enumerate() {
@@ -235,26 +228,18 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         })?;
         g.consts.building = None;
     }
-    let mut copy_sig = g.module.make_signature();
-    copy_sig.params.push(AbiParam::new(I64));
-    copy_sig.params.push(AbiParam::new(I64));
+    let copy_sig = signature(&g.module, 2, None);
     let copy_id = g
         .module
         .declare_function("copy", Linkage::Local, &copy_sig)
         .map_err(cg_err)?;
     g.copy_fn = Some(copy_id);
-    let mut succ_sig = g.module.make_signature();
-    for _ in 0..4 {
-        succ_sig.params.push(AbiParam::new(I64));
-    }
-    succ_sig.returns.push(AbiParam::new(I64));
+    let succ_sig = signature(&g.module, 4, Some(I64));
     let succ_id = g
         .module
         .declare_function("successors", Linkage::Local, &succ_sig)
         .map_err(cg_err)?;
-    let mut fp_sig = g.module.make_signature();
-    fp_sig.params.push(AbiParam::new(I64));
-    fp_sig.returns.push(AbiParam::new(I64));
+    let fp_sig = signature(&g.module, 1, Some(I64));
     let fp_id = g
         .module
         .declare_function("fingerprint", Linkage::Local, &fp_sig)
@@ -294,11 +279,7 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
                 .enumerate()
                 .map(|(i, &t)| (t, np + i as u32))
                 .collect();
-            let mut fan_sig = g.module.make_signature();
-            for _ in 0..6 {
-                fan_sig.params.push(AbiParam::new(I64));
-            }
-            fan_sig.returns.push(AbiParam::new(I64));
+            let fan_sig = signature(&g.module, 6, Some(I64));
             let fan_id = g
                 .module
                 .declare_function("fan", Linkage::Local, &fan_sig)
@@ -531,6 +512,15 @@ fn check_buf(m: &Model, channel: usize, n: usize) -> Result<(), JitError> {
             feature: "buffered operation on an unbuffered channel".into(),
         }),
     }
+}
+
+/// A signature of `params` pointer-sized (i64) parameters and an optional
+/// return value: every generated function has one.
+fn signature(module: &JITModule, params: usize, ret: Option<cranelift_codegen::ir::Type>) -> Signature {
+    let mut sig = module.make_signature();
+    sig.params.extend((0..params).map(|_| AbiParam::new(I64)));
+    sig.returns.extend(ret.map(AbiParam::new));
+    sig
 }
 
 fn entry_params(b: &mut FunctionBuilder) -> Vec<Value> {
@@ -895,6 +885,19 @@ fn distinct_froms(m: &Model, ts: impl Iterator<Item = usize>) -> Vec<u16> {
 /// need no capacity check.
 const UNCHECKED_BYTES: usize = 1 << 20;
 
+/// The receivers that could pair with the rendezvous send `t` (same
+/// channel, another process), in model order.
+fn partners(m: &Model, t: usize) -> impl Iterator<Item = &Transition> {
+    let send = &m.transitions[t];
+    let channel = match send.sync {
+        SyncKind::Send { channel, .. } => Some(channel),
+        _ => None,
+    };
+    m.transitions.iter().filter(move |r| {
+        r.process != send.process && matches!(r.sync, SyncKind::Recv { channel: c, .. } if Some(c) == channel)
+    })
+}
+
 /// An estimate of the push sites `gen_successors` will generate (the exact
 /// count, made while generating, is what the caller relies on).
 fn estimated_pushes(m: &Model) -> usize {
@@ -907,16 +910,11 @@ fn estimated_pushes(m: &Model) -> usize {
         }
         system += pr.local.len() + pr.buf_recv.len() + pr.buf_send.len();
         for &t in &pr.send {
-            let SyncKind::Send { channel, .. } = m.transitions[t].sync else {
-                continue;
-            };
-            for r in &m.transitions {
-                if r.process != p && matches!(r.sync, SyncKind::Recv { channel: c, .. } if c == channel) {
-                    if Some(r.process) == m.property {
-                        direct += 1;
-                    } else {
-                        system += 1;
-                    }
+            for r in partners(m, t) {
+                if Some(r.process) == m.property {
+                    direct += 1;
+                } else {
+                    system += 1;
                 }
             }
         }
@@ -2158,19 +2156,7 @@ impl<'m> Gen<'m> {
                 .send
                 .iter()
                 .map(|&t| {
-                    let SyncKind::Send { channel, .. } = m.transitions[t].sync else {
-                        return 0;
-                    };
-                    let partners: Vec<&Transition> = m
-                        .transitions
-                        .iter()
-                        .filter(|r| {
-                            r.process != p
-                                && matches!(r.sync, SyncKind::Recv { channel: c, .. } if c == channel)
-                        })
-                        .collect();
-                    10 + 2 * size(&m.transitions[t])
-                        + partners.iter().map(|r| 30 + 2 * size(r)).sum::<usize>()
+                    10 + 2 * size(&m.transitions[t]) + partners(m, t).map(|r| 30 + 2 * size(r)).sum::<usize>()
                 })
                 .sum();
             own + sends
@@ -2356,11 +2342,7 @@ impl<'m> Gen<'m> {
                 self.gen_stage2(b, &mut cx, pi, &cands, &chan_err, &may_move, sender_err);
             }
         } else {
-            let mut sig = self.module.make_signature();
-            for _ in 0..6 {
-                sig.params.push(AbiParam::new(I64));
-            }
-            sig.returns.push(AbiParam::new(I64));
+            let sig = signature(&self.module, 6, Some(I64));
             let flags = cx.flags_addr(b);
             for (k, chunk) in chunks.iter().enumerate() {
                 let id = self
