@@ -11,10 +11,12 @@
 //! then the fewest visits; S is its cache size and V its visits, both in %
 //! of `|S|`.
 //!
-//! Table 3 protocol: automatic progress measures of the paper's levels;
-//! SL alone (S = peak stored, V, P = persistent at the end, L = largest
-//! class in memory at once), then SL + SC with the stratified strategy and
-//! cache sizes 5, 10, … % until a run succeeds within 5·|S| visits.
+//! Table 3 protocol: automatic progress measures of the paper's levels
+//! (`projection` derivation unless told otherwise); SL alone (S = peak
+//! stored, V, P = persistent at the end, L = largest class in memory at
+//! once), then SL + SC with the stratified strategy and the smallest cache
+//! (1 % grid, bisected to 0.1 %) with which a run succeeds within 5·|S|
+//! visits.
 
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
 
@@ -26,7 +28,7 @@ use std::time::Instant;
 
 use dve_frontend::model::NextState;
 
-use super::sweep::{auto_progress, full_graph};
+use super::sweep::{derive_progress, full_graph, Derivation};
 use super::{run, CacheSize, CachingOutcome, Independence, Options, Order, Replacement};
 use crate::explore::{bfs, Limits};
 use crate::manifest::Beem;
@@ -519,6 +521,26 @@ pub struct Best {
     pub order: Order,
     pub replacement: Replacement,
     pub runs: u32,
+    /// Successful runs at the best cache size, and the most visits among
+    /// them: how much V depends on the strategy and parameter chosen.
+    pub ok_runs: u32,
+    pub worst_visits_pct: f64,
+}
+
+/// How the runs at one cache size ended (none of them succeeded).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Failures {
+    pub out_of_memory: u32,
+    pub out_of_time: u32,
+}
+
+/// One cell of Table 2 as measured: the best run, and when we needed a
+/// larger cache than the paper (or found none), how our runs failed at the
+/// paper's cache size, the measured reason for the difference.
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    pub best: Option<Best>,
+    pub at_paper_s: Option<Failures>,
 }
 
 /// Settings of the experiments.
@@ -532,6 +554,8 @@ pub struct BenchConfig {
     pub threads: usize,
     /// Largest cache size tried (%).
     pub max_pct: u32,
+    /// Derivation of the automatic progress measures (Table 3).
+    pub derivation: Derivation,
 }
 
 fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
@@ -556,15 +580,18 @@ fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) ->
         .collect()
 }
 
-/// Finds the best run of a (family, CR) cell.
+/// Finds the best run of a (family, CR) cell; `paper_s` is the paper's S
+/// for it, where the outcomes of our failed runs are kept.
 fn best_run(
     model: &dyn NextState,
     indep: &Independence,
     size: u64,
     orders: &[Order],
     cr: bool,
+    paper_s: u32,
     cfg: &BenchConfig,
-) -> Option<Best> {
+) -> Cell {
+    let mut cell = Cell::default();
     let mut runs = 0;
     let mut pct = 5;
     while pct <= cfg.max_pct {
@@ -588,23 +615,33 @@ fn best_run(
             (order, repl, r)
         });
         runs += results.len() as u32;
-        let best = results
-            .into_iter()
+        let ok: Vec<_> = results
+            .iter()
             .filter(|(_, _, r)| r.result == CachingOutcome::Complete)
-            .min_by_key(|(_, _, r)| r.visits);
-        if let Some((order, replacement, r)) = best {
-            return Some(Best {
+            .collect();
+        if let Some((order, replacement, r)) = ok.iter().min_by_key(|(_, _, r)| r.visits) {
+            cell.best = Some(Best {
                 cache_pct: pct,
                 visits_pct: r.visits_pct.unwrap_or(0.0),
                 stored_pct: r.stored_pct.unwrap_or(0.0),
-                order,
-                replacement,
+                order: *order,
+                replacement: *replacement,
                 runs,
+                ok_runs: ok.len() as u32,
+                worst_visits_pct: ok.iter().filter_map(|(_, _, r)| r.visits_pct).fold(0.0, f64::max),
+            });
+            return cell;
+        }
+        if pct == paper_s {
+            let count = |o| results.iter().filter(|(_, _, r)| r.result == o).count() as u32;
+            cell.at_paper_s = Some(Failures {
+                out_of_memory: count(CachingOutcome::OutOfMemory),
+                out_of_time: count(CachingOutcome::OutOfTime),
             });
         }
         pct += 5;
     }
-    None
+    cell
 }
 
 /// The instance compiled with the JIT (the interpreter if it declines):
@@ -625,107 +662,115 @@ pub fn table2(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
     let beem = Beem::at(&cfg.beem);
     std::fs::create_dir_all(&cfg.out_dir)?;
     let paper = paper_table2();
-    let mut csv = String::from(
-        "instance,states,degree,search,cr,S,V,param,replacement,stored_peak_pct,runs,seconds,paper_S,paper_V,paper_param\n",
-    );
-    let mut md_rows: Vec<(String, u64, f64, Vec<[Option<Best>; 2]>, usize)> = Vec::new();
-    for (pi, row) in paper.iter().enumerate() {
+    let mut csv = String::from(TABLE2_HEADER);
+    let mut rows: Vec<Row> = Vec::new();
+    for (pi, prow) in paper.iter().enumerate() {
         if let Some(list) = &cfg.instances {
-            if !list.iter().any(|i| i == row.instance) {
+            if !list.iter().any(|i| i == prow.instance) {
                 continue;
             }
         }
-        if row.states > cfg.max_states {
+        if prow.states > cfg.max_states {
             progress(&format!(
                 "{}: skipped ({} states > {})",
-                row.instance, row.states, cfg.max_states
+                prow.instance, prow.states, cfg.max_states
             ));
             continue;
         }
-        let Some((model, indep)) = model_of(&beem, row.instance) else {
-            progress(&format!("{}: does not load", row.instance));
+        let Some((model, indep)) = model_of(&beem, prow.instance) else {
+            progress(&format!("{}: does not load", prow.instance));
             continue;
         };
         let full = bfs(model.as_ref(), &Limits::default(), false);
-        let size = full.states;
-        let degree = full.transitions as f64 / size as f64;
-        let mut cells = Vec::new();
+        let mut row = Row {
+            name: prow.instance.to_string(),
+            size: full.states,
+            degree: full.transitions as f64 / full.states as f64,
+            cells: Default::default(),
+            pi,
+        };
         for fam in 0..4 {
             let orders = family_orders(fam);
-            let mut pair: [Option<Best>; 2] = [None, None];
             for (ci, cr) in [false, true].into_iter().enumerate() {
                 let t = Instant::now();
-                let best = best_run(model.as_ref(), &indep, size, &orders, cr, cfg);
+                let (ps, pv, _) = prow.cells[fam][ci];
+                let cell = best_run(model.as_ref(), &indep, row.size, &orders, cr, ps, cfg);
                 let secs = t.elapsed().as_secs_f64();
-                let (ps, pv, pp) = row.cells[fam][ci];
-                match &best {
-                    Some(b) => {
-                        let _ = writeln!(
-                            csv,
-                            "{},{},{:.2},{},{},{},{:.0},\"{}\",{},{:.1},{},{:.1},{},{},\"{}\"",
-                            row.instance,
-                            size,
-                            degree,
-                            FAMILIES[fam],
-                            if cr { "yes" } else { "no" },
-                            b.cache_pct,
-                            b.visits_pct,
-                            order_param(b.order),
-                            b.replacement,
-                            b.stored_pct,
-                            b.runs,
-                            secs,
-                            ps,
-                            pv,
-                            pp
-                        );
-                        progress(&format!(
-                            "{} {} CR={}: S {} V {:.0} ({} {}) — paper S {} V {} ({:.1} s)",
-                            row.instance,
-                            FAMILIES[fam],
-                            if cr { "yes" } else { "no" },
-                            b.cache_pct,
-                            b.visits_pct,
-                            b.order,
-                            b.replacement,
-                            ps,
-                            pv,
-                            secs
-                        ));
-                    }
-                    None => {
-                        let _ = writeln!(
-                            csv,
-                            "{},{},{:.2},{},{},,,,,,,{:.1},{},{},\"{}\"",
-                            row.instance,
-                            size,
-                            degree,
-                            FAMILIES[fam],
-                            if cr { "yes" } else { "no" },
-                            secs,
-                            ps,
-                            pv,
-                            pp
-                        );
-                        progress(&format!("{} {}: no successful run", row.instance, FAMILIES[fam]));
-                    }
-                }
-                pair[ci] = best;
+                csv.push_str(&csv_line(&row, fam, ci, &cell, secs, prow));
+                progress(&match &cell.best {
+                    Some(b) => format!(
+                        "{} {} CR={}: S {} V {:.0} ({} {}) — paper S {ps} V {pv} ({secs:.1} s)",
+                        row.name,
+                        FAMILIES[fam],
+                        if cr { "yes" } else { "no" },
+                        b.cache_pct,
+                        b.visits_pct,
+                        b.order,
+                        b.replacement,
+                    ),
+                    None => format!("{} {}: no successful run", row.name, FAMILIES[fam]),
+                });
+                row.cells[fam][ci] = cell;
             }
-            cells.push(pair);
         }
-        md_rows.push((row.instance.to_string(), size, degree, cells, pi));
+        rows.push(row);
         // Write as we go, so a long run leaves partial results.
         std::fs::write(cfg.out_dir.join("table2.csv"), &csv)?;
-        write_table2_md(&cfg.out_dir.join("table2.md"), &md_rows, &paper, cfg)?;
-        write_table2_svg(&cfg.out_dir.join("table2.svg"), &md_rows, &paper)?;
+        write_table2_md(&cfg.out_dir.join("table2.md"), &rows, &paper, cfg)?;
+        write_table2_svg(&cfg.out_dir.join("table2.svg"), &rows, &paper)?;
     }
     Ok(())
 }
 
-type MdRow = (String, u64, f64, Vec<[Option<Best>; 2]>, usize);
+const TABLE2_HEADER: &str =
+    "instance,states,degree,search,cr,S,V,param,replacement,stored_peak_pct,runs,seconds,\
+paper_S,paper_V,paper_param,ok_runs,V_worst,paper_S_out_of_memory,paper_S_out_of_time\n";
 
-fn write_table2_md(path: &Path, rows: &[MdRow], paper: &[PaperRow], cfg: &BenchConfig) -> anyhow::Result<()> {
+/// One CSV line of `table2.csv` (see `TABLE2_HEADER`).
+fn csv_line(row: &Row, fam: usize, ci: usize, cell: &Cell, secs: f64, prow: &PaperRow) -> String {
+    let (ps, pv, pp) = prow.cells[fam][ci];
+    let best = match &cell.best {
+        Some(b) => format!(
+            "{},{:.0},\"{}\",{},{:.1},{}",
+            b.cache_pct,
+            b.visits_pct,
+            order_param(b.order),
+            b.replacement,
+            b.stored_pct,
+            b.runs
+        ),
+        None => ",,,,,".to_string(),
+    };
+    let spread = match &cell.best {
+        Some(b) => format!("{},{:.0}", b.ok_runs, b.worst_visits_pct),
+        None => ",".to_string(),
+    };
+    let fails = match cell.at_paper_s {
+        Some(f) => format!("{},{}", f.out_of_memory, f.out_of_time),
+        None => ",".to_string(),
+    };
+    format!(
+        "{},{},{:.2},{},{},{best},{secs:.1},{ps},{pv},\"{pp}\",{spread},{fails}\n",
+        row.name,
+        row.size,
+        row.degree,
+        FAMILIES[fam],
+        if ci == 1 { "yes" } else { "no" },
+    )
+}
+
+/// One instance of Table 2 as measured.
+struct Row {
+    name: String,
+    size: u64,
+    degree: f64,
+    /// [DFS, BFS, BBFS, Alt] × [no CR, CR].
+    cells: [[Cell; 2]; 4],
+    /// Its index in `paper_table2()`.
+    pi: usize,
+}
+
+fn write_table2_md(path: &Path, rows: &[Row], paper: &[PaperRow], cfg: &BenchConfig) -> anyhow::Result<()> {
     let mut md = String::new();
     let _ = writeln!(md, "# Table 2 of the state-caching paper, measured by dvemc\n");
     let _ = writeln!(
@@ -748,11 +793,14 @@ fn write_table2_md(path: &Path, rows: &[MdRow], paper: &[PaperRow], cfg: &BenchC
     );
     let _ = writeln!(md, "| --- | --- | --- | --- | --- | --- |");
     let mut sums = [[(0.0f64, 0.0f64, 0.0f64, 0.0f64, 0u32); 2]; 4];
-    for (name, size, degree, cells, pi) in rows {
-        let p = &paper[*pi];
+    for row in rows {
+        let p = &paper[row.pi];
         for ci in 0..2 {
             let mut line = if ci == 0 {
-                format!("| {name} (states {size}, d = {degree:.1}) | no |")
+                format!(
+                    "| {} (states {}, d = {:.1}) | no |",
+                    row.name, row.size, row.degree
+                )
             } else {
                 "| | yes |".to_string()
             };
@@ -763,7 +811,7 @@ fn write_table2_md(path: &Path, rows: &[MdRow], paper: &[PaperRow], cfg: &BenchC
                 } else {
                     format!(" ({pp})")
                 };
-                match &cells[fam][ci] {
+                match &row.cells[fam][ci].best {
                     Some(b) => {
                         let param = order_param(b.order);
                         let param = if param.is_empty() {
@@ -819,19 +867,104 @@ fn write_table2_md(path: &Path, rows: &[MdRow], paper: &[PaperRow], cfg: &BenchC
         md,
         "\nPlot: `table2.svg` (our S and V against the paper's, every cell)."
     );
+    md.push_str(&differences(rows, paper));
     std::fs::write(path, md)?;
     Ok(())
 }
 
-/// Two scatter plots (S and V: ours against the paper's), SVG by hand.
-fn write_table2_svg(path: &Path, rows: &[MdRow], paper: &[PaperRow]) -> anyhow::Result<()> {
-    let colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
-    let mut pts: [Vec<(f64, f64, usize)>; 2] = [Vec::new(), Vec::new()];
-    for (_, _, _, cells, pi) in rows {
+/// The cells where our S or V differs from the paper's by more than 5
+/// points, each with the measured reason.
+fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
+    let mut out = String::from(
+        "\n## Differences of more than 5 points, and their measured reasons\n\n\
+         S is a multiple of 5, so an S difference here is 10 points or more. \
+         `S↑`: we needed a larger cache; the outcomes of all our runs at the paper's S \
+         are given (`out_of_memory`: the TD-tree of open states and their ancestors did \
+         not fit; `out_of_time`: more than 5·|S| visits). `S↓`: we succeeded with a smaller \
+         cache than the paper's best. `V` at equal S: the range of V over our successful \
+         runs at that size (strategies × parameters), against the paper's V. When S differs, \
+         V is measured at a different cache size and is not compared.\n\n",
+    );
+    let mut counts = [0u32; 5]; // S↑ oom-dominated, S↑ oot-dominated, S↓, V in range, V out of range
+    let mut lines = Vec::new();
+    for row in rows {
         for fam in 0..4 {
             for ci in 0..2 {
-                if let Some(b) = &cells[fam][ci] {
-                    let (ps, pv, _) = paper[*pi].cells[fam][ci];
+                let (ps, pv, _) = paper[row.pi].cells[fam][ci];
+                let cell = &row.cells[fam][ci];
+                let what = format!(
+                    "{} {}{}",
+                    row.name,
+                    FAMILIES[fam],
+                    if ci == 1 { "+CR" } else { "" }
+                );
+                let Some(b) = &cell.best else {
+                    lines.push(format!("- {what}: no successful run of ours (paper {ps}/{pv})"));
+                    continue;
+                };
+                let (s, v) = (b.cache_pct as i64, b.visits_pct.round() as i64);
+                if (s - ps as i64).abs() > 5 {
+                    if s > ps as i64 {
+                        let reason = match cell.at_paper_s {
+                            Some(f) => {
+                                counts[usize::from(f.out_of_time > f.out_of_memory)] += 1;
+                                format!(
+                                    "at {ps} % our {} runs ended {} out_of_memory, {} out_of_time",
+                                    f.out_of_memory + f.out_of_time,
+                                    f.out_of_memory,
+                                    f.out_of_time
+                                )
+                            }
+                            None => "outcomes at the paper's S not recorded".to_string(),
+                        };
+                        lines.push(format!("- {what}: S↑ {s} vs {ps}; {reason}"));
+                    } else {
+                        counts[2] += 1;
+                        lines.push(format!(
+                            "- {what}: S↓ {s} vs {ps}; {} with {} succeeds ({} of our runs at {s} %)",
+                            b.order, b.replacement, b.ok_runs
+                        ));
+                    }
+                } else if s == ps as i64 && (v - pv as i64).abs() > 5 {
+                    let within = (pv as f64) >= b.visits_pct - 0.5 && (pv as f64) <= b.worst_visits_pct + 0.5;
+                    counts[if within { 3 } else { 4 }] += 1;
+                    lines.push(format!(
+                        "- {what}: V {v} vs {pv}; our {} successful runs at {s} % visit {v}–{:.0} %{}",
+                        b.ok_runs,
+                        b.worst_visits_pct,
+                        if within {
+                            ", the paper's V among them"
+                        } else if (pv as f64) < b.visits_pct {
+                            ", all more than the paper's best"
+                        } else {
+                            ", all fewer than the paper's best"
+                        }
+                    ));
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "Summary: {} cells with S↑ where most of our runs at the paper's S ran out of memory, {} where most ran out of time; \
+         {} cells with S↓; at equal S, {} cells whose paper V lies within the range of our runs, {} outside it.\n",
+        counts[0], counts[1], counts[2], counts[3], counts[4]
+    );
+    for l in lines {
+        let _ = writeln!(out, "{l}");
+    }
+    out
+}
+
+/// Two scatter plots (S and V: ours against the paper's), SVG by hand.
+fn write_table2_svg(path: &Path, rows: &[Row], paper: &[PaperRow]) -> anyhow::Result<()> {
+    let colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+    let mut pts: [Vec<(f64, f64, usize)>; 2] = [Vec::new(), Vec::new()];
+    for row in rows {
+        for fam in 0..4 {
+            for ci in 0..2 {
+                if let Some(b) = &row.cells[fam][ci].best {
+                    let (ps, pv, _) = paper[row.pi].cells[fam][ci];
                     pts[0].push((ps as f64, b.cache_pct as f64, fam));
                     pts[1].push((pv as f64, b.visits_pct, fam));
                 }
@@ -983,14 +1116,15 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
     let beem = Beem::at(&cfg.beem);
     std::fs::create_dir_all(&cfg.out_dir)?;
     let mut csv = String::from(
-        "instance,states,level,measure,regress_pct,SL_S,SL_V,P,L,SC_cache,SC_S,SC_V,paper_SL_S,paper_SL_V,paper_P,paper_L,paper_SC_S,paper_SC_V\n",
+        "instance,states,level,measure,regress_pct,SL_S,SL_V,P,L,SC_cache,SC_S,SC_V,paper_SL_S,paper_SL_V,paper_P,paper_L,paper_SC_S,paper_SC_V,SC_order\n",
     );
-    let mut md = String::from(
+    let mut md = format!(
         "# Table 3 of the state-caching paper, measured by dvemc\n\n\
-         Automatic progress measures (levels of Sect. 5.2, derived greedily from the full state space), \
-         sweep-line alone (SL) and with state caching (SL + SC, stratified replacement, cache sizes 5, 10, … % \
-         until a run succeeds within 5·|S| visits; 1 %-steps below 20 %). All figures in % of |S|; ours, then the paper's in brackets.\n\n\
-         | Model | states | PM | SL S | SL V | P | L | SL+SC S | SL+SC V | measure |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+         Automatic progress measures (levels of Sect. 5.2, `{}` derivation from the full state space), \
+         sweep-line alone (SL, FIFO among equal progress values) and with state caching (SL + SC, stratified replacement, FIFO or LIFO among equal progress values, whichever needs less memory, cache sizes 5, 10, … % \
+         until a run succeeds within 5·|S| visits, 1 %-steps below 20 %, then bisected to 0.1 %). All figures in % of |S|; ours, then the paper's in brackets.\n\n\
+         | Model | states | PM | SL S | SL V | P | L | SL+SC S | SL+SC V | SC order | measure |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+        cfg.derivation
     );
     let mut last: Option<(String, super::sweep::Graph, Box<dyn NextState>)> = None;
     for &(inst, pstates, level, ps, pv, pp, pl, pss, psv) in PAPER_TABLE3.iter() {
@@ -1018,7 +1152,7 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
         let model: &dyn NextState = model.as_ref();
         let size = graph.store.len() as u64;
         let t = Instant::now();
-        let ap = auto_progress(model, graph, level);
+        let ap = derive_progress(model, graph, level, cfg.derivation);
         let derive_s = t.elapsed().as_secs_f64();
         let sl = run(
             model,
@@ -1032,38 +1166,74 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
             },
             None,
         );
-        // SL + SC: smallest cache that succeeds.
+        // SL + SC: the smallest cache that succeeds on a grid (1 % steps
+        // below 20 %, then 5 %), then bisected between the last size that
+        // failed and the first that succeeded down to 0.1 % of |S| (success
+        // is close to monotone in the cache size; the paper gives S to
+        // 0.1 %).
+        // Both orders among equal progress values (FIFO and LIFO): the
+        // best complete run of the two (fewest visits), else a failure.
+        let sc_run = |pct: f64| {
+            let runs = parallel_map(&[Order::Bfs, Order::Dfs], cfg.threads, |&order| {
+                run(
+                    model,
+                    &Options {
+                        order,
+                        cache: Some(CacheSize::Percent(pct)),
+                        replacement: Replacement::Stratified(4),
+                        progress: Some(&ap.progress),
+                        state_space_size: Some(size),
+                        track_distinct: false,
+                        ..Default::default()
+                    },
+                    None,
+                )
+            });
+            let [fifo, lifo] = <[_; 2]>::try_from(runs).ok().expect("two runs");
+            let ok = |r: &super::CachingReport| r.result == CachingOutcome::Complete;
+            match (ok(&fifo), ok(&lifo)) {
+                (true, true) if lifo.visits < fifo.visits => ("lifo", lifo),
+                (true, _) => ("fifo", fifo),
+                (false, true) => ("lifo", lifo),
+                (false, false) => ("fifo", fifo),
+            }
+        };
         let mut pcts: Vec<f64> = (1..20).map(|k| k as f64).collect();
         pcts.extend((4..=20).map(|k| 5.0 * k as f64));
         let mut best = None;
+        let mut failed = 0.0;
         for pct in pcts {
-            let r = run(
-                model,
-                &Options {
-                    order: Order::Bfs,
-                    cache: Some(CacheSize::Percent(pct)),
-                    replacement: Replacement::Stratified(4),
-                    progress: Some(&ap.progress),
-                    state_space_size: Some(size),
-                    track_distinct: false,
-                    ..Default::default()
-                },
-                None,
-            );
-            if r.result == CachingOutcome::Complete {
+            let r = sc_run(pct);
+            if r.1.result == CachingOutcome::Complete {
                 best = Some((pct, r));
                 break;
+            }
+            failed = pct;
+        }
+        if let Some((mut ok, _)) = best {
+            // Tenths of a percent, so the sizes stay exact.
+            let (mut lo, mut hi) = ((failed * 10.0).round() as u32, (ok * 10.0).round() as u32);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                let r = sc_run(mid as f64 / 10.0);
+                if r.1.result == CachingOutcome::Complete {
+                    hi = mid;
+                    ok = mid as f64 / 10.0;
+                    best = Some((ok, r));
+                } else {
+                    lo = mid;
+                }
             }
         }
         let measure = ap.progress.names.join(" ");
         let f = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_default();
-        let (sc_cache, sc_s, sc_v) = match &best {
-            Some((p, r)) => (format!("{p}"), f(r.stored_pct), f(r.visits_pct)),
-            None => (String::new(), String::new(), String::new()),
+        let (sc_cache, sc_s, sc_v, sc_order) = match &best {
+            Some((p, (o, r))) => (format!("{p}"), f(r.stored_pct), f(r.visits_pct), o.to_string()),
+            None => (String::new(), String::new(), String::new(), String::new()),
         };
         let _ = writeln!(
             csv,
-            "{inst},{size},{level},\"{measure}\",{:.2},{},{},{},{},{sc_cache},{sc_s},{sc_v},{ps},{pv},{pp},{pl},{pss},{psv}",
+            "{inst},{size},{level},\"{measure}\",{:.2},{},{},{},{},{sc_cache},{sc_s},{sc_v},{ps},{pv},{pp},{pl},{pss},{psv},{sc_order}",
             100.0 * ap.regress,
             f(sl.stored_pct),
             f(sl.visits_pct),
@@ -1072,7 +1242,7 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
         );
         let _ = writeln!(
             md,
-            "| {inst} | {size} | {level} | {} [{ps}] | {} [{pv}] | {} [{pp}] | {} [{pl}] | {} [{pss}] | {} [{psv}] | {measure} |",
+            "| {inst} | {size} | {level} | {} [{ps}] | {} [{pv}] | {} [{pp}] | {} [{pl}] | {} [{pss}] | {} [{psv}] | {sc_order} | {measure} |",
             f(sl.stored_pct),
             f(sl.visits_pct),
             f(sl.persistent_pct),
@@ -1100,27 +1270,37 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
 pub fn table2_report(cfg: &BenchConfig) -> anyhow::Result<()> {
     let paper = paper_table2();
     let mut rdr = csv::Reader::from_path(cfg.out_dir.join("table2.csv"))?;
-    let mut rows: Vec<MdRow> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     for rec in rdr.records() {
         let r = rec?;
         let inst = r[0].to_string();
         let Some(pi) = paper.iter().position(|p| p.instance == inst) else {
             continue;
         };
-        if rows.last().map(|x| &x.0) != Some(&inst) {
-            rows.push((
-                inst.clone(),
-                r[1].parse()?,
-                r[2].parse()?,
-                vec![[None, None], [None, None], [None, None], [None, None]],
+        if rows.last().map(|x| &x.name) != Some(&inst) {
+            rows.push(Row {
+                name: inst.clone(),
+                size: r[1].parse()?,
+                degree: r[2].parse()?,
+                cells: Default::default(),
                 pi,
-            ));
+            });
         }
         let fam = FAMILIES
             .iter()
             .position(|f| *f == &r[3])
             .ok_or_else(|| anyhow::anyhow!("bad family"))?;
         let ci = usize::from(&r[4] == "yes");
+        // Columns added later (spread of V, failures at the paper's S) may
+        // be missing from older files.
+        let num = |i: usize| r.get(i).and_then(|x| x.parse::<u32>().ok());
+        let cell = &mut rows.last_mut().expect("row").cells[fam][ci];
+        if let (Some(oom), Some(oot)) = (num(17), num(18)) {
+            cell.at_paper_s = Some(Failures {
+                out_of_memory: oom,
+                out_of_time: oot,
+            });
+        }
         if r[5].is_empty() {
             continue;
         }
@@ -1136,14 +1316,16 @@ pub fn table2_report(cfg: &BenchConfig) -> anyhow::Result<()> {
                 Order::Alt(Some(b.parse()?), Some(d.parse()?))
             }
         };
-        let last = rows.last_mut().expect("row");
-        last.3[fam][ci] = Some(Best {
+        let visits_pct: f64 = r[6].parse()?;
+        cell.best = Some(Best {
             cache_pct: r[5].parse()?,
-            visits_pct: r[6].parse()?,
+            visits_pct,
             stored_pct: r[9].parse().unwrap_or(0.0),
             order,
             replacement: r[8].parse().map_err(|e: String| anyhow::anyhow!(e))?,
             runs: r[10].parse().unwrap_or(0),
+            ok_runs: num(15).unwrap_or(0),
+            worst_visits_pct: r.get(16).and_then(|x| x.parse().ok()).unwrap_or(visits_pct),
         });
     }
     write_table2_md(&cfg.out_dir.join("table2.md"), &rows, &paper, cfg)?;
@@ -1164,6 +1346,7 @@ pub fn main_with_args(args: &[String]) -> anyhow::Result<()> {
         strategies: Replacement::ALL.to_vec(),
         threads: 2,
         max_pct: 100,
+        derivation: Derivation::Projection,
     };
     let mut beem_dir: Option<PathBuf> = None;
     let mut it = args.iter();
@@ -1180,6 +1363,7 @@ pub fn main_with_args(args: &[String]) -> anyhow::Result<()> {
             "--max-states" => cfg.max_states = val()?.parse()?,
             "--threads" => cfg.threads = val()?.parse()?,
             "--max-pct" => cfg.max_pct = val()?.parse()?,
+            "--derivation" => cfg.derivation = val()?.parse().map_err(|e: String| anyhow::anyhow!(e))?,
             "--instances" => cfg.instances = Some(val()?.split(',').map(str::to_string).collect()),
             "--strategies" => {
                 cfg.strategies = val()?

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use dve_frontend::model::NextState;
 
-use super::sweep::{auto_progress, full_graph, Progress};
+use super::sweep::{derive_progress, full_graph, Derivation, Progress};
 use super::{run, CacheSize, CachingOutcome, CachingReport, Independence, Options, Order, Replacement};
 use crate::explore::{bfs, Limits};
 use crate::manifest::Beem;
@@ -45,6 +45,13 @@ pub struct CachingArgs {
     /// from an exhaustive run first.
     #[arg(long, value_name = "L", value_parser = clap::value_parser!(u8).range(0..=5))]
     pub progress_level: Option<u8>,
+    /// How the automatic measure is derived: `projection` (the paper's:
+    /// the components that each decrease on at most the level's share of
+    /// the transitions changing them) or `greedy` (refined while the whole
+    /// vector's regress transitions stay within the level's share)
+    /// [default: projection].
+    #[arg(long, value_name = "HOW")]
+    pub progress_derivation: Option<Derivation>,
     /// Seed of the random choices (replacement strategies) [default: 0].
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -59,6 +66,7 @@ impl CachingArgs {
             || self.max_visits.is_some()
             || !self.progress.is_empty()
             || self.progress_level.is_some()
+            || self.progress_derivation.is_some()
     }
 }
 
@@ -149,6 +157,11 @@ pub fn explore(input: &Input) -> Result<u8, CliError> {
             "give --progress or --progress-level, not both".into(),
         ));
     }
+    if a.progress_derivation.is_some() && a.progress_level.is_none() {
+        return Err(CliError::Usage(
+            "--progress-derivation chooses how --progress-level derives its measure: give --progress-level too".into(),
+        ));
+    }
     if let Some(f) = a.max_visits {
         if !(f > 0.0 && f.is_finite()) {
             return Err(CliError::Usage("--max-visits must be a positive number".into()));
@@ -198,7 +211,12 @@ pub fn explore(input: &Input) -> Result<u8, CliError> {
         eprintln!("dvemc: exhaustive run to derive the progress measure of level {level}");
         let g = full_graph(model, usize::MAX).expect("unbounded");
         size = Some(g.store.len() as u64);
-        let ap = auto_progress(model, &g, level);
+        let ap = derive_progress(
+            model,
+            &g,
+            level,
+            a.progress_derivation.unwrap_or(Derivation::Projection),
+        );
         eprintln!(
             "dvemc: progress measure: ({}) — {} classes, largest {}, {:.2} % regress transitions",
             ap.progress.names.join(", "),
