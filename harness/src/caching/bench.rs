@@ -1189,7 +1189,8 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
                     None,
                 )
             });
-            let [fifo, lifo] = <[_; 2]>::try_from(runs).ok().expect("two runs");
+            let mut runs = runs.into_iter();
+            let (fifo, lifo) = (runs.next().expect("fifo"), runs.next().expect("lifo"));
             let ok = |r: &super::CachingReport| r.result == CachingOutcome::Complete;
             match (ok(&fifo), ok(&lifo)) {
                 (true, true) if lifo.visits < fifo.visits => ("lifo", lifo),
