@@ -1384,3 +1384,69 @@ pub fn main_with_args(args: &[String]) -> anyhow::Result<()> {
         _ => anyhow::bail!("usage: caching-bench table2|table3 [--beem DIR] [--out DIR] [--max-states N] [--instances a,b] [--strategies r1,r2] [--threads N] [--max-pct P]"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn best(s: u32, v: f64, worst: f64) -> Option<Best> {
+        Some(Best {
+            cache_pct: s,
+            visits_pct: v,
+            stored_pct: s as f64,
+            order: Order::Dfs,
+            replacement: Replacement::Random,
+            runs: 8,
+            ok_runs: 3,
+            worst_visits_pct: worst,
+        })
+    }
+
+    #[test]
+    fn differences_name_each_cell_and_its_measured_reason() {
+        let paper = paper_table2();
+        // at.2: DFS 35/228, CR 30/428; BFS 40/130 (both).
+        let mut row = Row {
+            name: "at.2".into(),
+            size: 49443,
+            degree: 3.0,
+            cells: Default::default(),
+            pi: 0,
+        };
+        row.cells[0][0] = Cell {
+            best: best(45, 200.0, 300.0),
+            at_paper_s: Some(Failures {
+                out_of_memory: 1,
+                out_of_time: 7,
+            }),
+        };
+        row.cells[0][1] = Cell {
+            best: best(30, 300.0, 450.0),
+            at_paper_s: None,
+        };
+        row.cells[1][0] = Cell {
+            best: best(40, 100.0, 120.0),
+            at_paper_s: None,
+        };
+        row.cells[1][1] = Cell {
+            best: best(30, 100.0, 120.0),
+            at_paper_s: None,
+        };
+        row.cells[2][0] = Cell {
+            best: best(30, 372.0, 400.0),
+            at_paper_s: None,
+        };
+        let text = differences(&[row], &paper);
+        assert!(
+            text.contains("at.2 DFS: S↑ 45 vs 35; at 35 % our 8 runs ended 1 out_of_memory, 7 out_of_time"),
+            "{text}"
+        );
+        assert!(text.contains("at.2 DFS+CR: V 300 vs 428; our 3 successful runs at 30 % visit 300–450 %, the paper's V among them"), "{text}");
+        assert!(text.contains("at.2 BFS: V 100 vs 130; our 3 successful runs at 40 % visit 100–120 %, all fewer than the paper's best"), "{text}");
+        assert!(text.contains("at.2 BFS+CR: S↓ 30 vs 40"), "{text}");
+        // Within 5 points: not listed; a cell without a run is.
+        assert!(!text.contains("at.2 BBFS:"), "{text}");
+        assert!(text.contains("at.2 BBFS+CR: no successful run"), "{text}");
+        assert!(text.contains("1 where most ran out of time"), "{text}");
+    }
+}
