@@ -16,7 +16,7 @@
 //! (an exhaustive BFS recording every transition) over the components of the
 //! state vector (variables, array elements, control states, channel
 //! contents), in one of two ways. `Projection` (the paper's, as far as its
-//! Table 3 shows: it reproduces 9 of its 25 SL rows within 0.2 points) keeps
+//! Table 3 shows: it reproduces 8 of its 25 SL rows to 0.2 points) keeps
 //! each component that, alone, goes against its direction on at most the
 //! level's share of the transitions changing it, the most monotonic first.
 //! `Greedy` appends components greedily to the progress vector, the most
