@@ -928,18 +928,29 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                 } else if s == ps as i64 && (v - pv as i64).abs() > 5 {
                     let within = (pv as f64) >= b.visits_pct - 0.5 && (pv as f64) <= b.worst_visits_pct + 0.5;
                     counts[if within { 3 } else { 4 }] += 1;
-                    lines.push(format!(
-                        "- {what}: V {v} vs {pv}; our {} successful runs at {s} % visit {v}–{:.0} %{}",
-                        b.ok_runs,
-                        b.worst_visits_pct,
-                        if within {
-                            ", the paper's V among them"
-                        } else if (pv as f64) < b.visits_pct {
-                            ", all more than the paper's best"
-                        } else {
-                            ", all fewer than the paper's best"
-                        }
-                    ));
+                    let side = if within {
+                        "the paper's V within that range"
+                    } else if (pv as f64) < b.visits_pct {
+                        "more than the paper's"
+                    } else {
+                        "fewer than the paper's"
+                    };
+                    lines.push(if b.ok_runs == 1 {
+                        format!(
+                            "- {what}: V {v} vs {pv}; our only successful run at {s} % visits {v} %, {side}"
+                        )
+                    } else {
+                        format!(
+                            "- {what}: V {v} vs {pv}; our {} successful runs at {s} % visit {v}–{:.0} %, {}",
+                            b.ok_runs,
+                            b.worst_visits_pct,
+                            if within {
+                                side.to_string()
+                            } else {
+                                format!("all {side}")
+                            }
+                        )
+                    });
                 }
             }
         }
@@ -1461,8 +1472,8 @@ mod tests {
             text.contains("at.2 DFS: S↑ 45 vs 35; at 35 % our 8 runs ended 1 out_of_memory, 7 out_of_time"),
             "{text}"
         );
-        assert!(text.contains("at.2 DFS+CR: V 300 vs 428; our 3 successful runs at 30 % visit 300–450 %, the paper's V among them"), "{text}");
-        assert!(text.contains("at.2 BFS: V 100 vs 130; our 3 successful runs at 40 % visit 100–120 %, all fewer than the paper's best"), "{text}");
+        assert!(text.contains("at.2 DFS+CR: V 300 vs 428; our 3 successful runs at 30 % visit 300–450 %, the paper's V within that range"), "{text}");
+        assert!(text.contains("at.2 BFS: V 100 vs 130; our 3 successful runs at 40 % visit 100–120 %, all fewer than the paper's"), "{text}");
         assert!(text.contains("at.2 BFS+CR: S↓ 30 vs 40"), "{text}");
         // Within 5 points: not listed; a cell without a run is.
         assert!(!text.contains("at.2 BBFS:"), "{text}");
