@@ -877,13 +877,13 @@ fn write_table2_md(path: &Path, rows: &[Row], paper: &[PaperRow], cfg: &BenchCon
 fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
     let mut out = String::from(
         "\n## Differences of more than 5 points, and their measured reasons\n\n\
-         S is a multiple of 5, so an S difference here is 10 points or more. \
+         S is a multiple of 5: a cell is listed when S differs by 10 points or more, or by 5 \
+         and V by more than 5 (V is then measured at another cache size). \
          `S↑`: we needed a larger cache; the outcomes of all our runs at the paper's S \
          are given (`out_of_memory`: the TD-tree of open states and their ancestors did \
          not fit; `out_of_time`: more than 5·|S| visits). `S↓`: we succeeded with a smaller \
          cache than the paper's best. `V` at equal S: the range of V over our successful \
-         runs at that size (strategies × parameters), against the paper's V. When S differs, \
-         V is measured at a different cache size and is not compared.\n\n",
+         runs at that size (strategies × parameters), against the paper's V.\n\n",
     );
     let mut counts = [0u32; 5]; // S↑ oom-dominated, S↑ oot-dominated, S↓, V in range, V out of range
     let mut lines = Vec::new();
@@ -903,8 +903,15 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                     continue;
                 };
                 let (s, v) = (b.cache_pct as i64, b.visits_pct.round() as i64);
-                if (s - ps as i64).abs() > 5 {
-                    if s > ps as i64 {
+                let (ds, dv) = (s - ps as i64, v - pv as i64);
+                // V at another cache size is listed with the S difference.
+                let vs = if dv.abs() > 5 {
+                    format!(", V {v} vs {pv}")
+                } else {
+                    String::new()
+                };
+                if ds.abs() > 5 || (ds != 0 && dv.abs() > 5) {
+                    if ds > 0 {
                         let reason = match cell.at_paper_s {
                             Some(f) => {
                                 counts[usize::from(f.out_of_time > f.out_of_memory)] += 1;
@@ -917,11 +924,11 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                             }
                             None => "outcomes at the paper's S not recorded".to_string(),
                         };
-                        lines.push(format!("- {what}: S↑ {s} vs {ps}; {reason}"));
+                        lines.push(format!("- {what}: S↑ {s} vs {ps}{vs}; {reason}"));
                     } else {
                         counts[2] += 1;
                         lines.push(format!(
-                            "- {what}: S↓ {s} vs {ps}; {} with {} succeeds ({} of our runs at {s} %)",
+                            "- {what}: S↓ {s} vs {ps}{vs}; {} with {} succeeds ({} of our runs at {s} %)",
                             b.order, b.replacement, b.ok_runs
                         ));
                     }
@@ -958,7 +965,7 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
     let _ = writeln!(
         out,
         "Summary: {} cells with S↑ where most of our runs at the paper's S ran out of memory, {} where most ran out of time; \
-         {} cells with S↓; at equal S, {} cells whose paper V lies within the range of our runs, {} outside it.\n",
+         {} cells with S↓; at equal S, {} cells whose paper V lies within the range of our runs' V, {} outside it.\n",
         counts[0], counts[1], counts[2], counts[3], counts[4]
     );
     for l in lines {
@@ -1467,9 +1474,22 @@ mod tests {
             best: best(30, 372.0, 400.0),
             at_paper_s: None,
         };
+        // Alt: paper 30/219; 5 points more cache and V 300.
+        row.cells[3][0] = Cell {
+            best: best(35, 300.0, 300.0),
+            at_paper_s: Some(Failures {
+                out_of_memory: 60,
+                out_of_time: 12,
+            }),
+        };
+        // Alt+CR: paper 30/222; 5 points more cache, V within 5: not listed.
+        row.cells[3][1] = Cell {
+            best: best(35, 225.0, 300.0),
+            at_paper_s: None,
+        };
         let text = differences(&[row], &paper);
         assert!(
-            text.contains("at.2 DFS: S↑ 45 vs 35; at 35 % our 8 runs ended 1 out_of_memory, 7 out_of_time"),
+            text.contains("at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 out_of_memory, 7 out_of_time"),
             "{text}"
         );
         assert!(text.contains("at.2 DFS+CR: V 300 vs 428; our 3 successful runs at 30 % visit 300–450 %, the paper's V within that range"), "{text}");
@@ -1478,6 +1498,8 @@ mod tests {
         // Within 5 points: not listed; a cell without a run is.
         assert!(!text.contains("at.2 BBFS:"), "{text}");
         assert!(text.contains("at.2 BBFS+CR: no successful run"), "{text}");
-        assert!(text.contains("1 where most ran out of time"), "{text}");
+        assert!(text.contains("at.2 Alt: S↑ 35 vs 30, V 300 vs 219; at 30 % our 72 runs ended 60 out_of_memory, 12 out_of_time"), "{text}");
+        assert!(!text.contains("at.2 Alt+CR"), "{text}");
+        assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ran out of memory, 1 where most ran out of time"), "{text}");
     }
 }
