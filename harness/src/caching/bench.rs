@@ -1427,8 +1427,11 @@ pub fn main_with_args(args: &[String]) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    fn best(s: u32, v: f64, worst: f64) -> Option<Best> {
-        Some(Best {
+    /// A cell whose best run has cache `s`, visits `v` to `worst` over 3
+    /// successful runs, and `fails` = (out_of_memory, out_of_time) at the
+    /// paper's S.
+    fn cell(s: u32, v: f64, worst: f64, fails: Option<(u32, u32)>) -> Cell {
+        let best = Some(Best {
             cache_pct: s,
             visits_pct: v,
             stored_pct: s as f64,
@@ -1437,7 +1440,12 @@ mod tests {
             runs: 8,
             ok_runs: 3,
             worst_visits_pct: worst,
-        })
+        });
+        let at_paper_s = fails.map(|(out_of_memory, out_of_time)| Failures {
+            out_of_memory,
+            out_of_time,
+        });
+        Cell { best, at_paper_s }
     }
 
     #[test]
@@ -1451,42 +1459,15 @@ mod tests {
             cells: Default::default(),
             pi: 0,
         };
-        row.cells[0][0] = Cell {
-            best: best(45, 200.0, 300.0),
-            at_paper_s: Some(Failures {
-                out_of_memory: 1,
-                out_of_time: 7,
-            }),
-        };
-        row.cells[0][1] = Cell {
-            best: best(30, 300.0, 450.0),
-            at_paper_s: None,
-        };
-        row.cells[1][0] = Cell {
-            best: best(40, 100.0, 120.0),
-            at_paper_s: None,
-        };
-        row.cells[1][1] = Cell {
-            best: best(30, 100.0, 120.0),
-            at_paper_s: None,
-        };
-        row.cells[2][0] = Cell {
-            best: best(30, 372.0, 400.0),
-            at_paper_s: None,
-        };
+        row.cells[0][0] = cell(45, 200.0, 300.0, Some((1, 7)));
+        row.cells[0][1] = cell(30, 300.0, 450.0, None);
+        row.cells[1][0] = cell(40, 100.0, 120.0, None);
+        row.cells[1][1] = cell(30, 100.0, 120.0, None);
+        row.cells[2][0] = cell(30, 372.0, 400.0, None);
         // Alt: paper 30/219; 5 points more cache and V 300.
-        row.cells[3][0] = Cell {
-            best: best(35, 300.0, 300.0),
-            at_paper_s: Some(Failures {
-                out_of_memory: 60,
-                out_of_time: 12,
-            }),
-        };
+        row.cells[3][0] = cell(35, 300.0, 300.0, Some((60, 12)));
         // Alt+CR: paper 30/222; 5 points more cache, V within 5: not listed.
-        row.cells[3][1] = Cell {
-            best: best(35, 225.0, 300.0),
-            at_paper_s: None,
-        };
+        row.cells[3][1] = cell(35, 225.0, 300.0, None);
         let text = differences(&[row], &paper);
         assert!(
             text.contains("at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 out_of_memory, 7 out_of_time"),
