@@ -59,9 +59,9 @@ use dve_frontend::model::{Label, ModelInfo, NextState, Succ, SuccBuf};
 use serde::Serialize;
 
 use crate::check::{Goal, Step, Trace, ViolationKind};
-use crate::explore::{Limits, Outcome, POLL_MASK};
 use crate::rng::Rng;
-use crate::store::StateStore;
+use crate::search::store::StateStore;
+use crate::search::{Limits, Outcome, POLL_MASK};
 
 const NONE: u32 = u32::MAX;
 
@@ -451,7 +451,7 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
             model_degree[s] = buf.len() as u32;
             successors += buf.len() as u64;
             for (e, t) in buf.iter() {
-                let (id, new) = seen.insert(t, model.fingerprint(t));
+                let (id, new) = seen.insert(t, model.fingerprint(t)).split();
                 if new {
                     slice_of.push(NONE);
                     r_mark.push(NONE);
@@ -770,8 +770,8 @@ pub struct BmcReport {
 /// The BMC baseline of the paper: breadth-first search stopped at the first
 /// witness; see the module documentation for what is counted.
 pub fn bmc(model: &dyn NextState, targets: &Targets, limits: &Limits) -> BmcReport {
-    use crate::explore::{visit, Budget};
-    use crate::store::Insert;
+    use crate::search::store::Insert;
+    use crate::search::{visit, Budget};
     let start = Instant::now();
     let budget = Budget::new(limits, start);
     let n = model.state_len();
@@ -793,9 +793,11 @@ pub fn bmc(model: &dyn NextState, targets: &Targets, limits: &Limits) -> BmcRepo
     }
     let mut next = 0usize;
     'bfs: while found.is_none() && next < store.len() {
-        if next as u64 & POLL_MASK == 0 && next > 0 && budget.out_of_time() {
-            result = Outcome::TimeLimit;
-            break;
+        if next as u64 & POLL_MASK == 0 && next > 0 {
+            if let Some(stop) = budget.poll() {
+                result = stop;
+                break;
+            }
         }
         model.successors(store.get(next as u32), &mut buf);
         if buf.is_empty() && targets.deadlock {

@@ -20,11 +20,14 @@ use std::time::Instant;
 
 use dve_frontend::interp;
 use dve_frontend::ir;
-use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
+use dve_frontend::model::{NextState, Succ};
 use serde::Serialize;
 
-use crate::explore::{peak_rss_bytes, visit, Budget, Limits, Outcome, POLL_MASK};
-use crate::store::{Insert, StateStore};
+use crate::search::{
+    self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
+    Root, StateStore, Store,
+};
+pub use crate::search::{Step, Trace};
 
 /// The state checks to make besides goals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -102,35 +105,6 @@ pub enum Verdict {
     Unknown,
 }
 
-/// One transition of a counterexample and the state it leads to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    pub label: Label,
-    pub error: bool,
-    pub state: Vec<u8>,
-}
-
-/// A path from the initial state. For a lasso, `cycle_start` is the index
-/// of the state (0 = the initial state, i = after step i) where the cycle
-/// begins; the last state equals it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Trace {
-    pub initial: Vec<u8>,
-    pub steps: Vec<Step>,
-    pub cycle_start: Option<usize>,
-}
-
-impl Trace {
-    /// The state after `i` steps.
-    pub fn state(&self, i: usize) -> &[u8] {
-        if i == 0 {
-            &self.initial
-        } else {
-            &self.steps[i - 1].state
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct Violation {
     pub kind: ViolationKind,
@@ -192,11 +166,8 @@ impl Prop<'_> {
     }
 }
 
-/// Counters and the violation bookkeeping shared by the searches.
+/// The violation bookkeeping shared by the searches.
 struct Run {
-    transitions: u64,
-    deadlocks: u64,
-    errors: u64,
     violations: u64,
     first: Option<Violation>,
     all: bool,
@@ -217,25 +188,269 @@ impl Run {
     }
 }
 
+/// The checking observer: goals and assertions on every new state,
+/// deadlocks, run-time errors on every erroneous transition.
+struct Checker<'a> {
+    prop: Prop<'a>,
+    run: Run,
+}
+
+impl Checker<'_> {
+    fn control(stop: bool) -> Control {
+        if stop {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+}
+
+impl<S: Store> Observer<S> for Checker<'_> {
+    const LABELS: bool = true;
+
+    fn new_state(&mut self, cx: &Cx<S>, _id: u32, state: &[u8], via: Option<(u32, Succ)>) -> Control {
+        let Some((kind, detail)) = self.prop.state_violation(state) else {
+            return Control::Continue;
+        };
+        let stop = self.run.violation(kind, detail, || match via {
+            None => cx.trace_via(0, None),
+            Some((src, e)) => cx.trace_via(src, Some((e, state))),
+        });
+        Checker::control(stop)
+    }
+
+    fn successor(&mut self, cx: &Cx<S>, src: u32, e: Succ, state: &[u8]) -> Control {
+        if !(e.error && self.prop.opts.checks.error) {
+            return Control::Continue;
+        }
+        let stop = self
+            .run
+            .violation(ViolationKind::ErrorState, "run-time error".into(), || {
+                cx.trace_via(src, Some((e, state)))
+            });
+        Checker::control(stop)
+    }
+
+    fn deadlock(&mut self, cx: &Cx<S>, id: u32) -> Control {
+        if !self.prop.opts.checks.deadlock {
+            return Control::Continue;
+        }
+        let stop = self
+            .run
+            .violation(ViolationKind::Deadlock, "deadlock".into(), || {
+                cx.trace_via(id, None)
+            });
+        Checker::control(stop)
+    }
+}
+
+/// Nested DFS: the checking observer on the outer search, and in post-order
+/// from every accepting state the inner search ([`CycleCloser`]) over the
+/// states the outer one stored, each entered at most once over all inner
+/// searches (`seen`).
+struct Nested<'a> {
+    checker: Checker<'a>,
+    model: &'a dyn NextState,
+    /// The inner searches' budget (no state limit: they store nothing).
+    budget: Budget,
+    seen: Vec<u64>,
+    /// How an inner search ended if a budget stopped it.
+    inner_result: Option<Outcome>,
+}
+
+impl<S: Store> Observer<S> for Nested<'_> {
+    const LABELS: bool = true;
+
+    fn new_state(&mut self, cx: &Cx<S>, id: u32, state: &[u8], via: Option<(u32, Succ)>) -> Control {
+        self.checker.new_state(cx, id, state, via)
+    }
+
+    fn successor(&mut self, cx: &Cx<S>, src: u32, e: Succ, state: &[u8]) -> Control {
+        self.checker.successor(cx, src, e, state)
+    }
+
+    fn deadlock(&mut self, cx: &Cx<S>, id: u32) -> Control {
+        <Checker as Observer<S>>::deadlock(&mut self.checker, cx, id)
+    }
+
+    fn closed(&mut self, cx: &Cx<S>, id: u32) -> Control {
+        if !self.model.info().is_accepting(&cx.state(id)) {
+            return Control::Continue;
+        }
+        let mut marked = Marked {
+            base: cx.store,
+            seen: &mut self.seen,
+        };
+        let mut closer = CycleCloser {
+            outer: cx,
+            found: None,
+        };
+        let opts = DfsOptions {
+            root: Root::Stored(id),
+            ..DfsOptions::new(&self.budget)
+        };
+        let r = search::dfs(self.model, &mut marked, &self.budget, opts, &mut closer);
+        if let Some(v) = closer.found {
+            self.checker.run.violations += 1;
+            self.checker.run.first.get_or_insert(v);
+            return Control::Stop;
+        }
+        if r.result != Outcome::Complete {
+            self.inner_result = Some(r.result);
+            return Control::Stop;
+        }
+        Control::Continue
+    }
+}
+
+/// The inner search of nested DFS from an accepting state on top of the
+/// outer stack: it closes a cycle when it reaches any state on the outer
+/// stack (the stack test of Holzmann, Peled and Yannakakis).
+struct CycleCloser<'o, 'a, S> {
+    outer: &'o Cx<'a, S>,
+    found: Option<Violation>,
+}
+
+impl<'o, 'a, 'm, S: Store> Observer<Marked<'m, S>> for CycleCloser<'o, 'a, S> {
+    const LABELS: bool = true;
+
+    fn edge(&mut self, cx: &Cx<Marked<'m, S>>, _src: u32, e: Succ, dst: u32, _new: bool) -> Control {
+        if !self.outer.on_stack(dst) {
+            return Control::Continue;
+        }
+        // Lasso: initial ->(outer stack)-> dst ->(outer stack)-> seed ->(inner)-> dst.
+        let outer = self.outer.stack();
+        let at = outer
+            .iter()
+            .position(|f| f.id == dst)
+            .expect("state on the outer stack");
+        let mut steps = self.outer.stack_steps(1);
+        steps.extend(cx.stack_steps(1));
+        steps.push(Step::new(e, &cx.state(dst)));
+        self.found = Some(Violation {
+            kind: ViolationKind::AcceptingCycle,
+            detail: "accepting cycle".into(),
+            trace: Trace {
+                initial: self.outer.state(0),
+                steps,
+                cycle_start: Some(at),
+            },
+        });
+        Control::Stop
+    }
+}
+
+/// The outer search's store seen through a second set of marks: a state is
+/// new to the inner searches until one of them enters it.
+struct Marked<'a, S> {
+    base: &'a S,
+    seen: &'a mut Vec<u64>,
+}
+
+impl<S: Store> Store for Marked<'_, S> {
+    fn state_len(&self) -> usize {
+        self.base.state_len()
+    }
+    fn len(&self) -> usize {
+        self.base.len()
+    }
+    fn state<'b>(&'b self, id: u32, scratch: &'b mut Vec<u8>) -> &'b [u8] {
+        self.base.state(id, scratch)
+    }
+    fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
+        self.base.find(state, fp)
+    }
+    fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
+        // Every state reachable from a state closed in post-order was stored
+        // by the outer search.
+        let Some(id) = self.base.find(state, fp) else {
+            debug_assert!(false, "inner search reached a state the outer one did not store");
+            return Insert::Seen(u32::MAX);
+        };
+        let w = id as usize >> 6;
+        if w >= self.seen.len() {
+            self.seen.resize(w + 1, 0);
+        }
+        if self.seen[w] & (1 << (id & 63)) != 0 {
+            Insert::Seen(id)
+        } else {
+            self.seen[w] |= 1 << (id & 63);
+            Insert::New(id)
+        }
+    }
+    fn bytes_used(&self) -> usize {
+        self.base.bytes_used() + self.seen.capacity() * 8
+    }
+    fn next_growth_bytes(&self) -> usize {
+        0
+    }
+}
+
 /// Runs the check. `ir` is the model's IR (for assertions); the successors
 /// come from `model`, which may be any backend of the same IR.
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start);
-    let prop = Prop { model: ir, opts };
-    let mut run = Run {
-        transitions: 0,
-        deadlocks: 0,
-        errors: 0,
-        violations: 0,
-        first: None,
-        all: opts.all_violations,
+    let mut checker = Checker {
+        prop: Prop { model: ir, opts },
+        run: Run {
+            violations: 0,
+            first: None,
+            all: opts.all_violations,
+        },
     };
     let mut store = StateStore::new(model.state_len());
-    let result = match opts.search {
-        Search::Bfs => bfs(model, &prop, &budget, &mut store, &mut run),
-        Search::Dfs => dfs(model, &prop, &budget, &mut store, &mut run, false),
-        Search::Ndfs => dfs(model, &prop, &budget, &mut store, &mut run, true),
+    let (result, transitions, deadlocks, errors, run) = match opts.search {
+        Search::Bfs => {
+            let r = search::bfs(
+                model,
+                &mut store,
+                &budget,
+                BfsOptions { parents: true },
+                &mut checker,
+            );
+            (
+                r.result,
+                r.transitions,
+                r.deadlocks,
+                r.error_transitions,
+                checker.run,
+            )
+        }
+        Search::Dfs => {
+            let r = search::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut checker);
+            (
+                r.result,
+                r.transitions,
+                r.deadlocks,
+                r.error_transitions,
+                checker.run,
+            )
+        }
+        Search::Ndfs => {
+            let mut nested = Nested {
+                checker,
+                model,
+                budget: Budget::new(
+                    &Limits {
+                        max_states: None,
+                        ..opts.limits
+                    },
+                    start,
+                ),
+                seen: Vec::new(),
+                inner_result: None,
+            };
+            let r = search::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut nested);
+            let result = nested.inner_result.unwrap_or(r.result);
+            (
+                result,
+                r.transitions,
+                r.deadlocks,
+                r.error_transitions,
+                nested.checker.run,
+            )
+        }
     };
     let time_s = start.elapsed().as_secs_f64();
     let states = store.len() as u64;
@@ -257,9 +472,9 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
         cex_length: first.as_ref().map(|v| v.trace.steps.len()),
         violations: run.violations,
         states,
-        transitions: run.transitions,
-        deadlocks: run.deadlocks,
-        error_transitions: run.errors,
+        transitions,
+        deadlocks,
+        error_transitions: errors,
         time_s,
         states_per_s: if time_s > 0.0 { states as f64 / time_s } else { 0.0 },
         bytes_per_state: if states > 0 {
@@ -272,390 +487,15 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
     }
 }
 
-/// BFS with a parent link and label per state: shortest counterexamples.
-fn bfs(
-    model: &dyn NextState,
-    prop: &Prop,
-    budget: &Budget,
-    store: &mut StateStore,
-    run: &mut Run,
-) -> Outcome {
-    let n = model.state_len();
-    let mut buf = SuccBuf::new(n);
-    // parent[id] and the entry that led to it.
-    let mut parent: Vec<(u32, Succ)> = Vec::new();
-    let path = |store: &StateStore, parent: &Vec<(u32, Succ)>, id: u32, last: Option<(Succ, &[u8])>| {
-        parent_path(store, parent, id, last)
-    };
-    let init = model.initial_vec();
-    if let Err(stop) = visit(store, budget, 0, &init, model.fingerprint(&init)) {
-        return stop;
-    }
-    parent.push((
-        0,
-        Succ {
-            label: Label::local(u32::MAX),
-            error: false,
-        },
-    ));
-    if let Some((kind, detail)) = prop.state_violation(&init) {
-        if run.violation(kind, detail, || path(store, &parent, 0, None)) {
-            return Outcome::Complete;
-        }
-    }
-    let mut next = 0usize;
-    while next < store.len() {
-        if next as u64 & POLL_MASK == 0 && next > 0 && budget.out_of_time() {
-            return Outcome::TimeLimit;
-        }
-        model.successors(store.get(next as u32), &mut buf);
-        let k = buf.len();
-        run.transitions += k as u64;
-        if k == 0 {
-            run.deadlocks += 1;
-            if prop.opts.checks.deadlock
-                && run.violation(ViolationKind::Deadlock, "deadlock".into(), || {
-                    path(store, &parent, next as u32, None)
-                })
-            {
-                return Outcome::Complete;
-            }
-        }
-        for i in 0..k {
-            let (e, s) = (buf.entry(i), buf.state(i));
-            if e.error {
-                run.errors += 1;
-                if prop.opts.checks.error
-                    && run.violation(ViolationKind::ErrorState, "run-time error".into(), || {
-                        path(store, &parent, next as u32, Some((e, s)))
-                    })
-                {
-                    return Outcome::Complete;
-                }
-            }
-            match visit(store, budget, 0, s, model.fingerprint(s)) {
-                Ok(Insert::New(id)) => {
-                    parent.push((next as u32, e));
-                    if let Some((kind, detail)) = prop.state_violation(s) {
-                        if run.violation(kind, detail, || path(store, &parent, id, None)) {
-                            return Outcome::Complete;
-                        }
-                    }
-                }
-                Ok(Insert::Seen(_)) => {}
-                Err(stop) => return stop,
-            }
-        }
-        next += 1;
-    }
-    Outcome::Complete
-}
-
 /// The path from the initial state (id 0) to state `id` along BFS parent
 /// links (`parent[id]` = the parent's id and the entry that led to `id`),
 /// extended by the step `last` when given.
 pub fn parent_path(
     store: &StateStore,
     parent: &[(u32, Succ)],
-    mut id: u32,
+    id: u32,
     last: Option<(Succ, &[u8])>,
 ) -> Trace {
-    let mut steps = Vec::new();
-    if let Some((e, s)) = last {
-        steps.push(Step {
-            label: e.label,
-            error: e.error,
-            state: s.to_vec(),
-        });
-    }
-    while id != 0 {
-        let (p, e) = parent[id as usize];
-        steps.push(Step {
-            label: e.label,
-            error: e.error,
-            state: store.get(id).to_vec(),
-        });
-        id = p;
-    }
-    steps.reverse();
-    Trace {
-        initial: store.get(0).to_vec(),
-        steps,
-        cycle_start: None,
-    }
-}
-
-/// A state on a DFS stack: its successors are entries `base..base + count`
-/// of the shared successor stack, `next` the one to examine next; `via` is
-/// the entry that led to it.
-struct Frame {
-    id: u32,
-    base: usize,
-    count: usize,
-    next: usize,
-    via: Succ,
-}
-
-/// A stack of frames with their successors.
-struct Stack {
-    n: usize,
-    frames: Vec<Frame>,
-    bytes: Vec<u8>,
-    entries: Vec<Succ>,
-}
-
-impl Stack {
-    fn new(n: usize) -> Stack {
-        Stack {
-            n,
-            frames: Vec::new(),
-            bytes: Vec::new(),
-            entries: Vec::new(),
-        }
-    }
-    fn push(&mut self, id: u32, via: Succ, buf: &SuccBuf) {
-        let base = self.entries.len();
-        self.bytes
-            .extend((0..buf.len()).flat_map(|i| buf.state(i).iter().copied()));
-        self.entries.extend_from_slice(buf.entries());
-        self.frames.push(Frame {
-            id,
-            base,
-            count: buf.len(),
-            next: 0,
-            via,
-        });
-    }
-    fn pop(&mut self) {
-        if let Some(f) = self.frames.pop() {
-            self.entries.truncate(f.base);
-            self.bytes.truncate(f.base * self.n);
-        }
-    }
-    fn succ(&self, i: usize) -> (Succ, &[u8]) {
-        (self.entries[i], &self.bytes[i * self.n..(i + 1) * self.n])
-    }
-    fn bytes_used(&self) -> usize {
-        self.frames.capacity() * std::mem::size_of::<Frame>()
-            + self.bytes.capacity()
-            + self.entries.capacity() * std::mem::size_of::<Succ>()
-    }
-    /// The steps along the stack, frames `from..` (frame 0 is the root).
-    fn steps(&self, store: &StateStore, from: usize) -> Vec<Step> {
-        self.frames[from.max(1)..]
-            .iter()
-            .map(|f| Step {
-                label: f.via.label,
-                error: f.via.error,
-                state: store.get(f.id).to_vec(),
-            })
-            .collect()
-    }
-}
-
-fn bit(bits: &[u64], id: u32) -> bool {
-    bits.get(id as usize >> 6)
-        .is_some_and(|w| w & (1 << (id & 63)) != 0)
-}
-
-fn set_bit(bits: &mut Vec<u64>, id: u32, on: bool) {
-    let w = id as usize >> 6;
-    if w >= bits.len() {
-        bits.resize(w + 1, 0);
-    }
-    if on {
-        bits[w] |= 1 << (id & 63);
-    } else {
-        bits[w] &= !(1 << (id & 63));
-    }
-}
-
-/// DFS; with `nested`, the outer search of nested DFS.
-fn dfs(
-    model: &dyn NextState,
-    prop: &Prop,
-    budget: &Budget,
-    store: &mut StateStore,
-    run: &mut Run,
-    nested: bool,
-) -> Outcome {
-    let n = model.state_len();
-    let mut buf = SuccBuf::new(n);
-    let mut stack = Stack::new(n);
-    let mut on_stack: Vec<u64> = Vec::new();
-    let mut inner_seen: Vec<u64> = Vec::new();
-    let mut expansions = 0u64;
-    let none = Succ {
-        label: Label::local(u32::MAX),
-        error: false,
-    };
-    let trace_to = |stack: &Stack, store: &StateStore, last: Option<Step>| Trace {
-        initial: store.get(0).to_vec(),
-        steps: stack.steps(store, 1).into_iter().chain(last).collect(),
-        cycle_start: None,
-    };
-
-    let init = model.initial_vec();
-    let root = match visit(store, budget, 0, &init, model.fingerprint(&init)) {
-        Ok(ins) => ins.id(),
-        Err(stop) => return stop,
-    };
-    if let Some((kind, detail)) = prop.state_violation(&init) {
-        let t = Trace {
-            initial: init.clone(),
-            steps: Vec::new(),
-            cycle_start: None,
-        };
-        if run.violation(kind, detail, || t) {
-            return Outcome::Complete;
-        }
-    }
-    // Expands `id` (reached through `via`) onto the stack.
-    macro_rules! enter {
-        ($id:expr, $via:expr) => {{
-            let id: u32 = $id;
-            model.successors(store.get(id), &mut buf);
-            let extra = buf.len() * (n + std::mem::size_of::<Succ>()) + 64;
-            if budget.refuse_frontier(store, stack.bytes_used(), extra) {
-                return Outcome::MemoryLimit;
-            }
-            expansions += 1;
-            run.transitions += buf.len() as u64;
-            stack.push(id, $via, &buf);
-            set_bit(&mut on_stack, id, true);
-            if buf.is_empty() {
-                run.deadlocks += 1;
-                if prop.opts.checks.deadlock
-                    && run.violation(ViolationKind::Deadlock, "deadlock".into(), || {
-                        trace_to(&stack, store, None)
-                    })
-                {
-                    return Outcome::Complete;
-                }
-            }
-        }};
-    }
-    enter!(root, none);
-
-    while let Some(top) = stack.frames.last_mut() {
-        if top.next == top.count {
-            let id = top.id;
-            if nested && model.info().is_accepting(store.get(id)) {
-                if let Some(v) = inner(model, store, &stack, &on_stack, &mut inner_seen, id) {
-                    run.violations += 1;
-                    run.first.get_or_insert(v);
-                    return Outcome::Complete;
-                }
-            }
-            set_bit(&mut on_stack, id, false);
-            stack.pop();
-            continue;
-        }
-        let i = top.base + top.next;
-        top.next += 1;
-        if expansions & POLL_MASK == 0 && budget.out_of_time() {
-            return Outcome::TimeLimit;
-        }
-        let (e, s) = stack.succ(i);
-        if e.error {
-            run.errors += 1;
-            if prop.opts.checks.error {
-                let step = Step {
-                    label: e.label,
-                    error: true,
-                    state: s.to_vec(),
-                };
-                if run.violation(ViolationKind::ErrorState, "run-time error".into(), || {
-                    trace_to(&stack, store, Some(step))
-                }) {
-                    return Outcome::Complete;
-                }
-            }
-        }
-        let s = s.to_vec();
-        match visit(store, budget, stack.bytes_used(), &s, model.fingerprint(&s)) {
-            Ok(Insert::New(id)) => {
-                if let Some((kind, detail)) = prop.state_violation(&s) {
-                    let step = Step {
-                        label: e.label,
-                        error: e.error,
-                        state: s.clone(),
-                    };
-                    if run.violation(kind, detail, || trace_to(&stack, store, Some(step))) {
-                        return Outcome::Complete;
-                    }
-                }
-                enter!(id, e);
-            }
-            Ok(Insert::Seen(_)) => {}
-            Err(stop) => return stop,
-        }
-    }
-    Outcome::Complete
-}
-
-/// The inner search of nested DFS from the accepting state `seed` (on top
-/// of the outer stack): looks for a path back to any state on the outer
-/// stack. Every state it meets was already stored by the outer search.
-fn inner(
-    model: &dyn NextState,
-    store: &StateStore,
-    outer: &Stack,
-    on_stack: &[u64],
-    seen: &mut Vec<u64>,
-    seed: u32,
-) -> Option<Violation> {
-    let n = model.state_len();
-    let mut buf = SuccBuf::new(n);
-    let mut stack = Stack::new(n);
-    let none = Succ {
-        label: Label::local(u32::MAX),
-        error: false,
-    };
-    model.successors(store.get(seed), &mut buf);
-    stack.push(seed, none, &buf);
-    while let Some(top) = stack.frames.last_mut() {
-        if top.next == top.count {
-            stack.pop();
-            continue;
-        }
-        let i = top.base + top.next;
-        top.next += 1;
-        let (e, s) = stack.succ(i);
-        let Some(id) = store.find(s, model.fingerprint(s)) else {
-            continue;
-        };
-        if bit(on_stack, id) {
-            // Lasso: initial ->(outer stack)-> id ->(outer stack)-> seed ->(inner)-> id.
-            let at = outer
-                .frames
-                .iter()
-                .position(|f| f.id == id)
-                .expect("state on the outer stack");
-            let mut steps = outer.steps(store, 1);
-            steps.extend(stack.steps(store, 1));
-            steps.push(Step {
-                label: e.label,
-                error: e.error,
-                state: s.to_vec(),
-            });
-            let trace = Trace {
-                initial: store.get(0).to_vec(),
-                steps,
-                cycle_start: Some(at),
-            };
-            return Some(Violation {
-                kind: ViolationKind::AcceptingCycle,
-                detail: "accepting cycle".into(),
-                trace,
-            });
-        }
-        if !bit(seen, id) {
-            set_bit(seen, id, true);
-            let via = e;
-            model.successors(s, &mut buf);
-            stack.push(id, via, &buf);
-        }
-    }
-    None
+    let cx = Cx::with_parents(store, parent);
+    cx.trace_via(id, last)
 }

@@ -69,8 +69,8 @@ use std::time::Instant;
 use dve_frontend::model::{NextState, SuccBuf};
 use serde::Serialize;
 
-use crate::explore::{peak_rss_bytes, visit, Budget, Limits, Outcome, POLL_MASK};
-use crate::store::StateStore;
+use crate::search::store::StateStore;
+use crate::search::{peak_rss_bytes, visit, Budget, Limits, Outcome, POLL_MASK};
 
 /// Marks "absent" in the depth/threshold table and "no node" in the tree.
 const NONE: u32 = u32::MAX;
@@ -428,8 +428,10 @@ impl<'a> Engine<'a> {
     #[inline]
     fn tick(&mut self) -> Result<(), Outcome> {
         self.work += 1;
-        if self.work & POLL_MASK == 0 && self.budget.out_of_time() {
-            return Err(Outcome::TimeLimit);
+        if self.work & POLL_MASK == 0 {
+            if let Some(stop) = self.budget.poll() {
+                return Err(stop);
+            }
         }
         Ok(())
     }
@@ -506,8 +508,10 @@ impl<'a> Engine<'a> {
                     self.anc.push(node);
                     self.replay_steps += steps;
                 }
-                if !self.chain.is_empty() && self.budget.out_of_time() {
-                    return Err(Outcome::TimeLimit);
+                if !self.chain.is_empty() {
+                    if let Some(stop) = self.budget.poll() {
+                        return Err(stop);
+                    }
                 }
                 let len = self.anc_states.len();
                 self.root.copy_from_slice(&self.anc_states[len - n..len]);

@@ -57,7 +57,7 @@ use serde::Serialize;
 use crate::bbmc::{run_seeds, GoalFn};
 use crate::check::{Step, Trace};
 use crate::rng::Rng;
-use crate::store::StateStore;
+use crate::search::store::StateStore;
 
 const NONE: u32 = u32::MAX;
 
@@ -231,7 +231,7 @@ impl Memory {
         self.store.find(s, fp)
     }
     fn insert(&mut self, s: &[u8], fp: u64, parent: (u32, Succ)) -> u32 {
-        let (id, new) = self.store.insert(s, fp);
+        let (id, new) = self.store.insert(s, fp).split();
         debug_assert!(new);
         self.parent.push(parent);
         self.pos.push(self.order.len() as u32);
@@ -368,7 +368,7 @@ impl<'a> Eval<'a> {
     }
     /// Records a visit; `Some(Stop::Covered)` when the last target is reached.
     fn visit(&mut self, s: &[u8], fp: u64) -> Option<Stop> {
-        let (_, new) = self.covered.insert(s, fp);
+        let (_, new) = self.covered.insert(s, fp).split();
         if new {
             let c = self.covered.len() as u64;
             while self
@@ -626,7 +626,7 @@ fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
             if let Some(stop) = ev.visit(v, fp) {
                 break 'bfs stop;
             }
-            let (id, _) = store.insert(v, fp);
+            let (id, _) = store.insert(v, fp).split();
             parent.push((next, buf.entry(i)));
             ev.stored_peak = store.len() as u64;
             if goal.is_some_and(|g| g(v)) {

@@ -1,7 +1,7 @@
 //! Printing counterexamples: each step's transition and the variables it
 //! changed, as text for people or as JSON for tools.
 
-use crate::check::Trace;
+use crate::search::trace::Trace;
 use dve_frontend::model::{ModelInfo, SlotKind};
 use serde_json::{json, Map, Value};
 use std::io::Write;

@@ -20,7 +20,7 @@ use harness::check::{check, CheckOptions, Checks, Goal, Search, Trace, Violation
 use harness::explore::{bfs, Limits, Outcome};
 use harness::manifest::Beem;
 use harness::rng::Rng;
-use harness::store::StateStore;
+use harness::search::store::StateStore;
 
 /// An explicit graph over `u32` node numbers (4-byte states).
 struct Graph {
@@ -126,7 +126,7 @@ fn full(m: &dyn NextState) -> Full {
     while (next as usize) < store.len() {
         model_succ(m, store.get(next), &mut buf);
         for (e, s) in buf.iter() {
-            let (id, _) = store.insert(s, m.fingerprint(s));
+            let (id, _) = store.insert(s, m.fingerprint(s)).split();
             *edges.entry((next, e.label, e.error, id)).or_insert(0) += 1;
             transitions += 1;
         }

@@ -15,7 +15,7 @@ use harness::caching::{
     run, CacheSize, CachingOutcome, CachingReport, Independence, Options, Order, Progress, Replacement, Step,
 };
 use harness::manifest::Beem;
-use harness::store::StateStore;
+use harness::search::store::StateStore;
 
 fn beem() -> Beem {
     Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"))

@@ -13,7 +13,7 @@ use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
 use harness::dbdfs::{self, FrontierKind, Options, Run, Variant};
 use harness::explore::{Limits, Outcome};
 use harness::manifest::Beem;
-use harness::store::StateStore;
+use harness::search::store::StateStore;
 
 const SOUND: [Variant; 2] = [Variant::NaiveSound, Variant::Threshold];
 
@@ -30,7 +30,7 @@ impl Levels {
         let mut store = StateStore::new(n);
         let mut buf = SuccBuf::new(n);
         let init = model.initial_vec();
-        store.insert_state(&init, model.fingerprint(&init));
+        store.insert(&init, model.fingerprint(&init));
         let mut starts = vec![0u32];
         let mut next = 0usize;
         while next < store.len() {
@@ -41,7 +41,7 @@ impl Levels {
                 model.successors(&s, &mut buf);
                 for i in 0..buf.len() {
                     let t = buf.state(i);
-                    store.insert_state(t, model.fingerprint(t));
+                    store.insert(t, model.fingerprint(t));
                 }
                 next += 1;
             }

@@ -677,7 +677,7 @@ fn explore_cmd(args: &ExploreArgs) -> Result<u8> {
                     "memory limit of {} reached",
                     args.memory_limit.map(human_bytes).unwrap_or_default()
                 ),
-                Outcome::Complete => unreachable!(),
+                other => other.name().replace('_', " "),
             };
             eprintln!("dvemc: search incomplete ({}): {why}", r.name());
             Ok(EXIT_BUDGET)

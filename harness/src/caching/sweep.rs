@@ -34,7 +34,7 @@ use dve_frontend::interp::eval;
 use dve_frontend::ir::{Expr, Ty, UnOp};
 use dve_frontend::model::{read_slot, NextState, Slot, SlotKind, SuccBuf};
 
-use crate::store::StateStore;
+use crate::search::store::StateStore;
 
 /// A progress measure.
 #[derive(Clone, Debug)]
@@ -104,7 +104,7 @@ pub fn full_graph(model: &dyn NextState, max_states: usize) -> Option<Graph> {
         model.successors(store.get(next), &mut buf);
         for i in 0..buf.len() {
             let s = buf.state(i);
-            let (id, new) = store.insert(s, model.fingerprint(s));
+            let (id, new) = store.insert(s, model.fingerprint(s)).split();
             if new && store.len() > max_states {
                 return None;
             }

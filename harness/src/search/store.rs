@@ -1,4 +1,15 @@
-//! The exact visited set: every stored state kept in full, with dense ids.
+//! Visited sets: the [`Store`] trait every search keeps its states in, and
+//! [`StateStore`], the exact store.
+//!
+//! **The trait.** A store maps a state (its bytes and fingerprint) to a dense
+//! id, `0, 1, 2, ...` in insertion order, and gives the state back by id.
+//! Searches are generic over it (monomorphised: no call through a pointer per
+//! successor), so an exact, a compressed or a probabilistic store plugs in
+//! without touching a search loop. Reading a state takes a scratch buffer: an
+//! exact store returns its own bytes and ignores it, a compressed store
+//! decodes into it.
+//!
+//! **The exact store.** Every stored state kept in full, with dense ids.
 //!
 //! States are packed back to back in an arena of fixed-size chunks of about
 //! 64 KiB (`state_len` bytes per state, no per-state allocation; a full chunk
@@ -25,6 +36,34 @@ const MIN_TABLE: usize = 16;
 const CHUNK_BYTES: usize = 64 * 1024;
 /// Most states the store can hold (ids are `u32`, `id + 1` must fit too).
 pub const MAX_STATES: usize = u32::MAX as usize - 1;
+
+/// A visited set with dense ids (see the module documentation).
+pub trait Store {
+    /// Bytes per state.
+    fn state_len(&self) -> usize;
+    /// Number of stored states; ids are `0..len()`.
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The bytes of state `id` (in `scratch` if the store must decode them).
+    fn state<'a>(&'a self, id: u32, scratch: &'a mut Vec<u8>) -> &'a [u8];
+    /// The id of `state` (fingerprint `fp`) if it is stored.
+    fn find(&self, state: &[u8], fp: u64) -> Option<u32>;
+    /// Stores `state` unless present; its id and whether it is new.
+    fn insert(&mut self, state: &[u8], fp: u64) -> Insert;
+    /// Bytes allocated.
+    fn bytes_used(&self) -> usize;
+    /// Bytes the next insertion of a new state would allocate (0 if none),
+    /// so that a memory budget can refuse it before it happens.
+    fn next_growth_bytes(&self) -> usize;
+    /// Starts loading what a lookup of `fp` reads first (a hint).
+    #[inline]
+    fn prefetch(&self, _fp: u64) {}
+    /// Starts loading the stored state a lookup of `fp` compares first.
+    #[inline]
+    fn prefetch_state(&self, _fp: u64) {}
+}
 
 #[derive(Debug)]
 pub struct StateStore {
@@ -55,6 +94,10 @@ impl Insert {
     }
     pub fn is_new(self) -> bool {
         matches!(self, Insert::New(_))
+    }
+    /// The id and whether it is new.
+    pub fn split(self) -> (u32, bool) {
+        (self.id(), self.is_new())
     }
 }
 
@@ -215,15 +258,7 @@ impl StateStore {
     ///
     /// Panics when the store already holds [`MAX_STATES`] states.
     #[inline]
-    pub fn insert(&mut self, state: &[u8], fp: u64) -> (u32, bool) {
-        match self.insert_state(state, fp) {
-            Insert::New(id) => (id, true),
-            Insert::Seen(id) => (id, false),
-        }
-    }
-
-    /// Like [`insert`](Self::insert), returning an [`Insert`].
-    pub fn insert_state(&mut self, state: &[u8], fp: u64) -> Insert {
+    pub fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
         debug_assert_eq!(state.len(), self.state_len);
         let slot = match self.probe(state, fp) {
             Ok(id) => return Insert::Seen(id),
@@ -285,6 +320,43 @@ impl StateStore {
     }
 }
 
+impl Store for StateStore {
+    #[inline]
+    fn state_len(&self) -> usize {
+        self.state_len
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        self.len
+    }
+    #[inline]
+    fn state<'a>(&'a self, id: u32, _scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        self.get(id)
+    }
+    #[inline]
+    fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
+        StateStore::find(self, state, fp)
+    }
+    #[inline]
+    fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
+        StateStore::insert(self, state, fp)
+    }
+    fn bytes_used(&self) -> usize {
+        StateStore::bytes_used(self)
+    }
+    fn next_growth_bytes(&self) -> usize {
+        StateStore::next_growth_bytes(self)
+    }
+    #[inline]
+    fn prefetch(&self, fp: u64) {
+        StateStore::prefetch(self, fp)
+    }
+    #[inline]
+    fn prefetch_state(&self, fp: u64) {
+        StateStore::prefetch_state(self, fp)
+    }
+}
+
 /// A non-blocking prefetch of the cache line holding `*p` (nothing on
 /// targets without one).
 #[inline(always)]
@@ -313,9 +385,9 @@ mod tests {
     fn insert_and_get() {
         let mut s = StateStore::new(3);
         assert!(s.is_empty());
-        assert_eq!(s.insert(&[1, 2, 3], fp_of(&[1, 2, 3])), (0, true));
-        assert_eq!(s.insert(&[4, 5, 6], fp_of(&[4, 5, 6])), (1, true));
-        assert_eq!(s.insert(&[1, 2, 3], fp_of(&[1, 2, 3])), (0, false));
+        assert_eq!(s.insert(&[1, 2, 3], fp_of(&[1, 2, 3])), Insert::New(0));
+        assert_eq!(s.insert(&[4, 5, 6], fp_of(&[4, 5, 6])), Insert::New(1));
+        assert_eq!(s.insert(&[1, 2, 3], fp_of(&[1, 2, 3])), Insert::Seen(0));
         assert_eq!(s.get(0), &[1, 2, 3]);
         assert_eq!(s.get(1), &[4, 5, 6]);
         assert_eq!(s.len(), 2);
@@ -329,11 +401,11 @@ mod tests {
         let mut s = StateStore::new(4);
         for i in 0..n {
             let b = i.to_le_bytes();
-            assert_eq!(s.insert(&b, fp_of(&b)), (i, true));
+            assert_eq!(s.insert(&b, fp_of(&b)), Insert::New(i));
         }
         for i in 0..n {
             let b = i.to_le_bytes();
-            assert_eq!(s.insert(&b, fp_of(&b)), (i, false));
+            assert_eq!(s.insert(&b, fp_of(&b)), Insert::Seen(i));
             assert_eq!(s.get(i), &b);
         }
         assert_eq!(s.len(), n as usize);
@@ -349,19 +421,19 @@ mod tests {
         for i in 0..3000u16 {
             let b = i.to_le_bytes();
             let fp = 0xDEAD_BEEF_0000_0000 | ((i as u64 % 7) + 1);
-            assert_eq!(s.insert(&b, fp), (i as u32, true));
+            assert_eq!(s.insert(&b, fp), Insert::New(i as u32));
         }
         for i in 0..3000u16 {
             let b = i.to_le_bytes();
             let fp = 0xDEAD_BEEF_0000_0000 | ((i as u64 % 7) + 1);
-            assert_eq!(s.insert(&b, fp), (i as u32, false));
+            assert_eq!(s.insert(&b, fp), Insert::Seen(i as u32));
         }
         // Neighbouring tags spill into each other's probe runs.
         let mut t = StateStore::new(2);
         for i in 0..5000u16 {
             let b = i.to_le_bytes();
             let fp = ((i as u64 % 3) << 62) | 1;
-            assert!(t.insert(&b, fp).1);
+            assert!(t.insert(&b, fp).is_new());
         }
         for i in (0..5000u16).rev() {
             let b = i.to_le_bytes();
@@ -394,8 +466,8 @@ mod tests {
     #[test]
     fn zero_length_states() {
         let mut s = StateStore::new(0);
-        assert_eq!(s.insert(&[], 42), (0, true));
-        assert_eq!(s.insert(&[], 42), (0, false));
+        assert_eq!(s.insert(&[], 42), Insert::New(0));
+        assert_eq!(s.insert(&[], 42), Insert::Seen(0));
         assert_eq!(s.get(0), &[] as &[u8]);
     }
 }

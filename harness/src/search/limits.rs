@@ -1,0 +1,220 @@
+//! Budgets of a search, checked in one place.
+//!
+//! [`Limits`] is what the user asked for (states, wall time, memory); a
+//! [`Budget`] is those limits for one run, started at a given instant. A
+//! search asks it two kinds of question:
+//!
+//! - before storing a new state or growing a structure ([`Budget::refuse_new`],
+//!   [`Budget::refuse_frontier`]): the state and memory budgets, so a search
+//!   stops *before* it allocates past the limit;
+//! - periodically ([`Budget::poll`], every [`POLL_MASK`]` + 1` expansions,
+//!   never per successor): the wall clock and interruption (SIGINT or
+//!   SIGTERM, see [`interrupt`]), and the counters shown by the progress
+//!   line ([`super::progress`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::outcome::Outcome;
+use super::progress::Meter;
+use super::store::Store;
+
+/// Expansions between two polls of the clock.
+pub const POLL_MASK: u64 = 1023;
+
+/// Budgets of a run; `None` = unlimited.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Most states to store; the run stops when one more new state is found.
+    pub max_states: Option<u64>,
+    /// Wall-clock budget of the search.
+    pub time: Option<Duration>,
+    /// Budget in bytes for the store plus the search structures.
+    pub memory_bytes: Option<u64>,
+}
+
+/// Set by the signal handler (or by [`interrupt::request`]); read by every
+/// [`Budget::poll`].
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Interruption: SIGINT and SIGTERM end the running search cleanly.
+pub mod interrupt {
+    use super::*;
+
+    /// Whether an interruption was requested.
+    #[inline]
+    pub fn requested() -> bool {
+        INTERRUPTED.load(Ordering::Relaxed)
+    }
+
+    /// Requests an interruption (what the signal handler does).
+    pub fn request() {
+        INTERRUPTED.store(true, Ordering::Relaxed);
+    }
+
+    /// Forgets a request (tests run several searches in one process).
+    pub fn clear() {
+        INTERRUPTED.store(false, Ordering::Relaxed);
+    }
+
+    extern "C" fn on_signal(_sig: libc::c_int) {
+        // Async-signal-safe: one atomic store.
+        INTERRUPTED.store(true, Ordering::Relaxed);
+    }
+
+    /// Installs the handler for SIGINT and SIGTERM: the first signal asks
+    /// the search to stop at its next poll (it then reports what it has,
+    /// with result `interrupted`). `SA_RESETHAND` gives the default action
+    /// back, so a second signal ends the process at once (say, while a big
+    /// model is being compiled and no poll runs).
+    pub fn install() {
+        // SAFETY: the handler only stores to an atomic, which is
+        // async-signal-safe; the sigaction struct is fully initialised.
+        unsafe {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+            sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+            libc::sigemptyset(&mut sa.sa_mask);
+            libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
+            libc::sigaction(libc::SIGTERM, &sa, std::ptr::null_mut());
+        }
+    }
+}
+
+/// The limits of one run, from its start.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    max_states: usize,
+    deadline: Option<Instant>,
+    memory: Option<u64>,
+    meter: Option<Meter>,
+}
+
+impl Budget {
+    pub fn new(limits: &Limits, start: Instant) -> Budget {
+        Budget {
+            max_states: limits
+                .max_states
+                .map(|m| m.min(usize::MAX as u64) as usize)
+                .unwrap_or(usize::MAX),
+            deadline: limits.time.and_then(|t| start.checked_add(t)),
+            memory: limits.memory_bytes,
+            meter: None,
+        }
+    }
+
+    /// No limits at all.
+    pub fn unlimited() -> Budget {
+        Budget::new(&Limits::default(), Instant::now())
+    }
+
+    /// Publishes the counters of every poll to `meter` (the progress line).
+    pub fn with_meter(mut self, meter: Option<Meter>) -> Budget {
+        self.meter = meter;
+        self
+    }
+
+    pub fn meter(&self) -> Option<&Meter> {
+        self.meter.as_ref()
+    }
+
+    /// The memory budget in bytes, if any.
+    pub fn memory(&self) -> Option<u64> {
+        self.memory
+    }
+
+    /// Whether storing one more new state is not allowed (state or memory
+    /// budget). `frontier` is the search structures' current allocation.
+    #[inline]
+    pub fn refuse_new(&self, store: &impl Store, frontier: usize) -> Option<Outcome> {
+        if store.len() >= self.max_states {
+            return Some(Outcome::StateLimit);
+        }
+        if let Some(mem) = self.memory {
+            let grow = store.next_growth_bytes();
+            if grow > 0 && (store.bytes_used() + grow + frontier) as u64 > mem {
+                return Some(Outcome::MemoryLimit);
+            }
+        }
+        None
+    }
+
+    /// Whether the search structures may grow by `extra` bytes.
+    #[inline]
+    pub fn refuse_frontier(&self, store: &impl Store, frontier: usize, extra: usize) -> bool {
+        match self.memory {
+            Some(mem) => (store.bytes_used() + frontier + extra) as u64 > mem,
+            None => false,
+        }
+    }
+
+    /// Whether `bytes` in all exceed the memory budget.
+    #[inline]
+    pub fn over_memory(&self, bytes: usize) -> bool {
+        matches!(self.memory, Some(mem) if bytes as u64 > mem)
+    }
+
+    /// The periodic check: interruption, then the wall clock.
+    #[inline]
+    pub fn poll(&self) -> Option<Outcome> {
+        if interrupt::requested() {
+            return Some(Outcome::Interrupted);
+        }
+        if matches!(self.deadline, Some(d) if Instant::now() >= d) {
+            return Some(Outcome::TimeLimit);
+        }
+        None
+    }
+
+    /// [`poll`](Self::poll), publishing the counters first.
+    #[inline]
+    pub fn poll_with(&self, states: u64, transitions: u64, depth: u64) -> Option<Outcome> {
+        if let Some(m) = &self.meter {
+            m.publish(states, transitions, depth);
+        }
+        self.poll()
+    }
+}
+
+/// Looks a successor up and stores it if new, unless the budget refuses a
+/// new state; `Err(outcome)` then.
+#[inline]
+pub fn visit<S: Store>(
+    store: &mut S,
+    budget: &Budget,
+    frontier: usize,
+    state: &[u8],
+    fp: u64,
+) -> Result<super::store::Insert, Outcome> {
+    if let Some(stop) = budget.refuse_new(store, frontier) {
+        return match store.find(state, fp) {
+            Some(id) => Ok(super::store::Insert::Seen(id)),
+            None => Err(stop),
+        };
+    }
+    Ok(store.insert(state, fp))
+}
+
+/// Peak resident set size of this process in bytes (`VmHWM` of
+/// `/proc/self/status`); 0 where unavailable.
+pub fn peak_rss_bytes() -> u64 {
+    proc_status_kb("VmHWM:") * 1024
+}
+
+/// Current resident set size in bytes (`VmRSS`); 0 where unavailable.
+pub fn rss_bytes() -> u64 {
+    proc_status_kb("VmRSS:") * 1024
+}
+
+fn proc_status_kb(key: &str) -> u64 {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return 0;
+    };
+    for line in status.lines() {
+        if let Some(rest) = line.strip_prefix(key) {
+            let kb = rest.trim().trim_end_matches("kB").trim();
+            return kb.parse::<u64>().unwrap_or(0);
+        }
+    }
+    0
+}

@@ -1,0 +1,30 @@
+//! The search engine: the one core every exploration goes through.
+//!
+//! A search is a model ([`NextState`](dve_frontend::model::NextState), the
+//! boundary), a [`Store`] of visited states, an order (the fast
+//! breadth-first [`bfs`] and depth-first [`dfs`] loops, or the open sets of
+//! [`frontier`] for the general state exploring algorithm of the caching
+//! paper), an [`Observer`] that turns it into a check or an algorithm's
+//! bookkeeping, and a [`Budget`] checked in one place (states, memory, wall
+//! time, interruption) that also feeds the live progress line.
+//!
+//! Algorithms (`crate::caching`, `crate::dbdfs`, `crate::bbmc`,
+//! `crate::random_search`, `crate::check`) configure these pieces and hold
+//! only what is their own; every run ends with one [`Outcome`].
+
+pub mod bfs;
+pub mod dfs;
+pub mod limits;
+pub mod observer;
+pub mod outcome;
+pub mod progress;
+pub mod store;
+pub mod trace;
+
+pub use bfs::{bfs, Bfs, BfsOptions, LevelStats};
+pub use dfs::{dfs, Dfs, DfsOptions, DfsStats, Root};
+pub use limits::{interrupt, peak_rss_bytes, visit, Budget, Limits, POLL_MASK};
+pub use observer::{Control, Cx, Nothing, Observer, NO_SUCC};
+pub use outcome::Outcome;
+pub use store::{Insert, StateStore, Store};
+pub use trace::{Step, Trace};
