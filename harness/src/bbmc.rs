@@ -61,7 +61,7 @@ use serde::Serialize;
 use crate::check::{Goal, Step, Trace, ViolationKind};
 use crate::rng::Rng;
 use crate::search::store::StateStore;
-use crate::search::{Limits, Outcome, POLL_MASK};
+use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, Store, POLL_MASK};
 
 const NONE: u32 = u32::MAX;
 
@@ -770,63 +770,31 @@ pub struct BmcReport {
 /// The BMC baseline of the paper: breadth-first search stopped at the first
 /// witness; see the module documentation for what is counted.
 pub fn bmc(model: &dyn NextState, targets: &Targets, limits: &Limits) -> BmcReport {
-    use crate::search::store::Insert;
-    use crate::search::{visit, Budget};
     let start = Instant::now();
     let budget = Budget::new(limits, start);
-    let n = model.state_len();
-    let mut store = StateStore::new(n);
-    let mut buf = SuccBuf::new(n);
-    let accepting = targets.accepting && model.info().property.is_some();
-    // For accepting cycles: every transition (from, to) in BFS order, and
-    // after e expansions, the store size and the number of transitions.
-    let mut edges: Vec<(u32, u32)> = Vec::new();
-    let mut len_after: Vec<u32> = vec![1];
-    let mut edges_after: Vec<u32> = vec![0];
-    let mut found: Option<(u64, ViolationKind)> = None;
-    let mut result = Outcome::Complete;
-
-    let init = model.initial_vec();
-    store.insert(&init, model.fingerprint(&init));
-    if targets.goal.is_some_and(|g| g(&init)) {
-        found = Some((1, ViolationKind::Goal));
+    let mut store = StateStore::new(model.state_len());
+    let mut w = BmcWatch {
+        targets,
+        accepting: targets.accepting && model.info().property.is_some(),
+        found: None,
+        edges: Vec::new(),
+        len_after: vec![1],
+        edges_after: vec![0],
+        open: None,
+    };
+    let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut w);
+    let mut result = r.result;
+    if result.is_complete() && !r.stopped {
+        w.close(&store);
     }
-    let mut next = 0usize;
-    'bfs: while found.is_none() && next < store.len() {
-        if next as u64 & POLL_MASK == 0 && next > 0 {
-            if let Some(stop) = budget.poll() {
-                result = stop;
-                break;
-            }
-        }
-        model.successors(store.get(next as u32), &mut buf);
-        if buf.is_empty() && targets.deadlock {
-            found = Some((store.len() as u64, ViolationKind::Deadlock));
-            break;
-        }
-        for (_, s) in buf.iter() {
-            match visit(&mut store, &budget, 0, s, model.fingerprint(s)) {
-                Ok(ins) => {
-                    if accepting {
-                        edges.push((next as u32, ins.id()));
-                    }
-                    if matches!(ins, Insert::New(_)) && targets.goal.is_some_and(|g| g(s)) {
-                        found = Some((store.len() as u64, ViolationKind::Goal));
-                        break 'bfs;
-                    }
-                }
-                Err(stop) => {
-                    result = stop;
-                    break 'bfs;
-                }
-            }
-        }
-        next += 1;
-        if accepting {
-            len_after.push(store.len() as u32);
-            edges_after.push(edges.len() as u32);
-        }
-    }
+    let BmcWatch {
+        mut found,
+        edges,
+        len_after,
+        edges_after,
+        accepting,
+        ..
+    } = w;
     if accepting {
         // The fewest expansions whose transitions close an accepting cycle
         // (monotone in the number of expansions: binary search).
@@ -863,6 +831,61 @@ pub fn bmc(model: &dyn NextState, targets: &Targets, limits: &Limits) -> BmcRepo
         result,
         explored: store.len() as u64,
         time_s: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// The BMC baseline's observer: the first goal state or deadlock, and for
+/// accepting cycles every transition in BFS order with, after `e`
+/// expansions, the store size and the number of transitions.
+struct BmcWatch<'t, 'g> {
+    targets: &'t Targets<'g>,
+    accepting: bool,
+    found: Option<(u64, ViolationKind)>,
+    edges: Vec<(u32, u32)>,
+    len_after: Vec<u32>,
+    edges_after: Vec<u32>,
+    /// The state being expanded.
+    open: Option<u32>,
+}
+
+impl BmcWatch<'_, '_> {
+    /// The expansion under way is done.
+    fn close(&mut self, store: &impl Store) {
+        if self.accepting && self.open.take().is_some() {
+            self.len_after.push(store.len() as u32);
+            self.edges_after.push(self.edges.len() as u32);
+        }
+    }
+}
+
+impl<S: Store> Observer<S> for BmcWatch<'_, '_> {
+    fn new_state(&mut self, cx: &Cx<S>, _id: u32, state: &[u8], _via: Option<(u32, Succ)>) -> Control {
+        if self.targets.goal.is_some_and(|g| g(state)) {
+            self.found = Some((cx.store.len() as u64, ViolationKind::Goal));
+            return Control::Stop;
+        }
+        Control::Continue
+    }
+
+    fn expanded(&mut self, cx: &Cx<S>, id: u32, _count: usize) -> Control {
+        self.close(cx.store);
+        self.open = Some(id);
+        Control::Continue
+    }
+
+    fn deadlock(&mut self, cx: &Cx<S>, _id: u32) -> Control {
+        if self.targets.deadlock {
+            self.found = Some((cx.store.len() as u64, ViolationKind::Deadlock));
+            return Control::Stop;
+        }
+        Control::Continue
+    }
+
+    fn edge(&mut self, _cx: &Cx<S>, src: u32, _e: Succ, dst: u32, _new: bool) -> Control {
+        if self.accepting {
+            self.edges.push((src, dst));
+        }
+        Control::Continue
     }
 }
 

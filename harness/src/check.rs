@@ -486,16 +486,3 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
         first,
     }
 }
-
-/// The path from the initial state (id 0) to state `id` along BFS parent
-/// links (`parent[id]` = the parent's id and the entry that led to `id`),
-/// extended by the step `last` when given.
-pub fn parent_path(
-    store: &StateStore,
-    parent: &[(u32, Succ)],
-    id: u32,
-    last: Option<(Succ, &[u8])>,
-) -> Trace {
-    let cx = Cx::with_parents(store, parent);
-    cx.trace_via(id, last)
-}

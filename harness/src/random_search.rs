@@ -57,7 +57,7 @@ use serde::Serialize;
 use crate::bbmc::{run_seeds, GoalFn};
 use crate::check::{Step, Trace};
 use crate::rng::Rng;
-use crate::search::store::StateStore;
+use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 
 const NONE: u32 = u32::MAX;
 
@@ -587,57 +587,72 @@ fn random_walk(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
 }
 
 fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, seed: u64) -> SearchRun {
-    let n = model.state_len();
-    let mut ev = Eval::new(opts, n);
-    let mut buf = SuccBuf::new(n);
-    let mut store = StateStore::new(n);
-    let mut parent: Vec<(u32, Succ)> = Vec::new();
-    let init = model.initial_vec();
-    let fp = model.fingerprint(&init);
-    store.insert(&init, fp);
-    parent.push((NONE, NO_SUCC));
-    ev.stored_peak = 1;
-    ev.visit(&init, fp);
-    let path = |store: &StateStore, parent: &Vec<(u32, Succ)>, id: u32| {
-        crate::check::parent_path(store, parent, id, None)
-    };
-    if goal.is_some_and(|g| g(&init)) {
-        let w = path(&store, &parent, 0);
-        return ev.finish(opts.algo, seed, Stop::Goal, Some(0), Some(w));
+    /// One step per successor looked at; the evaluation counters, the goal.
+    struct Watch<'a, 'e> {
+        model: &'a dyn NextState,
+        ev: Eval<'e>,
+        goal: Option<GoalFn<'a>>,
+        stop: Option<Stop>,
+        witness: Option<(u64, Trace)>,
     }
-    let mut next = 0u32;
-    let stop = 'bfs: loop {
-        if next as usize == store.len() {
-            break Stop::Exhausted;
+    impl<S: Store> Observer<S> for Watch<'_, '_> {
+        const LABELS: bool = true;
+        fn new_state(&mut self, cx: &Cx<S>, _id: u32, v: &[u8], via: Option<(u32, Succ)>) -> Control {
+            let covered = self.ev.visit(v, self.model.fingerprint(v));
+            if let Some((src, e)) = via {
+                if let Some(stop) = covered {
+                    self.stop = Some(stop);
+                    return Control::Stop;
+                }
+                self.ev.stored_peak = cx.store.len() as u64;
+                if self.goal.is_some_and(|g| g(v)) {
+                    self.witness = Some((self.ev.steps, cx.trace_via(src, Some((e, v)))));
+                    return Control::Stop;
+                }
+            } else {
+                self.ev.stored_peak = 1;
+                if self.goal.is_some_and(|g| g(v)) {
+                    self.witness = Some((0, cx.trace_via(0, None)));
+                    return Control::Stop;
+                }
+            }
+            Control::Continue
         }
-        model.successors(store.get(next), &mut buf);
-        for i in 0..buf.len() {
-            if let Some(stop) = ev.before_step() {
-                break 'bfs stop;
-            }
-            let v = buf.state(i);
-            let fp = model.fingerprint(v);
-            if store.find(v, fp).is_some() {
-                continue;
-            }
-            if store.len() >= opts.memory_states {
-                break 'bfs Stop::MemoryFull;
-            }
-            if let Some(stop) = ev.visit(v, fp) {
-                break 'bfs stop;
-            }
-            let (id, _) = store.insert(v, fp).split();
-            parent.push((next, buf.entry(i)));
-            ev.stored_peak = store.len() as u64;
-            if goal.is_some_and(|g| g(v)) {
-                let w = path(&store, &parent, id);
-                let step = ev.steps;
-                return ev.finish(opts.algo, seed, Stop::Goal, Some(step), Some(w));
+        fn successor(&mut self, _cx: &Cx<S>, _src: u32, _e: Succ, _v: &[u8]) -> Control {
+            match self.ev.before_step() {
+                Some(stop) => {
+                    self.stop = Some(stop);
+                    Control::Stop
+                }
+                None => Control::Continue,
             }
         }
-        next += 1;
+    }
+    let mut w = Watch {
+        model,
+        ev: Eval::new(opts, model.state_len()),
+        goal,
+        stop: None,
+        witness: None,
     };
-    ev.finish(opts.algo, seed, stop, None, None)
+    // The memory of N states is the state budget.
+    let limits = Limits {
+        max_states: Some(opts.memory_states as u64),
+        ..Limits::default()
+    };
+    let budget = Budget::new(&limits, w.ev.start);
+    let mut store = StateStore::new(model.state_len());
+    let r = search::bfs(model, &mut store, &budget, BfsOptions { parents: true }, &mut w);
+    if let Some((step, trace)) = w.witness {
+        return w.ev.finish(opts.algo, seed, Stop::Goal, Some(step), Some(trace));
+    }
+    let stop = match (w.stop, r.result) {
+        (Some(stop), _) => stop,
+        (None, Outcome::Complete) => Stop::Exhausted,
+        (None, Outcome::StateLimit) => Stop::MemoryFull,
+        (None, _) => Stop::TimeLimit,
+    };
+    w.ev.finish(opts.algo, seed, stop, None, None)
 }
 
 /// Means over a series of runs.

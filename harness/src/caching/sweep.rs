@@ -32,9 +32,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use dve_frontend::interp::eval;
 use dve_frontend::ir::{Expr, Ty, UnOp};
-use dve_frontend::model::{read_slot, NextState, Slot, SlotKind, SuccBuf};
+use dve_frontend::model::{read_slot, NextState, Slot, SlotKind, Succ};
 
-use crate::search::store::StateStore;
+use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, StateStore, Store};
 
 /// A progress measure.
 #[derive(Clone, Debug)]
@@ -93,28 +93,28 @@ pub struct Graph {
 
 /// Exhaustive BFS recording every transition (`None` past `max_states`).
 pub fn full_graph(model: &dyn NextState, max_states: usize) -> Option<Graph> {
-    let n = model.state_len();
-    let mut store = StateStore::new(n);
-    let mut buf = SuccBuf::new(n);
-    let mut edges = Vec::new();
-    let init = model.initial_vec();
-    store.insert(&init, model.fingerprint(&init));
-    let mut next = 0u32;
-    while (next as usize) < store.len() {
-        model.successors(store.get(next), &mut buf);
-        for i in 0..buf.len() {
-            let s = buf.state(i);
-            let (id, new) = store.insert(s, model.fingerprint(s)).split();
-            if new && store.len() > max_states {
-                return None;
+    /// Records every transition but self-loops.
+    struct Edges(Vec<(u32, u32)>);
+    impl<S: Store> Observer<S> for Edges {
+        fn edge(&mut self, _: &Cx<S>, src: u32, _: Succ, dst: u32, _: bool) -> Control {
+            if dst != src {
+                self.0.push((src, dst));
             }
-            if id != next {
-                edges.push((next, id));
-            }
+            Control::Continue
         }
-        next += 1;
     }
-    Some(Graph { store, edges })
+    let mut store = StateStore::new(model.state_len());
+    let limits = Limits {
+        max_states: Some(max_states as u64),
+        ..Limits::default()
+    };
+    let budget = Budget::new(&limits, std::time::Instant::now());
+    let mut edges = Edges(Vec::new());
+    let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut edges);
+    r.result.is_complete().then_some(Graph {
+        store,
+        edges: edges.0,
+    })
 }
 
 /// Derives the automatic progress measure of `level` (0–5) on `graph`.

@@ -191,6 +191,10 @@ pub fn bfs<S: Store, O: Observer<S>>(
             run.levels.last_mut().expect("level").edges += k as u64;
             run.transitions += k as u64;
             run.expansions += 1;
+            if obs.expanded(&cx!(), src_id, k).stop() {
+                run.stopped = true;
+                break 'search;
+            }
             if k == 0 {
                 run.deadlocks += 1;
                 if obs.deadlock(&cx!(), src_id).stop() {

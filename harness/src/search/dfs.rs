@@ -334,8 +334,11 @@ pub fn dfs<S: Store, O: Observer<S>>(
             let id: u32 = $id;
             if !push_frame!(id, $via) {
                 run.result = Outcome::MemoryLimit;
-            } else if frames.last().is_some_and(|f| f.count == 0) && obs.deadlock(&cx!(), id).stop() {
-                run.stopped = true;
+            } else {
+                let count = frames.last().map_or(0, |f| f.count as usize);
+                if obs.expanded(&cx!(), id, count).stop() || (count == 0 && obs.deadlock(&cx!(), id).stop()) {
+                    run.stopped = true;
+                }
             }
         }};
     }

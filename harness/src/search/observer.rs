@@ -60,6 +60,13 @@ pub trait Observer<S: Store> {
         Control::Continue
     }
 
+    /// State `id` is expanded: its `count` successors come next (BFS: in
+    /// the order states are processed; DFS: as its frame is pushed).
+    #[inline]
+    fn expanded(&mut self, _cx: &Cx<S>, _id: u32, _count: usize) -> Control {
+        Control::Continue
+    }
+
     /// Successor `e` of `src`, before it is looked up.
     #[inline]
     fn successor(&mut self, _cx: &Cx<S>, _src: u32, _e: Succ, _state: &[u8]) -> Control {
