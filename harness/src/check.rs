@@ -131,6 +131,8 @@ pub struct CheckReport {
     pub error_transitions: u64,
     pub time_s: f64,
     pub states_per_s: f64,
+    /// Bytes of the state store at the end.
+    pub store_bytes: u64,
     pub bytes_per_state: f64,
     pub peak_rss_bytes: u64,
     #[serde(skip)]
@@ -477,6 +479,7 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
         error_transitions: errors,
         time_s,
         states_per_s: if time_s > 0.0 { states as f64 / time_s } else { 0.0 },
+        store_bytes: store.bytes_used() as u64,
         bytes_per_state: if states > 0 {
             store.bytes_used() as f64 / states as f64
         } else {

@@ -94,6 +94,19 @@ pub enum Restart {
     Random,
 }
 
+impl std::str::FromStr for Restart {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Restart, String> {
+        match s {
+            "initial" => Ok(Restart::Initial),
+            "random" => Ok(Restart::Random),
+            _ => Err(format!(
+                "unknown restart `{s}` (expected initial or random; urs and sdrs stop when the memory is full)"
+            )),
+        }
+    }
+}
+
 impl Restart {
     pub fn name(self) -> &'static str {
         match self {

@@ -707,10 +707,8 @@ mod cli {
             "witness_found",
             "witness_rate",
             "stored_peak",
-            "covered",
-            "steps",
-            "restarts",
-            "redundancy",
+            "states",
+            "transitions",
             "bmc_states",
         ] {
             assert!(v.get(key).is_some(), "missing {key}");

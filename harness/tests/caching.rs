@@ -617,8 +617,8 @@ fn cli_runs_the_caching_algorithm() {
         "stored_peak",
         "visits",
         "revisits",
-        "stored_pct",
-        "visits_pct",
+        "S",
+        "V",
         "cache_size",
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
@@ -640,7 +640,7 @@ fn cli_runs_the_caching_algorithm() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["result"], "complete");
     assert_eq!(v["states"], 7372);
-    assert!(v.get("persistent_pct").is_some() && v.get("largest_class_pct").is_some());
+    assert!(v.get("P").is_some() && v.get("L").is_some());
     // A bad combination is a usage error.
     let out = std::process::Command::new(exe)
         .args(["explore"])

@@ -92,7 +92,7 @@ fn embedded_model_dfs_and_human_output() {
     let v = json(&o);
     assert_eq!(v["strategy"], "dfs");
     assert_eq!(v["states"], 10);
-    assert_eq!(v["dfs"]["front_edges"], 9);
+    assert_eq!(v["dfs_front_edges"], 9);
 
     let o = dvemc(&["explore", "--stats"]);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
@@ -100,8 +100,8 @@ fn embedded_model_dfs_and_human_output() {
     for needle in [
         "states:",
         "transitions:",
-        "deadlock states:",
-        "BFS levels:",
+        "deadlocks:",
+        "levels:",
         "<bfs-levels>",
         "<level id=\"0\">",
     ] {
@@ -155,6 +155,65 @@ fn bad_options_exit_2() {
         let o = dvemc(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: stderr: {}", stderr(&o));
     }
+}
+
+/// With `--json`, every error is one JSON object on stdout (kind, message,
+/// and the place when there is one), and the exit code is kept.
+#[test]
+fn errors_are_json_with_json() {
+    let f = TempFile::new(
+        "bad-json",
+        b"byte x;\nprocess P { state a; init a; trans a -> a { effect y = 1; }; }\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", f.path(), "--json"]);
+    assert_eq!(o.status.code(), Some(3), "stderr: {}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["error"], "input");
+    assert_eq!(v["file"], f.path());
+    assert_eq!(v["line"], 2);
+    assert!(v["column"].as_u64().unwrap() > 1, "{v}");
+    assert_eq!(v["exit_code"], 3);
+    let missing = std::env::temp_dir().join(format!("dvemc-no-such-{}.dve", std::process::id()));
+    let o = dvemc(&["explore", missing.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(json(&o)["error"], "input");
+    for args in [
+        &["explore", "--json", "--max-states", "-5"][..],
+        &["explore", "--json", "--cache", "150%"],
+        &["explore", "--json", "--strategy", "dbdfs", "--cache", "10%"],
+        &["explore", "--json", "--strategy", "sideways"],
+        &["explore", "--json", "--no-such-option"],
+    ] {
+        let o = dvemc(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(v["error"], "usage", "{args:?}");
+        assert_eq!(v["exit_code"], 2);
+    }
+    let o = dvemc(&["explore", "--json", "--max-states", "-5"]);
+    assert!(
+        json(&o)["message"]
+            .as_str()
+            .unwrap()
+            .contains("must be a non-negative integer"),
+        "{}",
+        stdout(&o)
+    );
+    let o = dvemc(&["explore", "--json", "--cache", "150%"]);
+    assert!(
+        json(&o)["message"].as_str().unwrap().contains("150%"),
+        "{}",
+        stdout(&o)
+    );
+    let o = dvemc(&["explore", "--json", "--strategy", "dbdfs", "--cache", "10%"]);
+    assert!(
+        json(&o)["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("--cache is not an option of --strategy dbdfs"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
@@ -316,7 +375,7 @@ fn deadlock_check_and_holding_goal() {
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("verdict:             violated: deadlock (deadlock)"),
+        out.contains("verdict:              violated\nviolation kind:       deadlock\n"),
         "{out}"
     );
     assert!(out.contains("counterexample (path, 2 steps)"), "{out}");

@@ -484,7 +484,7 @@ fn command_line_json() {
             assert_eq!(v["strategy"], "dbdfs");
             assert_eq!(v["dbdfs"], variant);
             assert_eq!(v["frontier"], frontier);
-            assert_eq!(v["max_depth_explored"], 3);
+            assert_eq!(v["max_depth"], 3);
             assert_eq!(v["frontier_sizes"], serde_json::json!([1]));
             for key in [
                 "revisits",
@@ -529,7 +529,7 @@ fn command_line_json() {
     let (code, out) = dvemc(&["explore", fig4, "--strategy", "dbdfs", "--increment", "1"]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("revisits:") && out.contains("frontier sizes:      2 1 1 0"),
+        out.contains("revisits:") && out.contains("frontier sizes:       2 1 1 0"),
         "{out}"
     );
     assert_eq!(dvemc(&["explore", fig4, "--increment", "3"]).0, 2);

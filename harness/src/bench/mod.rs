@@ -11,7 +11,6 @@
 //! - [`compare`]: a run against a baseline (`make check-regressions`).
 //! - [`slurm`]: an array-job script, one shard per task.
 
-pub mod cli;
 pub mod compare;
 pub mod exec;
 pub mod matrix;

@@ -8,8 +8,9 @@
 //!   % of the state space, one point per complete run.
 //! - `seconds_per_instance.svg`: search time against state-space size.
 //!
-//! *Stored* is the `stored` counter, or `states` for strategies that keep
-//! every state they reach; *visited* is `visits`, else `expansions`, else
+//! *Stored* is the caching paper's S in states: the cache size when there
+//! is a cache, else the `stored_peak` counter, else `states` for strategies
+//! that keep every state they reach; *visited* is `visits`, else `expansions`, else
 //! `states`. The state-space size |S| of an instance is instances.csv's
 //! count when exact, else the largest state count of a complete `bfs` or
 //! `dfs` run in the file.
@@ -28,7 +29,9 @@ use super::svg::{self, Axis, Bar, Series};
 const EXHAUSTIVE: &[&str] = &["bfs", "dfs"];
 
 fn stored(r: &Row) -> Option<f64> {
-    r.num("stored").or_else(|| r.num("states"))
+    r.num("cache_size")
+        .or_else(|| r.num("stored_peak"))
+        .or_else(|| r.num("states"))
 }
 
 fn visited(r: &Row) -> Option<f64> {

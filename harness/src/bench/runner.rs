@@ -265,6 +265,9 @@ pub fn summary_table(rows: &[Row]) -> String {
         "state_limit",
         "time_limit",
         "memory_limit",
+        "visit_limit",
+        "cache_full",
+        "interrupted",
         CRASHED,
         ERROR,
     ];

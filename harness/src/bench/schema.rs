@@ -18,8 +18,8 @@ use super::exec::{signal_name, ChildResult, Termination};
 use super::matrix::{params_json, Cell};
 use super::provenance::Provenance;
 
-/// The columns, in order.
-pub const COLUMNS: &[&str] = &[
+/// The cell's coordinates and the runner's verdict on it, first.
+const LEADING: &[&str] = &[
     // cell coordinates
     "key",
     "matrix",
@@ -43,45 +43,13 @@ pub const COLUMNS: &[&str] = &[
     "exit_code",
     "signal",
     "message",
-    // counters of the child's report
-    "verdict",
-    "violation_kind",
-    "violations",
-    "cex_length",
-    "states",
-    "transitions",
-    "deadlocks",
-    "error_transitions",
-    "stored",
-    "visits",
-    "revisits",
-    "expansions",
-    "evictions",
-    "levels",
-    "back_level_edges",
-    "max_back_level_edge",
-    "max_level_states",
-    "max_depth",
-    "covered",
-    "steps",
-    "restarts",
-    "dfs_max_stack",
-    "dfs_front_edges",
-    "dfs_back_edges",
-    "dfs_cross_edges",
-    "state_len",
-    "store_bytes",
-    "frontier_bytes",
-    "bytes_per_state",
-    "peak_rss_bytes",
-    "time_s",
-    "states_per_s",
-    "compile_ms",
-    // the runner's measurements
+];
+
+/// The runner's measurements, provenance, and the rest of the report.
+const TRAILING: &[&str] = &[
     "wall_s",
     "cpu_s",
     "peak_mem_bytes",
-    // provenance
     "dvemc_version",
     "git_commit",
     "host",
@@ -91,84 +59,82 @@ pub const COLUMNS: &[&str] = &[
     "extra",
 ];
 
-/// Counter columns and the report keys they are read from (first present
-/// wins; `a.b` is key `b` of the object under `a`).
-const COUNTERS: &[(&str, &[&str])] = &[
-    ("verdict", &["verdict"]),
-    ("violation_kind", &["violation_kind"]),
-    ("violations", &["violations"]),
-    ("cex_length", &["cex_length"]),
-    ("states", &["states"]),
-    ("transitions", &["transitions"]),
-    ("deadlocks", &["deadlocks"]),
-    ("error_transitions", &["error_transitions"]),
-    ("stored", &["stored", "stored_peak"]),
-    ("visits", &["visits"]),
-    ("revisits", &["revisits"]),
-    ("expansions", &["expansions"]),
-    ("evictions", &["evictions", "deleted"]),
-    ("levels", &["levels"]),
-    ("back_level_edges", &["back_level_edges"]),
-    ("max_back_level_edge", &["max_back_level_edge"]),
-    ("max_level_states", &["max_level_states"]),
-    ("max_depth", &["max_depth", "max_depth_explored"]),
-    ("covered", &["covered"]),
-    ("steps", &["steps"]),
-    ("restarts", &["restarts"]),
-    ("dfs_max_stack", &["dfs.max_stack"]),
-    ("dfs_front_edges", &["dfs.front_edges"]),
-    ("dfs_back_edges", &["dfs.back_edges"]),
-    ("dfs_cross_edges", &["dfs.cross_edges"]),
-    ("state_len", &["state_len"]),
-    ("store_bytes", &["store_bytes"]),
-    ("frontier_bytes", &["frontier_bytes"]),
-    ("bytes_per_state", &["bytes_per_state"]),
-    ("peak_rss_bytes", &["peak_rss_bytes"]),
-    ("time_s", &["time_s"]),
-    ("states_per_s", &["states_per_s"]),
-    ("compile_ms", &["compile_ms"]),
-];
+/// Fields of the run record that the cell's coordinates already give (the
+/// cell's value is the column's).
+const FROM_CELL: &[&str] = &["model", "instance", "strategy", "backend", "seed", "result"];
 
-/// Report keys that are coordinates or too large for a row: not copied.
+/// The columns, in order: [`LEADING`], the run record's fields
+/// (`crate::record::FIELDS`, but those in [`FROM_CELL`]), [`TRAILING`].
+pub static COLUMNS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    LEADING
+        .iter()
+        .copied()
+        .chain(
+            crate::record::FIELDS
+                .iter()
+                .copied()
+                .filter(|f| !FROM_CELL.contains(f)),
+        )
+        .chain(TRAILING.iter().copied())
+        .collect()
+});
+
+/// Report keys not copied: coordinates, and the trace (too large for a row).
 const DROPPED: &[&str] = &[
     "model",
+    "instance",
     "strategy",
     "backend",
+    "seed",
     "result",
     "trace",
     "beem_reference",
 ];
 
 /// Columns that must be equal between two runs of the same cell on any
-/// machine (what `bench compare` checks).
+/// machine (what `bench compare` checks): the counters.
 pub const DETERMINISTIC: &[&str] = &[
     "result",
     "verdict",
     "violation_kind",
     "violations",
     "cex_length",
+    "state_len",
     "states",
     "transitions",
     "deadlocks",
     "error_transitions",
-    "stored",
+    "expansions",
     "visits",
     "revisits",
-    "expansions",
-    "evictions",
+    "max_depth",
     "levels",
     "back_level_edges",
     "max_back_level_edge",
     "max_level_states",
-    "max_depth",
-    "covered",
-    "steps",
-    "restarts",
     "dfs_max_stack",
     "dfs_front_edges",
     "dfs_back_edges",
     "dfs_cross_edges",
-    "state_len",
+    "state_space_size",
+    "cache_size",
+    "stored_peak",
+    "td_peak",
+    "events",
+    "pruned_events",
+    "evictions",
+    "persistent",
+    "largest_class",
+    "progress_classes",
+    "state_space_exhausted",
+    "replay_steps",
+    "slice_states",
+    "slice_transitions",
+    "witness_found",
+    "bmc_states",
+    "covered",
+    "steps",
+    "restarts",
 ];
 
 /// Columns that differ from run to run by nature (timing, memory measured
@@ -177,6 +143,7 @@ pub const VOLATILE: &[&str] = &[
     "time_s",
     "states_per_s",
     "compile_ms",
+    "get_state_time_s",
     "wall_s",
     "cpu_s",
     "peak_mem_bytes",
@@ -242,7 +209,7 @@ pub fn header_line() -> Vec<u8> {
     let mut w = csv::WriterBuilder::new()
         .has_headers(false)
         .from_writer(Vec::new());
-    w.write_record(COLUMNS).expect("writing to memory");
+    w.write_record(COLUMNS.iter()).expect("writing to memory");
     w.into_inner().expect("flushing to memory")
 }
 
@@ -393,32 +360,20 @@ fn value_text(v: &Value) -> String {
     }
 }
 
-/// Splits a report into the counter columns and the rest (`extra`).
+/// Splits a report (a run record) into its columns and the rest (`extra`).
 pub fn flatten(report: &Map<String, Value>) -> (BTreeMap<&'static str, String>, Map<String, Value>) {
-    let mut rest = report.clone();
-    for d in DROPPED {
-        rest.remove(*d);
-    }
     let mut cols = BTreeMap::new();
-    for (column, sources) in COUNTERS {
-        for src in *sources {
-            let found = match src.split_once('.') {
-                None => rest.remove(*src),
-                Some((obj, field)) => match rest.get_mut(obj) {
-                    Some(Value::Object(o)) => {
-                        let v = o.remove(field);
-                        if o.is_empty() {
-                            rest.remove(obj);
-                        }
-                        v
-                    }
-                    _ => None,
-                },
-            };
-            if let Some(v) = found {
-                if !cols.contains_key(column) {
-                    cols.insert(*column, value_text(&v));
-                }
+    let mut rest = Map::new();
+    for (k, v) in report {
+        if DROPPED.contains(&k.as_str()) {
+            continue;
+        }
+        match COLUMNS.iter().find(|c| **c == k.as_str()) {
+            Some(c) if !matches!(v, Value::Object(_) | Value::Array(_)) => {
+                cols.insert(*c, value_text(v));
+            }
+            _ => {
+                rest.insert(k.clone(), v.clone());
             }
         }
     }
@@ -678,26 +633,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counters_flatten_and_the_rest_goes_to_extra() {
+    fn record_fields_are_columns_and_the_rest_goes_to_extra() {
         let rep: Map<String, Value> = serde_json::from_str(
-            r#"{"states":10,"transitions":14,"dfs":{"max_stack":4,"front_edges":9,"back_edges":1,"cross_edges":4},
-                "stored_peak":7,"model":"x","strategy":"dfs","result":"complete","new_counter":3,"levels":null,
-                "trace":[1,2]}"#,
+            r#"{"states":10,"transitions":14,"dfs_max_stack":4,"stored_peak":7,"S":12.5,"model":"x",
+                "strategy":"dfs","result":"complete","new_counter":3,"levels":null,"trace":[1,2],
+                "frontier_sizes":[1,2]}"#,
         )
         .unwrap();
         let (cols, extra) = flatten(&rep);
         assert_eq!(cols["states"], "10");
         assert_eq!(cols["dfs_max_stack"], "4");
-        assert_eq!(cols["stored"], "7");
+        assert_eq!(cols["stored_peak"], "7");
+        assert_eq!(cols["S"], "12.5");
         assert_eq!(cols["levels"], "");
-        assert_eq!(Value::Object(extra).to_string(), r#"{"new_counter":3}"#);
+        assert!(!cols.contains_key("model"));
+        assert_eq!(
+            Value::Object(extra).to_string(),
+            r#"{"frontier_sizes":[1,2],"new_counter":3}"#
+        );
     }
 
     #[test]
-    fn every_counter_and_listed_column_exists() {
-        for (c, _) in COUNTERS {
-            col(c);
-        }
+    fn every_listed_column_exists() {
         for c in DETERMINISTIC.iter().chain(VOLATILE) {
             col(c);
         }

@@ -22,7 +22,7 @@
 //! deleted before); `visits − states` are the revisits.
 
 pub mod bench;
-pub mod cli;
+
 pub mod open_set;
 pub mod reductions;
 pub mod replacement;
@@ -39,7 +39,7 @@ use serde::Serialize;
 pub use open_set::{Bound, OpenSet, Width};
 pub use reductions::Independence;
 pub use replacement::Replacement;
-pub use sweep::Progress;
+pub use sweep::{Derivation, Progress};
 
 use open_set::LevelStack;
 use replacement::Candidates;
@@ -98,8 +98,10 @@ impl std::str::FromStr for CacheSize {
                 .trim()
                 .parse()
                 .map_err(|_| format!("bad cache size `{s}` (a state count, or a percentage such as 20%)"))?;
-            if !(v > 0.0 && v.is_finite()) {
-                return Err(format!("cache size `{s}` must be positive"));
+            if !(v > 0.0 && v <= 100.0) {
+                return Err(format!(
+                    "cache size `{s}` is out of range: a percentage of |S| must be above 0 and at most 100"
+                ));
             }
             Ok(CacheSize::Percent(v))
         } else {

@@ -27,7 +27,7 @@
 //! are checked before the store grows.
 
 use dve_frontend::model::{NextState, Succ, SuccBuf};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::limits::{visit, Budget};
 use super::observer::{Cx, Observer, PathSource, NO_SUCC};
@@ -38,7 +38,7 @@ use super::store::{Insert, Store};
 pub const BATCH: usize = 16;
 
 /// One BFS level, as in `<bfs-levels>` of BEEM's stat files.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelStats {
     pub level: u32,
     pub states: u64,

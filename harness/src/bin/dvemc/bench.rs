@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::exec::ProcessExecutor;
-use super::matrix::{parse_shard, shard, Cell, Matrix};
-use super::provenance::Provenance;
-use super::runner::{run_cells, summary_table, ProgressMode, RunConfig};
-use super::schema::Table;
-use super::util::human_duration;
-use crate::manifest::Beem;
+use harness::bench::exec::ProcessExecutor;
+use harness::bench::matrix::{parse_shard, shard, Cell, Matrix};
+use harness::bench::provenance::Provenance;
+use harness::bench::runner::{run_cells, summary_table, ProgressMode, RunConfig};
+use harness::bench::schema::Table;
+use harness::bench::util::human_duration;
+use harness::manifest::Beem;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum BenchCommand {
@@ -133,10 +133,62 @@ fn cells_of(
         Beem::locate(None).ok()
     };
     let mut cells = m.expand(located.as_ref())?;
+    let beem_dir = located.map(|b| b.root().to_path_buf());
+    validate_cells(&m, &cells, beem_dir.as_deref())?;
     if let Some((k, n)) = shard_of {
         cells = shard(cells, k, n);
     }
-    Ok((m, cells, located.map(|b| b.root().to_path_buf())))
+    Ok((m, cells, beem_dir))
+}
+
+/// Checks every cell's command line as `explore` would (the options, the
+/// strategy registry) before anything runs, so a typo in a matrix is found
+/// at once rather than as `error` rows.
+fn validate_cells(m: &Matrix, cells: &[Cell], beem: Option<&Path>) -> Result<()> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut problems = Vec::new();
+    for c in cells {
+        let argv = std::iter::once("dvemc".to_string()).chain(c.argv(beem));
+        let checked = crate::Cli::command()
+            .try_get_matches_from(argv)
+            .map_err(|e| {
+                let text = e.render().to_string();
+                text.lines()
+                    .find(|l| l.starts_with("error:"))
+                    .unwrap_or(&text)
+                    .trim_start_matches("error: ")
+                    .to_string()
+            })
+            .and_then(|matches| {
+                let cli = crate::Cli::from_arg_matches(&matches).map_err(|e| e.to_string())?;
+                let crate::Command::Explore(args) = cli.command else {
+                    return Err("not an explore command".into());
+                };
+                let sub = matches.subcommand_matches("explore").expect("explore matches");
+                let req = args.request(sub);
+                let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
+                harness::strategy::validate(args.strategy, &given, &req.params)
+            });
+        if let Err(e) = checked {
+            problems.push(format!("{}: {e}", c.key));
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&String> = problems.iter().take(5).collect();
+    anyhow::bail!(
+        "matrix {}: {} of {} cells would be rejected by explore:\n  {}{}",
+        m.name,
+        problems.len(),
+        cells.len(),
+        shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n  "),
+        if problems.len() > shown.len() {
+            "\n  ..."
+        } else {
+            ""
+        }
+    )
 }
 
 /// Runs a `dvemc bench` subcommand; returns the exit code.
@@ -145,7 +197,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         BenchCommand::Run(a) => {
             let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard)?;
             let exec = ProcessExecutor {
-                exe: super::runner::current_exe()?,
+                exe: harness::bench::runner::current_exe()?,
                 beem,
             };
             let cfg = RunConfig {
@@ -191,7 +243,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         }
         BenchCommand::List { matrix, shard, beem } => {
             let (_, cells, beem) = cells_of(&matrix, beem.as_deref(), shard)?;
-            let exe = super::runner::current_exe()?.display().to_string();
+            let exe = harness::bench::runner::current_exe()?.display().to_string();
             let mut out = std::io::stdout().lock();
             for c in &cells {
                 match writeln!(out, "{}\t{}", c.key, c.command_line(&exe, beem.as_deref())) {
@@ -206,14 +258,14 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             });
-            for f in super::report::report(&csv, &out, &by)? {
+            for f in harness::bench::report::report(&csv, &out, &by)? {
                 println!("wrote {}", f.display());
             }
             Ok(0)
         }
         BenchCommand::Merge { inputs, out } => {
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let s = super::merge(&refs, &out)?;
+            let s = harness::bench::merge(&refs, &out)?;
             println!(
                 "merged {} files: {} rows ({} duplicate keys dropped) -> {}",
                 inputs.len(),
@@ -249,11 +301,11 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             };
             let results =
                 abs(&results.unwrap_or_else(|| PathBuf::from(format!("results/runs/slurm-{}", m.name))))?;
-            let exe = super::runner::current_exe()?;
+            let exe = harness::bench::runner::current_exe()?;
             let exe = exe.canonicalize().unwrap_or(exe);
             let matrix_abs = matrix.canonicalize().unwrap_or(abs(&matrix)?);
             let beem_abs = beem.map(|b| b.canonicalize().unwrap_or(b));
-            let text = super::slurm::script(&super::slurm::SlurmOptions {
+            let text = harness::bench::slurm::script(&harness::bench::slurm::SlurmOptions {
                 dvemc: &exe,
                 matrix: &matrix_abs,
                 matrix_name: &m.name,
@@ -268,7 +320,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             });
             match out {
                 Some(p) => {
-                    super::util::write_atomically(&p, text.as_bytes())
+                    harness::bench::util::write_atomically(&p, text.as_bytes())
                         .with_context(|| format!("writing {}", p.display()))?;
                     use std::os::unix::fs::PermissionsExt;
                     let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755));
@@ -290,7 +342,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         } => {
             let cur = Table::read(&current)?;
             let base = Table::read(&baseline)?;
-            let c = super::compare::compare(&cur, &base, speed_tolerance);
+            let c = harness::bench::compare::compare(&cur, &base, speed_tolerance);
             for l in &c.ratio_lines {
                 println!("{l}");
             }

@@ -1,0 +1,409 @@
+//! `dvemc`: the command line of the DVE model checker.
+
+mod bench;
+mod explore;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use harness::bench::util::parse_bytes;
+use harness::manifest::Beem;
+use harness::run::{resolve_model, EMBEDDED_NAME, EMBEDDED_SOURCE};
+
+const EXIT_OK: u8 = 0;
+/// A property was violated (for `verify-beem`: a count differs from BEEM's).
+const EXIT_VIOLATED: u8 = 1;
+// 2 = usage error, produced by clap itself.
+const EXIT_INPUT: u8 = 3;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  run complete (explore) / model ok (check)
+  1  a property was violated (verify-beem: some count differs from BEEM)
+  2  usage error (unknown option, bad value)
+  3  input error: missing or unreadable file, malformed model, BEEM directory not found
+  4  budget exhausted: the state, time or memory limit stopped the run";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "dvemc",
+    version,
+    about = "Explicit-state model checker for DVE models (BEEM benchmark suite)",
+    after_long_help = EXIT_CODES
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+// Parsed once per run: the size of the biggest variant does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand, Debug)]
+pub(crate) enum Command {
+    /// Benchmark matrices: run (with resume and shards), list, report,
+    /// merge, slurm, compare (see results/SCHEMA.md).
+    Bench {
+        #[command(subcommand)]
+        command: bench::BenchCommand,
+    },
+    /// Parse and check a model; print a one-line summary.
+    #[command(after_long_help = EXIT_CODES)]
+    Check {
+        /// A .dve file, or a BEEM instance name such as `adding.1`.
+        model: PathBuf,
+        /// BEEM directory (for instance names); default: $BEEM_DIR or ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Explore the whole state space and print statistics.
+    #[command(after_long_help = EXIT_CODES)]
+    Explore(explore::ExploreArgs),
+    /// Follow one path through the state space: seeded random choices
+    /// (--random) or choices read from standard input (--guided).
+    #[command(after_long_help = EXIT_CODES)]
+    Simulate(SimulateArgs),
+    /// Explore every complete BEEM instance up to a size (BFS) and compare
+    /// its state count with instances.csv; write a CSV report.
+    #[command(after_long_help = EXIT_CODES)]
+    /// Check every BEEM property with a recorded answer (reachability by
+    /// BFS, LTL by nested DFS) whose instance has at most N states; compare
+    /// with properties.csv and write a CSV report.
+    #[command(after_long_help = EXIT_CODES)]
+    VerifyProperties {
+        /// Largest instance to run, by BEEM's state count (also the state
+        /// budget of each product).
+        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+        max_states: u64,
+        /// The CSV report.
+        #[arg(long, value_name = "FILE", default_value = "results/properties-verify.csv")]
+        out: PathBuf,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Compare the JIT with the interpreter on every BEEM file (instances and
+    /// property products): successor lists (labels, error flags, states, in
+    /// order) and fingerprints of every reachable state, whole state spaces
+    /// up to a size.
+    VerifyJit {
+        /// Largest state space compared whole; larger ones are compared on
+        /// their first N states (BFS) and reported as `too_large`.
+        #[arg(long, value_name = "N", default_value_t = 200_000)]
+        max_states: usize,
+        /// Files compared at once.
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        jobs: usize,
+        /// The CSV report (model, result, states, transitions, compile_ms, seconds, detail).
+        #[arg(long, value_name = "FILE", default_value = "results/jit-verify.csv")]
+        out: PathBuf,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    VerifyBeem {
+        /// Largest instance to run, by BEEM's state count.
+        #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+        max_states: u64,
+        /// The CSV report (instance, expected, got, match, seconds, bytes_per_state, result).
+        #[arg(long, value_name = "FILE", default_value = "results/beem-verify.csv")]
+        out: PathBuf,
+        /// Memory budget of each run (same suffixes as `explore --memory-limit`).
+        #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
+        memory_limit: Option<u64>,
+        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("mode").required(true).args(["random", "guided"])))]
+struct SimulateArgs {
+    /// A .dve file, or a BEEM instance name such as `adding.1`; without it,
+    /// the built-in example (two dining philosophers).
+    model: Option<PathBuf>,
+    /// Take a uniformly random enabled transition at each step (reproducible
+    /// with --seed); stop after --steps steps or at a deadlock.
+    #[arg(long)]
+    random: bool,
+    /// At each step list the enabled transitions and read a line from
+    /// standard input: a transition number, `back` (undo) or `quit`.
+    #[arg(long)]
+    guided: bool,
+    /// Seed of the random choices (--random only).
+    #[arg(long, value_name = "S", default_value_t = 0, conflicts_with = "guided")]
+    seed: u64,
+    /// Most steps to take (--random only).
+    #[arg(long, value_name = "N", default_value_t = 100, conflicts_with = "guided")]
+    steps: u64,
+    /// BEEM directory (for instance names); default: $BEEM_DIR, else
+    /// ../shared/beem near the working directory or the executable.
+    #[arg(long, value_name = "DIR")]
+    beem: Option<PathBuf>,
+}
+
+/// An error that already carries its full message (a model diagnostic).
+#[derive(Debug)]
+struct Printed(String);
+
+impl std::fmt::Display for Printed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Printed {}
+
+fn main() -> ExitCode {
+    harness::search::interrupt::install();
+    let json = std::env::args().skip(1).any(|a| a == "--json");
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            // With --json a usage error is a JSON object too.
+            if json && e.use_stderr() {
+                let err = harness::run::RunError::usage(e.kind().to_string());
+                let rendered = e.render().to_string();
+                let message = rendered
+                    .lines()
+                    .find(|l| l.starts_with("error:"))
+                    .map(|l| l.trim_start_matches("error:").trim().to_string())
+                    .unwrap_or(err.message.clone());
+                explore::report_error(&harness::run::RunError { message, ..err }, true);
+                return ExitCode::from(2);
+            }
+            e.exit()
+        }
+    };
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let Command::Explore(args) = &cli.command {
+        let sub = matches.subcommand_matches("explore").expect("explore matches");
+        return ExitCode::from(explore::explore(args, sub));
+    }
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            if let Some(p) = e.downcast_ref::<Printed>() {
+                eprintln!("{p}");
+            } else {
+                eprintln!("dvemc: error: {e:#}");
+            }
+            ExitCode::from(EXIT_INPUT)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8> {
+    match cli.command {
+        Command::Bench { command } => bench::run(command),
+        Command::Check { model, beem } => check(&model, beem.as_deref()),
+        Command::Explore(_) => unreachable!("explore is run by main"),
+        Command::Simulate(args) => simulate_cmd(&args),
+        Command::VerifyProperties {
+            max_states,
+            out,
+            beem,
+        } => {
+            let beem = Beem::locate(beem.as_deref())?;
+            let rows = harness::verify::verify_properties(&beem, max_states, &out, |r| {
+                eprintln!(
+                    "{:<24} #{:<2} {:<12} BEEM {:<3} ours {:<7} {:<5} cex {:>5} / BEEM {:>5} {:>8.2} s",
+                    r.instance,
+                    r.prop_id,
+                    r.kind,
+                    r.beem_answer,
+                    r.answer,
+                    if r.matches { "ok" } else { "DIFF" },
+                    r.cex_length.map(|c| c.to_string()).unwrap_or("-".into()),
+                    r.beem_cex_length.map(|c| c.to_string()).unwrap_or("-".into()),
+                    r.seconds
+                );
+            })?;
+            let matched = rows.iter().filter(|r| r.matches).count();
+            let by = |k: &str| rows.iter().filter(|r| r.kind == k).count();
+            println!(
+                "{matched} of {} properties match BEEM ({} reachability, {} LTL; instances up to {max_states} states)",
+                rows.len(),
+                by("reachability"),
+                by("LTL")
+            );
+            for r in rows.iter().filter(|r| !r.matches) {
+                let note = if r.note.is_empty() {
+                    "UNEXPLAINED".to_string()
+                } else {
+                    r.note.clone()
+                };
+                println!(
+                    "differs: {} #{} ({}): BEEM {}, ours {}: {note}",
+                    r.instance, r.prop_id, r.kind, r.beem_answer, r.answer
+                );
+            }
+            println!("report: {}", out.display());
+            Ok(if rows.iter().any(|r| r.unexplained()) {
+                EXIT_VIOLATED
+            } else {
+                EXIT_OK
+            })
+        }
+        Command::VerifyJit {
+            max_states,
+            jobs,
+            out,
+            beem,
+        } => {
+            let beem = Beem::locate(beem.as_deref())?;
+            let rows = harness::verify::verify_jit(&beem, max_states, jobs, &out, |r| {
+                eprintln!(
+                    "{:<32} {:<13} {:>10} states {:>11} transitions {:>8.1} ms {:>8.2} s",
+                    r.model, r.result, r.states, r.transitions, r.compile_ms, r.seconds
+                );
+                if !r.detail.is_empty() && r.result != "unsupported" {
+                    eprintln!("{}", r.detail);
+                }
+            })?;
+            let count = |what: &str| rows.iter().filter(|r| r.result == what).count();
+            let (states, transitions) = rows
+                .iter()
+                .fold((0, 0), |(s, t), r| (s + r.states, t + r.transitions));
+            let mut ms: Vec<f64> = rows
+                .iter()
+                .filter(|r| r.result == "same" || r.result == "too_large")
+                .map(|r| r.compile_ms)
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            println!(
+                "{} files: {} identical on their whole state space (up to {max_states} states), {} identical on their first {max_states} states, {} differ, {} unsupported, {} failed to load or compile; {states} states and {transitions} transitions compared",
+                rows.len(),
+                count("same"),
+                count("too_large"),
+                count("differs"),
+                count("unsupported"),
+                count("load_error") + count("compile_error"),
+            );
+            if let (Some(max), false) = (ms.last(), ms.is_empty()) {
+                println!(
+                    "compile time: median {:.1} ms, max {:.1} ms",
+                    ms[ms.len() / 2],
+                    max
+                );
+            }
+            println!("report: {}", out.display());
+            let bad = rows.len() - count("same") - count("too_large");
+            Ok(if bad == 0 { EXIT_OK } else { EXIT_VIOLATED })
+        }
+        Command::VerifyBeem {
+            max_states,
+            out,
+            memory_limit,
+            beem,
+        } => {
+            let beem = Beem::locate(beem.as_deref())?;
+            let summary = harness::verify::verify_beem(&beem, max_states, memory_limit, &out, |r| {
+                eprintln!(
+                    "{:<28} {:>10} {:>10} {:<5} {:>8.2} s",
+                    r.instance,
+                    r.expected,
+                    r.got,
+                    if r.matches { "ok" } else { "FAIL" },
+                    r.seconds
+                );
+            })?;
+            harness::verify::print_summary(&mut std::io::stdout().lock(), &summary, max_states)?;
+            println!("report: {}", out.display());
+            Ok(if summary.matched() == summary.rows.len() {
+                EXIT_OK
+            } else {
+                EXIT_VIOLATED
+            })
+        }
+    }
+}
+
+fn load_model(path: &Path) -> Result<dve_frontend::ir::Model> {
+    dve_frontend::load_file(path).map_err(|e| Printed(e.to_string()).into())
+}
+
+fn check(model: &Path, beem: Option<&Path>) -> Result<u8> {
+    let (path, _) = resolve_model(model, beem);
+    let m = load_model(&path)?;
+    println!(
+        "{}: ok: {} processes, {} variables, {}-byte state vector, {} transitions",
+        path.display(),
+        m.processes.len(),
+        m.vars.len(),
+        m.state_len,
+        m.transitions.len()
+    );
+    Ok(EXIT_OK)
+}
+
+/// `dvemc simulate`: a random or guided run, written to standard output.
+fn simulate_cmd(args: &SimulateArgs) -> Result<u8> {
+    use std::io::IsTerminal;
+    if let Some(b) = &args.beem {
+        if !b.is_dir() {
+            bail!("BEEM directory {} does not exist", b.display());
+        }
+    }
+    let (ir, display_name) = match &args.model {
+        Some(m) => {
+            let (path, _) = resolve_model(m, args.beem.as_deref());
+            (load_model(&path)?, path.display().to_string())
+        }
+        None => (
+            dve_frontend::load_str(EMBEDDED_NAME, EMBEDDED_SOURCE).map_err(|e| Printed(e.to_string()))?,
+            format!("{EMBEDDED_NAME} (built-in)"),
+        ),
+    };
+    let model = dve_frontend::interp::Interpreter::new(ir);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = if args.guided {
+        let stdin = std::io::stdin();
+        // Piped commands are echoed so that the transcript reads as a dialogue.
+        let echo = !stdin.is_terminal();
+        harness::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo).map(|_| ())
+    } else {
+        harness::simulate::random(&model, &display_name, args.seed, args.steps, &mut out).map(|_| ())
+    };
+    match written {
+        // A closed pipe (`dvemc simulate ... | head`) is not an error of the run.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        r => r.context("simulating")?,
+    }
+    Ok(EXIT_OK)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes() {
+        assert_eq!(parse_bytes("123"), Ok(123));
+        assert_eq!(parse_bytes("1K"), Ok(1024));
+        assert_eq!(parse_bytes("2MiB"), Ok(2 << 20));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("1GB"), Ok(1_000_000_000));
+        assert!(parse_bytes("12X").is_err());
+        assert!(parse_bytes("").is_err());
+        assert!(parse_bytes("-5").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        use harness::bench::util::parse_duration;
+        use std::time::Duration;
+        assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_duration("5m"), Ok(Duration::from_secs(300)));
+        assert!(parse_duration("abc").is_err());
+    }
+
+    #[test]
+    fn cli_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}
