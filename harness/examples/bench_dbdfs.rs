@@ -121,6 +121,7 @@ fn one(args: &[String]) -> Result<()> {
             },
             ..Limits::default()
         },
+        meter: None,
         record_frontiers: false,
         verify_rebuild: false,
     };

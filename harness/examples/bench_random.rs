@@ -327,7 +327,10 @@ fn main() -> Result<()> {
                             let opts = SearchOptions {
                                 restart: v.restart,
                                 mixing: v.mixing,
-                                time: Some(Duration::from_secs_f64(seconds)),
+                                limits: harness::search::Limits {
+                                    time: Some(Duration::from_secs_f64(seconds)),
+                                    ..Default::default()
+                                },
                                 sample_interval: Some(Duration::from_secs_f64(seconds / 80.0)),
                                 ..SearchOptions::new(v.algo, n, u64::MAX)
                             };

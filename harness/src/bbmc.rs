@@ -61,7 +61,9 @@ use serde::Serialize;
 use crate::check::{Goal, Step, Trace, ViolationKind};
 use crate::rng::Rng;
 use crate::search::store::StateStore;
-use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, Store, POLL_MASK};
+use crate::search::{
+    self, visit, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, Store, POLL_MASK,
+};
 
 const NONE: u32 = u32::MAX;
 
@@ -96,7 +98,9 @@ pub struct SliceOptions {
     pub total: bool,
     /// Graceful degradation depth `D > 0` (Algorithm 3; needs `total`).
     pub degrade_depth: Option<u32>,
-    /// `max_states` bounds the slice, `time` the construction.
+    /// Budgets of one construction: `max_states` bounds the distinct states
+    /// it generates (the slice and the successors considered), `memory_bytes`
+    /// what it allocates, `time` its wall time.
     pub limits: Limits,
 }
 
@@ -370,8 +374,7 @@ fn choose_k(rng: &mut Rng, pool: &mut [u32], k: usize) {
 pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) -> Slice {
     assert!(opts.breadth > 0, "the breadth bound must be positive");
     let start = Instant::now();
-    let deadline = opts.limits.time.and_then(|t| start.checked_add(t));
-    let max_states = opts.limits.max_states.map_or(usize::MAX, |m| m as usize);
+    let budget = Budget::new(&opts.limits, start);
     let n = model.state_len();
     let mut buf = SuccBuf::new(n);
 
@@ -433,35 +436,60 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         flat.clear();
         lo.clear();
         r_list.clear();
+        // What the construction holds besides `seen`: per seen state, per
+        // slice state (and its copy in the slice's own store at the end),
+        // the expansion of Q_d and the transitions, each vector counted
+        // with its next doubling.
+        let aux = |seen_len: usize, v: usize, flat: usize, edges: usize, pending: usize| {
+            seen_len * 12
+                + v * (28 + n + 16)
+                + 2 * (flat.max(64) * 20 + edges * std::mem::size_of::<SliceEdge>() + pending * 24)
+        };
         for s in q_lo..q_hi {
-            if expansions & POLL_MASK == 0
-                && expansions > 0
-                && deadline.is_some_and(|dl| Instant::now() >= dl)
-            {
+            let mut stop = None;
+            if expansions & POLL_MASK == 0 && expansions > 0 {
+                stop = budget.poll();
+            }
+            if stop.is_none() {
+                expansions += 1;
+                lo.push(flat.len());
+                model.successors(seen.get(seen_of[s]), &mut buf);
+                model_degree[s] = buf.len() as u32;
+                successors += buf.len() as u64;
+                for (e, t) in buf.iter() {
+                    let frontier = aux(
+                        seen.len(),
+                        seen_of.len(),
+                        flat.capacity(),
+                        edges.capacity(),
+                        pending.capacity(),
+                    );
+                    let (id, new) = match visit(&mut seen, &budget, frontier, t, model.fingerprint(t)) {
+                        Ok(ins) => ins.split(),
+                        Err(o) => {
+                            stop = Some(o);
+                            break;
+                        }
+                    };
+                    if new {
+                        slice_of.push(NONE);
+                        r_mark.push(NONE);
+                        pick_mark.push(NONE);
+                    }
+                    flat.push((id, e));
+                    if slice_of[id as usize] == NONE && r_mark[id as usize] != d {
+                        r_mark[id as usize] = d;
+                        r_list.push(id);
+                    }
+                }
+            }
+            if let Some(o) = stop {
                 // Q_d is left unexpanded.
-                for deg in &mut model_degree[q_lo..s] {
+                for deg in &mut model_degree[q_lo..=s.min(q_hi - 1)] {
                     *deg = NONE;
                 }
-                result = Outcome::TimeLimit;
+                result = o;
                 break 'levels;
-            }
-            expansions += 1;
-            lo.push(flat.len());
-            model.successors(seen.get(seen_of[s]), &mut buf);
-            model_degree[s] = buf.len() as u32;
-            successors += buf.len() as u64;
-            for (e, t) in buf.iter() {
-                let (id, new) = seen.insert(t, model.fingerprint(t)).split();
-                if new {
-                    slice_of.push(NONE);
-                    r_mark.push(NONE);
-                    pick_mark.push(NONE);
-                }
-                flat.push((id, e));
-                if slice_of[id as usize] == NONE && r_mark[id as usize] != d {
-                    r_mark[id as usize] = d;
-                    r_list.push(id);
-                }
             }
         }
         lo.push(flat.len());
@@ -531,10 +559,6 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
             picked.push(id);
         }
 
-        if seen_of.len() + picked.len() > max_states {
-            result = Outcome::StateLimit;
-            picked.clear();
-        }
         // V := V ∪ Q_{d+1}.
         if !picked.is_empty() {
             queue_starts.push(seen_of.len() as u32);

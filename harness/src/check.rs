@@ -72,6 +72,8 @@ pub struct CheckOptions {
     /// Count every violation instead of stopping at the first.
     pub all_violations: bool,
     pub limits: Limits,
+    /// Where the progress line reads the counters.
+    pub meter: Option<crate::search::progress::Meter>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -392,7 +394,7 @@ impl<S: Store> Store for Marked<'_, S> {
 /// come from `model`, which may be any backend of the same IR.
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
     let start = Instant::now();
-    let budget = Budget::new(&opts.limits, start);
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let mut checker = Checker {
         prop: Prop { model: ir, opts },
         run: Run {

@@ -69,6 +69,7 @@ use std::time::Instant;
 use dve_frontend::model::{NextState, SuccBuf};
 use serde::Serialize;
 
+use crate::search::progress::Meter;
 use crate::search::store::StateStore;
 use crate::search::{peak_rss_bytes, visit, Budget, Limits, Outcome, POLL_MASK};
 
@@ -149,7 +150,7 @@ impl FromStr for FrontierKind {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// The paper's `depthCutoff`; `None`: go on until a frontier is empty.
     pub depth_cutoff: Option<u32>,
@@ -158,6 +159,8 @@ pub struct Options {
     pub variant: Variant,
     pub frontier: FrontierKind,
     pub limits: Limits,
+    /// Where the progress line reads the counters.
+    pub meter: Option<Meter>,
     /// Keep the ids of every iteration's `outFrontier` in [`Run::frontiers`].
     pub record_frontiers: bool,
     /// Compare every rebuilt frontier state with the stored one (tests).
@@ -172,6 +175,7 @@ impl Default for Options {
             variant: Variant::Threshold,
             frontier: FrontierKind::Tree,
             limits: Limits::default(),
+            meter: None,
             record_frontiers: false,
             verify_rebuild: false,
         }
@@ -429,7 +433,11 @@ impl<'a> Engine<'a> {
     fn tick(&mut self) -> Result<(), Outcome> {
         self.work += 1;
         if self.work & POLL_MASK == 0 {
-            if let Some(stop) = self.budget.poll() {
+            let states = self.store.len() as u64;
+            if let Some(stop) = self
+                .budget
+                .poll_with(states, self.transitions, self.frames.len() as u64)
+            {
                 return Err(stop);
             }
         }
@@ -754,7 +762,7 @@ pub fn run(model: &dyn NextState, opts: &Options) -> Run {
         n,
         variant: opts.variant,
         kind: opts.frontier,
-        budget: Budget::new(&opts.limits, start),
+        budget: Budget::new(&opts.limits, start).with_meter(opts.meter.clone()),
         track_memory: opts.limits.memory_bytes.is_some(),
         store: StateStore::new(n),
         val: Vec::new(),

@@ -20,6 +20,7 @@ pub mod caching;
 pub mod check;
 pub mod dbdfs;
 pub mod explore;
+pub mod guard;
 pub mod manifest;
 pub mod random_search;
 pub mod record;

@@ -127,8 +127,9 @@ pub struct SearchOptions {
     pub restart: Restart,
     /// URS mixing parameter `X` (probability of selecting a leaf).
     pub mixing: Option<f64>,
-    /// Wall-clock budget.
-    pub time: Option<Duration>,
+    /// Budgets of one run: distinct states covered (`max_states`), the
+    /// bytes of the memory and of the evaluation's covered set, wall time.
+    pub limits: Limits,
     /// State counts whose cover times (first step and time at which
     /// `covered` reaches them) are recorded; ascending.
     pub cover_targets: Vec<u64>,
@@ -148,7 +149,7 @@ impl SearchOptions {
             steps,
             restart: Restart::Stop,
             mixing: None,
-            time: None,
+            limits: Limits::default(),
             cover_targets: Vec::new(),
             stop_when_covered: false,
             sample_every: 0,
@@ -172,6 +173,36 @@ pub enum Stop {
     TimeLimit,
     /// BFS explored the whole state space.
     Exhausted,
+    /// `--max-states`: one more state would have been covered.
+    StateLimit,
+    /// `--memory-limit`.
+    MemoryLimit,
+    /// SIGINT or SIGTERM.
+    Interrupted,
+}
+
+impl Stop {
+    /// The stop of a budget.
+    fn of(o: Outcome) -> Stop {
+        match o {
+            Outcome::StateLimit => Stop::StateLimit,
+            Outcome::MemoryLimit => Stop::MemoryLimit,
+            Outcome::Interrupted => Stop::Interrupted,
+            _ => Stop::TimeLimit,
+        }
+    }
+
+    /// The result of a run that ended so (`complete` for the algorithm's
+    /// own ends).
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Stop::TimeLimit => Outcome::TimeLimit,
+            Stop::StateLimit => Outcome::StateLimit,
+            Stop::MemoryLimit => Outcome::MemoryLimit,
+            Stop::Interrupted => Outcome::Interrupted,
+            _ => Outcome::Complete,
+        }
+    }
 }
 
 /// Coverage at one moment of a run.
@@ -239,6 +270,12 @@ impl Memory {
     }
     fn len(&self) -> usize {
         self.store.len()
+    }
+    /// Bytes allocated.
+    fn bytes(&self) -> usize {
+        self.store.bytes_used()
+            + self.parent.capacity() * 20
+            + (self.order.capacity() + self.pos.capacity()) * 4
     }
     fn find(&self, s: &[u8], fp: u64) -> Option<u32> {
         self.store.find(s, fp)
@@ -316,7 +353,7 @@ const NO_SUCC: Succ = Succ {
 struct Eval<'a> {
     opts: &'a SearchOptions,
     start: Instant,
-    deadline: Option<Instant>,
+    budget: Budget,
     covered: StateStore,
     steps: u64,
     restarts: u64,
@@ -334,7 +371,7 @@ impl<'a> Eval<'a> {
         Eval {
             opts,
             start,
-            deadline: opts.time.and_then(|t| start.checked_add(t)),
+            budget: Budget::new(&opts.limits, start),
             covered: StateStore::new(n),
             steps: 0,
             restarts: 0,
@@ -363,25 +400,28 @@ impl<'a> Eval<'a> {
         if self.opts.sample_every > 0 && self.steps.is_multiple_of(self.opts.sample_every) {
             self.sample(Instant::now());
         }
-        if self.steps & 255 == 0 && (self.deadline.is_some() || self.opts.sample_interval.is_some()) {
-            let now = Instant::now();
-            if self.deadline.is_some_and(|d| now >= d) {
-                return Some(Stop::TimeLimit);
+        if self.steps & 255 == 0 {
+            if let Some(o) = self.budget.poll() {
+                return Some(Stop::of(o));
             }
-            if self
-                .opts
-                .sample_interval
-                .is_some_and(|i| now - self.last_sample >= i)
-            {
-                self.sample(now);
+            if let Some(i) = self.opts.sample_interval {
+                let now = Instant::now();
+                if now - self.last_sample >= i {
+                    self.sample(now);
+                }
             }
         }
         self.steps += 1;
         None
     }
-    /// Records a visit; `Some(Stop::Covered)` when the last target is reached.
-    fn visit(&mut self, s: &[u8], fp: u64) -> Option<Stop> {
-        let (_, new) = self.covered.insert(s, fp).split();
+    /// Records a visit; `Some(Stop::Covered)` when the last target is
+    /// reached, a budget's stop when the state would exceed it (`held`:
+    /// the bytes the search holds besides the covered set).
+    fn visit(&mut self, s: &[u8], fp: u64, held: usize) -> Option<Stop> {
+        let new = match search::visit(&mut self.covered, &self.budget, held, s, fp) {
+            Ok(ins) => ins.is_new(),
+            Err(o) => return Some(Stop::of(o)),
+        };
         if new {
             let c = self.covered.len() as u64;
             while self
@@ -460,7 +500,7 @@ fn urs_sdrs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, s
     let init_fp = model.fingerprint(&init);
     let mut mem = Memory::new(n, &init, init_fp, Vec::new());
     ev.stored_peak = 1;
-    ev.visit(&init, init_fp);
+    ev.visit(&init, init_fp, 0);
     if goal.is_some_and(|g| g(&init)) {
         let w = Trace {
             initial: init.clone(),
@@ -495,7 +535,7 @@ fn urs_sdrs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, s
         let e = buf.entry(i);
         let v = buf.state(i);
         let fp = model.fingerprint(v);
-        if let Some(stop) = ev.visit(v, fp) {
+        if let Some(stop) = ev.visit(v, fp, mem.bytes()) {
             break stop;
         }
         // update
@@ -555,7 +595,7 @@ fn random_walk(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     let init = model.initial_vec();
     let mut cur = init.clone();
     ev.stored_peak = 1;
-    ev.visit(&init, model.fingerprint(&init));
+    ev.visit(&init, model.fingerprint(&init), 0);
     // The walk since the last restart, kept only to report a goal's trace.
     let mut path: Vec<Step> = Vec::new();
     let trace = |path: &Vec<Step>| Trace {
@@ -580,7 +620,7 @@ fn random_walk(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
         let i = rng.below(buf.len());
         let v = buf.state(i);
         cur.copy_from_slice(v);
-        if let Some(stop) = ev.visit(&cur, model.fingerprint(&cur)) {
+        if let Some(stop) = ev.visit(&cur, model.fingerprint(&cur), 0) {
             break stop;
         }
         if let Some(g) = goal {
@@ -611,7 +651,7 @@ fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     impl<S: Store> Observer<S> for Watch<'_, '_> {
         const LABELS: bool = true;
         fn new_state(&mut self, cx: &Cx<S>, _id: u32, v: &[u8], via: Option<(u32, Succ)>) -> Control {
-            let covered = self.ev.visit(v, self.model.fingerprint(v));
+            let covered = self.ev.visit(v, self.model.fingerprint(v), cx.store.bytes_used());
             if let Some((src, e)) = via {
                 if let Some(stop) = covered {
                     self.stop = Some(stop);

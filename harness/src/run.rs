@@ -20,7 +20,7 @@ use crate::caching::{
 use crate::check::{self, CheckOptions, Checks, Goal, Search, Verdict};
 use crate::dbdfs::{self, FrontierKind, Variant};
 use crate::manifest::{Beem, PropertyKind};
-use crate::random_search::{self, Algo, Restart, SearchOptions, Stop};
+use crate::random_search::{self, Algo, Restart, SearchOptions};
 use crate::record::RunRecord;
 use crate::search::{self, BfsOptions, Budget, DfsOptions, Limits, Nothing, Outcome, StateStore, Trace};
 use crate::strategy::{self, Family, Params, Strategy};
@@ -190,6 +190,8 @@ pub fn known_size(instance: &str, beem: Option<&Path>) -> Option<u64> {
 
 /// Runs the request; see the module documentation.
 pub fn run(req: &Request) -> Result<Ran, RunError> {
+    // The time budget covers the whole run.
+    let _watchdog = crate::guard::Watchdog::start(req.limits.time);
     let strategy = req.strategy.unwrap_or(Strategy::Bfs);
     let p = &req.params;
     let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
@@ -306,6 +308,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     if let Some(m) = &req.meter {
         m.set_phase("exploring");
     }
+    crate::guard::searching();
 
     let mut rec = RunRecord {
         model: display_name,
@@ -343,6 +346,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                     goals,
                     all_violations: req.all_violations,
                     limits: req.limits,
+                    meter: meter.clone(),
                 };
                 let r = check::check(model, &ir, &opts);
                 rec.strategy = search.name().to_string();
@@ -400,6 +404,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 variant: p.dbdfs.unwrap_or(Variant::Threshold),
                 frontier: p.frontier.unwrap_or(FrontierKind::Tree),
                 limits: req.limits,
+                meter: meter.clone(),
                 record_frontiers: false,
                 verify_rebuild: false,
             };
@@ -517,7 +522,16 @@ fn general_algorithm(
         notes.push(format!(
             "exhaustive run to derive the progress measure of level {level}"
         ));
-        let g = caching::sweep::full_graph(model, usize::MAX).expect("unbounded");
+        let g = match caching::sweep::full_graph(model, usize::MAX) {
+            Ok(g) => g,
+            Err(stop) => {
+                // Stopped before the measure could be derived.
+                rec.result = stop;
+                rec.peak_rss_bytes = search::peak_rss_bytes();
+                rec.finish_rates(0.0);
+                return Ok(());
+            }
+        };
         size = Some(g.store.len() as u64);
         let ap = caching::sweep::derive_progress(
             model,
@@ -536,7 +550,16 @@ fn general_algorithm(
     }
     if size.is_none() && matches!(p.cache, Some(CacheSize::Percent(_))) {
         notes.push("|S| is not in instances.csv: exhaustive run first".into());
-        let r = crate::explore::bfs(model, &Limits::default(), false);
+        // Under the run's budgets: the states it reaches count as the run's.
+        let r = crate::explore::bfs(model, &req.limits, false);
+        if !r.result.is_complete() {
+            rec.result = r.result;
+            rec.states = r.states;
+            rec.store_bytes = r.store_bytes;
+            rec.peak_rss_bytes = r.peak_rss_bytes;
+            rec.finish_rates(r.time_s);
+            return Ok(());
+        }
         size = Some(r.states);
     }
     let opts = CachingOptions {
@@ -548,7 +571,8 @@ fn general_algorithm(
         progress: progress.as_ref(),
         max_visits_factor: Some(p.max_visits.unwrap_or(5.0)),
         state_space_size: size,
-        time_limit: req.limits.time,
+        limits: req.limits,
+        meter: req.meter.clone(),
         seed: p.seed.unwrap_or(0),
         track_distinct: true,
         check_invariants: false,
@@ -562,11 +586,7 @@ fn general_algorithm(
         }
         .into(),
     );
-    rec.result = match r.result {
-        caching::CachingOutcome::Complete => Outcome::Complete,
-        caching::CachingOutcome::OutOfMemory => Outcome::CacheFull,
-        caching::CachingOutcome::OutOfTime => Outcome::VisitLimit,
-    };
+    rec.result = r.result;
     rec.states = r.states;
     rec.state_space_size = r.state_space_size;
     rec.visits = Some(r.visits);
@@ -602,6 +622,15 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// The budgets of each of `workers` runs made at once: the memory is
+/// shared between them.
+fn per_run(limits: &Limits, workers: usize) -> Limits {
+    Limits {
+        memory_bytes: limits.memory_bytes.map(|m| m / workers.max(1) as u64),
+        ..*limits
+    }
+}
+
 /// highway and bbmc: seeded slices, a witness search on each, and the BMC
 /// baseline.
 fn slices(
@@ -615,15 +644,13 @@ fn slices(
 ) -> Result<Option<Trace>, RunError> {
     let p = &req.params;
     let breadth = p.breadth.unwrap_or(1) as usize;
+    let runs = p.runs.unwrap_or(1) as usize;
+    let workers = threads().min(runs).max(1);
     let opts = SliceOptions {
         breadth,
         total: strategy == Strategy::Bbmc,
         degrade_depth: p.degrade_depth,
-        limits: Limits {
-            max_states: req.limits.max_states,
-            time: req.limits.time,
-            memory_bytes: None,
-        },
+        limits: per_run(&req.limits, workers),
     };
     let pred = bbmc::goal_predicate(&goals);
     let targets = Targets {
@@ -632,24 +659,18 @@ fn slices(
         deadlock: req.checks.deadlock || (goals.is_empty() && !ltl),
         accepting: ltl,
     };
-    let runs = p.runs.unwrap_or(1) as usize;
     let seed = p.seed.unwrap_or(0);
-    let (summary, kept) = bbmc::run_many(model, &opts, &targets, seed, runs, threads());
+    let (summary, mut kept) = bbmc::run_many(model, &opts, &targets, seed, runs, workers);
     if let (Some(path), Some(slice)) = (&p.export_lts, &kept.first_slice) {
         bbmc::export(path, slice, info).map_err(|e| match e {
             bbmc::ExportError::TooBig(m) => RunError::usage(m),
             bbmc::ExportError::Io(m) => RunError::input(m),
         })?;
     }
-    let bmc = bbmc::bmc(
-        model,
-        &targets,
-        &Limits {
-            max_states: req.limits.max_states,
-            time: req.limits.time,
-            memory_bytes: None,
-        },
-    );
+    // The slice is not needed any more: its memory goes to the baseline.
+    kept.first_slice = None;
+    // The baseline runs after the slices, alone: the whole budget.
+    let bmc = bbmc::bmc(model, &targets, &req.limits);
     let m = runs.max(1) as f64;
     let recs = &summary.records;
     let mean = |f: &dyn Fn(&bbmc::RunRecord) -> f64| recs.iter().map(f).sum::<f64>() / m;
@@ -720,20 +741,20 @@ fn randomized(
     } else {
         p.memory_states.unwrap_or(1) as usize
     };
+    let runs = p.runs.unwrap_or(1) as usize;
+    let workers = threads().min(runs).max(1);
     let opts = SearchOptions {
         restart,
         mixing: p.mixing,
-        time: req.limits.time,
+        limits: per_run(&req.limits, workers),
         ..SearchOptions::new(algo, memory, p.steps.unwrap_or(1_000_000))
     };
     let pred = bbmc::goal_predicate(&goals);
     let goal = (!goals.is_empty()).then_some(&pred as bbmc::GoalFn);
-    let runs = p.runs.unwrap_or(1) as usize;
     let seed = p.seed.unwrap_or(0);
-    let all = random_search::run_many(model, &opts, goal, seed, runs, threads());
+    let all = random_search::run_many(model, &opts, goal, seed, runs, workers);
     let s = random_search::summarize(&opts, seed, &all);
     let first_goal = all.iter().position(|r| r.goal_step.is_some());
-    let time_limited = all.iter().any(|r| r.stop == Stop::TimeLimit);
     rec.algorithm = Some(algo.name().to_string());
     rec.memory_states = (algo != Algo::RandomWalk).then_some(memory as u64);
     rec.restart = Some(
@@ -777,11 +798,11 @@ fn randomized(
     let witness = first_goal.and_then(|i| all[i].witness.clone());
     rec.witness_kind = witness.as_ref().map(|_| "goal".to_string());
     rec.cex_length = witness.as_ref().map(|w| w.steps.len() as u64);
-    rec.result = if time_limited {
-        Outcome::TimeLimit
-    } else {
-        Outcome::Complete
-    };
+    rec.result = all
+        .iter()
+        .map(|r| r.stop.outcome())
+        .find(|o| !o.is_complete())
+        .unwrap_or(Outcome::Complete);
     rec.peak_rss_bytes = search::peak_rss_bytes();
     rec.finish_rates(s.time_s);
     witness

@@ -344,6 +344,7 @@ pub fn verify_properties(
                         max_states: Some(max_states),
                         ..Default::default()
                     },
+                    meter: None,
                 };
                 let r = check(&model, &loaded.model, &opts);
                 row.states = r.states;

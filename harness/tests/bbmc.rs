@@ -568,6 +568,7 @@ fn bmc_is_bfs_stopped_at_the_first_witness() {
             goals: goals.clone(),
             all_violations: false,
             limits: Limits::default(),
+            meter: None,
         };
         let c = check(&m, &ir, &opts);
         assert_eq!(r.kind, Some(ViolationKind::Goal), "{inst} {goal}");

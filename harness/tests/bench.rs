@@ -236,10 +236,13 @@ fn memory_and_time_budgets_become_rows_and_the_rest_completes() {
     let by: BTreeMap<&str, &Row> = t.rows.iter().map(|r| (r.key(), r)).collect();
     assert_eq!(by.len(), 6, "{:?}", by.keys());
     let oom = by["adding.5|interp|bfs|"];
+    // The child ends cleanly: its search stops at the memory limit the
+    // runner passes, or its allocator refuses past the address-space
+    // limit; either way exit 4 and result memory_limit.
     assert_eq!(oom.get("result"), "memory_limit", "{oom:?}");
-    assert_eq!(oom.get("signal"), "SIGABRT", "{oom:?}");
+    assert_eq!(oom.get("exit_code"), "4", "{oom:?}");
+    assert_eq!(oom.get("signal"), "", "{oom:?}");
     assert_eq!(oom.get("budget_memory_bytes"), (48u64 << 20).to_string());
-    assert!(oom.get("message").contains("memory allocation"), "{oom:?}");
     let slow = by["adding.5|interp|dfs|"];
     assert_eq!(slow.get("result"), "time_limit", "{slow:?}");
     assert!(slow.num("wall_s").unwrap() < 5.0, "{slow:?}");

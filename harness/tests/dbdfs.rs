@@ -83,6 +83,7 @@ fn opts(cutoff: u32, inc: u32, variant: Variant, frontier: FrontierKind) -> Opti
         variant,
         frontier,
         limits: Limits::default(),
+        meter: None,
         record_frontiers: true,
         verify_rebuild: true,
     }

@@ -67,6 +67,7 @@ fn opts_bfs() -> CheckOptions {
         goals: vec![],
         all_violations: false,
         limits: Default::default(),
+        meter: None,
     }
 }
 
@@ -104,6 +105,7 @@ fn reachability_answers_match_beem() {
             goals: vec![goal.clone()],
             all_violations: false,
             limits: Default::default(),
+            meter: None,
         };
         let r = check(&m, &loaded.model, &opts);
         let found = r.verdict == Verdict::Violated;
@@ -192,6 +194,7 @@ fn ltl_answers_match_beem() {
             goals: vec![],
             all_violations: false,
             limits: Default::default(),
+            meter: None,
         };
         let r = check(&m, &model, &opts);
         let mut out = Vec::new();

@@ -19,7 +19,7 @@
 //! [budgets]
 //! time = "60s"                     # --time-limit, and the child is killed at time + grace
 //! grace = "5s"                     # default 5 s
-//! memory = "2G"                    # RLIMIT_AS of the child
+//! memory = "2G"                    # RLIMIT_AS of the child; 3/4 of it is --memory-limit
 //! max_states = 1000000             # --max-states
 //! max_visits = 5                   # --max-visits (passed as written)
 //!
@@ -279,6 +279,13 @@ impl Cell {
         if let Some(m) = &self.budgets.max_visits {
             v.push("--max-visits".into());
             v.push(m.clone());
+        }
+        if let Some(m) = self.budgets.memory {
+            // The search stops by itself, with its counters, before the
+            // address-space limit (which also holds code, stacks and the
+            // allocator's slack) is reached.
+            v.push("--memory-limit".into());
+            v.push((m / 4 * 3).to_string());
         }
         if let Some(b) = beem {
             v.push("--beem".into());

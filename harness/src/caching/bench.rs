@@ -29,9 +29,10 @@ use std::time::Instant;
 use dve_frontend::model::NextState;
 
 use super::sweep::{derive_progress, full_graph, Derivation, Progress};
-use super::{run, CacheSize, CachingOutcome, CachingReport, Independence, Options, Order, Replacement};
+use super::{run, CacheSize, CachingReport, Independence, Options, Order, Replacement};
 use crate::explore::{bfs, Limits};
 use crate::manifest::Beem;
+use crate::search::Outcome;
 
 /// One cell pair of the paper's Table 2: (S, V) for no CR and CR per family.
 pub struct PaperRow {
@@ -617,7 +618,7 @@ fn best_run(
         runs += results.len() as u32;
         let ok: Vec<_> = results
             .iter()
-            .filter(|(_, _, r)| r.result == CachingOutcome::Complete)
+            .filter(|(_, _, r)| r.result == Outcome::Complete)
             .collect();
         if let Some((order, replacement, r)) = ok.iter().min_by_key(|(_, _, r)| r.visits) {
             cell.best = Some(Best {
@@ -635,8 +636,8 @@ fn best_run(
         if pct == paper_s {
             let count = |o| results.iter().filter(|(_, _, r)| r.result == o).count() as u32;
             cell.at_paper_s = Some(Failures {
-                out_of_memory: count(CachingOutcome::OutOfMemory),
-                out_of_time: count(CachingOutcome::OutOfTime),
+                out_of_memory: count(Outcome::CacheFull),
+                out_of_time: count(Outcome::VisitLimit) + count(Outcome::TimeLimit),
             });
         }
         pct += 5;
@@ -1164,7 +1165,7 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
                 progress(&format!("{inst}: does not load"));
                 continue;
             };
-            let g = full_graph(model.as_ref(), usize::MAX).expect("unbounded");
+            let g = full_graph(model.as_ref(), usize::MAX).expect("an exhaustive run");
             last = Some((inst.to_string(), g, model));
         }
         let (_, graph, model) = last.as_ref().expect("loaded");
@@ -1267,7 +1268,7 @@ fn sweep_runs(
         });
         let mut runs = runs.into_iter();
         let (fifo, lifo) = (runs.next().expect("fifo"), runs.next().expect("lifo"));
-        let ok = |r: &CachingReport| r.result == CachingOutcome::Complete;
+        let ok = |r: &CachingReport| r.result == Outcome::Complete;
         match (ok(&fifo), ok(&lifo)) {
             (true, true) if lifo.visits < fifo.visits => ("lifo", lifo),
             (true, _) => ("fifo", fifo),
@@ -1281,7 +1282,7 @@ fn sweep_runs(
     let mut failed = 0.0;
     for pct in pcts {
         let r = sc_run(pct);
-        if r.1.result == CachingOutcome::Complete {
+        if r.1.result == Outcome::Complete {
             best = Some((pct, r));
             break;
         }
@@ -1293,7 +1294,7 @@ fn sweep_runs(
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
             let r = sc_run(mid as f64 / 10.0);
-            if r.1.result == CachingOutcome::Complete {
+            if r.1.result == Outcome::Complete {
                 hi = mid;
                 ok = mid as f64 / 10.0;
                 best = Some((ok, r));

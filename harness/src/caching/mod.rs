@@ -31,10 +31,13 @@ pub mod tdtree;
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use dve_frontend::model::{NextState, SuccBuf};
 use serde::Serialize;
+
+use crate::search::progress::Meter;
+use crate::search::{Budget, Limits, Outcome};
 
 pub use open_set::{Bound, OpenSet, Width};
 pub use reductions::Independence;
@@ -116,31 +119,6 @@ impl std::str::FromStr for CacheSize {
     }
 }
 
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CachingOutcome {
-    Complete,
-    OutOfMemory,
-    OutOfTime,
-}
-
-impl CachingOutcome {
-    pub fn name(self) -> &'static str {
-        match self {
-            CachingOutcome::Complete => "complete",
-            CachingOutcome::OutOfMemory => "out_of_memory",
-            CachingOutcome::OutOfTime => "out_of_time",
-        }
-    }
-}
-
-impl fmt::Display for CachingOutcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// Options of a run.
 #[derive(Clone, Debug)]
 pub struct Options<'a> {
@@ -160,7 +138,12 @@ pub struct Options<'a> {
     pub max_visits_factor: Option<f64>,
     /// `|S|`, when known (percentages, the visit bound).
     pub state_space_size: Option<u64>,
-    pub time_limit: Option<Duration>,
+    /// Budgets: distinct states (`state_limit`), the bytes of the cache,
+    /// the distinct-state set, the open set and the candidate set
+    /// (`memory_limit`), wall time (`time_limit`); interruption.
+    pub limits: Limits,
+    /// Where the progress line reads the counters.
+    pub meter: Option<Meter>,
     pub seed: u64,
     /// Count distinct states (a set of fingerprints beside the cache).
     pub track_distinct: bool,
@@ -179,7 +162,8 @@ impl Default for Options<'_> {
             progress: None,
             max_visits_factor: Some(5.0),
             state_space_size: None,
-            time_limit: None,
+            limits: Limits::default(),
+            meter: None,
             seed: 0,
             track_distinct: true,
             check_invariants: false,
@@ -229,7 +213,7 @@ pub struct Step {
 pub struct CachingReport {
     pub model: String,
     pub strategy: String,
-    pub result: CachingOutcome,
+    pub result: Outcome,
     /// Distinct states reached (0 when not tracked).
     pub states: u64,
     /// `|S|` when known.
@@ -309,11 +293,36 @@ impl FpSet {
             }
         }
     }
+    pub fn contains(&self, fp: u64) -> bool {
+        if self.table.is_empty() {
+            return false;
+        }
+        let mask = self.table.len() - 1;
+        let mut i = (fp.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & mask;
+        loop {
+            match self.table[i] {
+                0 => return false,
+                f if f == fp => return true,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
     pub fn len(&self) -> usize {
         self.len
     }
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+    pub fn bytes(&self) -> usize {
+        self.table.len() * 8
+    }
+    /// Bytes the next insertion of a new fingerprint would allocate.
+    pub fn next_growth_bytes(&self) -> usize {
+        if (self.len + 1) * 10 > self.table.len() * 7 {
+            (self.table.len() * 2).max(1024) * 8
+        } else {
+            0
+        }
     }
 }
 
@@ -375,7 +384,8 @@ pub fn run(
     mut observer: Option<&mut dyn FnMut(Step)>,
 ) -> CachingReport {
     let start = Instant::now();
-    let deadline = opts.time_limit.and_then(|t| start.checked_add(t));
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let max_states = opts.limits.max_states.unwrap_or(u64::MAX);
     let n = model.state_len();
     let indep = opts.edge_lean;
     assert!(
@@ -461,11 +471,18 @@ pub fn run(
 
     let result = 'search: loop {
         let Some(s) = open.peek() else {
-            break CachingOutcome::Complete;
+            break Outcome::Complete;
         };
         iterations += 1;
-        if iterations & 1023 == 0 && matches!(deadline, Some(d) if Instant::now() >= d) {
-            break CachingOutcome::OutOfTime;
+        if iterations & 1023 == 0 {
+            let states = if opts.track_distinct {
+                distinct.len()
+            } else {
+                cache.len()
+            };
+            if let Some(stop) = budget.poll_with(states as u64, events, cache.meta[s as usize].depth as u64) {
+                break stop;
+            }
         }
         let gen_s = cache.meta[s as usize].gen;
         let e = if exp[0].slot == s && exp[0].gen == gen_s {
@@ -531,6 +548,20 @@ pub fn run(
                     }
                 }
                 None => {
+                    // The budgets, before anything is stored: one more
+                    // distinct state, and the memory the insertion takes.
+                    if opts.track_distinct && !distinct.contains(fp) && distinct.len() as u64 >= max_states {
+                        break 'search Outcome::StateLimit;
+                    }
+                    if let Some(mem) = budget.memory() {
+                        let now = cache.bytes_used()
+                            + distinct.bytes()
+                            + open.len() * 16
+                            + cands.as_ref().map_or(0, Candidates::bytes);
+                        if (now + cache.next_growth_bytes() + distinct.next_growth_bytes()) as u64 > mem {
+                            break 'search Outcome::MemoryLimit;
+                        }
+                    }
                     // O := O ∪ {s'}; s.refs += 1; s'.refs := 1; s'.pred := s.
                     visits += 1;
                     let t = cache.insert(dst, fp);
@@ -616,7 +647,7 @@ pub fn run(
                     if let Some(limit) = cache_limit {
                         while cache.len() as u64 > limit {
                             let Some(v) = cands.as_mut().and_then(|c| c.pop(&cache.meta)) else {
-                                break 'search CachingOutcome::OutOfMemory;
+                                break 'search Outcome::CacheFull;
                             };
                             if let Some(cl) = classes.as_mut() {
                                 cl.list[cache.meta[v as usize].class as usize].stored -= 1;
@@ -627,7 +658,7 @@ pub fn run(
                     }
                     stored_peak = stored_peak.max(cache.len() as u64);
                     if matches!(max_visits, Some(mv) if visits > mv) {
-                        break 'search CachingOutcome::OutOfTime;
+                        break 'search Outcome::VisitLimit;
                     }
                 }
             }
@@ -695,7 +726,7 @@ pub fn run(
             }
         }
     };
-    if check && result == CachingOutcome::Complete {
+    if check && result == Outcome::Complete {
         if let Err(msg) = cache.check_i4(cands.is_some()) {
             panic!("at the end: {msg}");
         }

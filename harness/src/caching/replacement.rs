@@ -147,6 +147,14 @@ impl Candidates {
         self.len
     }
 
+    /// Bytes allocated.
+    pub fn bytes(&self) -> usize {
+        self.members.capacity() * 4
+            + self.pos.capacity() * 4
+            + self.heap.capacity() * std::mem::size_of::<Reverse<(u64, u64, u32, u32)>>()
+            + self.sketch.len()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -34,7 +34,7 @@ use dve_frontend::interp::eval;
 use dve_frontend::ir::{Expr, Ty, UnOp};
 use dve_frontend::model::{read_slot, NextState, Slot, SlotKind, Succ};
 
-use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, StateStore, Store};
+use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 
 /// A progress measure.
 #[derive(Clone, Debug)]
@@ -91,8 +91,9 @@ pub struct Graph {
     pub edges: Vec<(u32, u32)>,
 }
 
-/// Exhaustive BFS recording every transition (`None` past `max_states`).
-pub fn full_graph(model: &dyn NextState, max_states: usize) -> Option<Graph> {
+/// Exhaustive BFS recording every transition; how it ended when it did
+/// not complete (past `max_states`, or interrupted).
+pub fn full_graph(model: &dyn NextState, max_states: usize) -> Result<Graph, Outcome> {
     /// Records every transition but self-loops.
     struct Edges(Vec<(u32, u32)>);
     impl<S: Store> Observer<S> for Edges {
@@ -111,10 +112,14 @@ pub fn full_graph(model: &dyn NextState, max_states: usize) -> Option<Graph> {
     let budget = Budget::new(&limits, std::time::Instant::now());
     let mut edges = Edges(Vec::new());
     let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut edges);
-    r.result.is_complete().then_some(Graph {
-        store,
-        edges: edges.0,
-    })
+    if r.result.is_complete() {
+        Ok(Graph {
+            store,
+            edges: edges.0,
+        })
+    } else {
+        Err(r.result)
+    }
 }
 
 /// Derives the automatic progress measure of `level` (0–5) on `graph`.

@@ -256,6 +256,24 @@ impl Cache {
         }
     }
 
+    /// Bytes the next insertion could allocate (a full arena or attribute
+    /// vector doubling, the table doubling).
+    pub fn next_growth_bytes(&self) -> usize {
+        let mut g = 0;
+        if self.free.is_empty() {
+            if self.bytes.len() + self.state_len > self.bytes.capacity() {
+                g += self.bytes.capacity().max(self.state_len * 4);
+            }
+            if self.meta.len() == self.meta.capacity() {
+                g += self.meta.capacity().max(4) * std::mem::size_of::<Meta>();
+            }
+        }
+        if (self.live + 1) * 10 > self.table.len() * 7 {
+            g += self.table.len() * 2 * 8;
+        }
+        g
+    }
+
     /// Bytes allocated by the cache (arena, attributes, table).
     pub fn bytes_used(&self) -> usize {
         self.bytes.capacity()

@@ -12,7 +12,7 @@
 //!   SIGTERM, see [`interrupt`]), and the counters shown by the progress
 //!   line ([`super::progress`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use super::outcome::Outcome;
@@ -33,9 +33,13 @@ pub struct Limits {
     pub memory_bytes: Option<u64>,
 }
 
-/// Set by the signal handler (or by [`interrupt::request`]); read by every
-/// [`Budget::poll`].
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Why every search of the process must stop at its next [`Budget::poll`]:
+/// [`RUNNING`], [`INTERRUPTED`] (the signal handler,
+/// [`interrupt::request`]) or [`TIME_UP`] ([`time_up`]).
+static STOP: AtomicU8 = AtomicU8::new(RUNNING);
+const RUNNING: u8 = 0;
+const INTERRUPTED: u8 = 1;
+const TIME_UP: u8 = 2;
 
 /// Interruption: SIGINT and SIGTERM end the running search cleanly.
 pub mod interrupt {
@@ -44,22 +48,22 @@ pub mod interrupt {
     /// Whether an interruption was requested.
     #[inline]
     pub fn requested() -> bool {
-        INTERRUPTED.load(Ordering::Relaxed)
+        STOP.load(Ordering::Relaxed) == INTERRUPTED
     }
 
     /// Requests an interruption (what the signal handler does).
     pub fn request() {
-        INTERRUPTED.store(true, Ordering::Relaxed);
+        STOP.store(INTERRUPTED, Ordering::Relaxed);
     }
 
     /// Forgets a request (tests run several searches in one process).
     pub fn clear() {
-        INTERRUPTED.store(false, Ordering::Relaxed);
+        STOP.store(RUNNING, Ordering::Relaxed);
     }
 
     extern "C" fn on_signal(_sig: libc::c_int) {
         // Async-signal-safe: one atomic store.
-        INTERRUPTED.store(true, Ordering::Relaxed);
+        STOP.store(INTERRUPTED, Ordering::Relaxed);
     }
 
     /// Installs the handler for SIGINT and SIGTERM: the first signal asks
@@ -79,6 +83,17 @@ pub mod interrupt {
             libc::sigaction(libc::SIGTERM, &sa, std::ptr::null_mut());
         }
     }
+}
+
+/// The wall clock of the whole run is spent (`crate::guard::Watchdog`):
+/// every poll answers `time_limit` from now on.
+pub fn time_up() {
+    let _ = STOP.compare_exchange(RUNNING, TIME_UP, Ordering::Relaxed, Ordering::Relaxed);
+}
+
+/// Forgets [`time_up`] (the run that set it is over).
+pub fn time_up_reset() {
+    let _ = STOP.compare_exchange(TIME_UP, RUNNING, Ordering::Relaxed, Ordering::Relaxed);
 }
 
 /// The limits of one run, from its start.
@@ -157,8 +172,10 @@ impl Budget {
     /// The periodic check: interruption, then the wall clock.
     #[inline]
     pub fn poll(&self) -> Option<Outcome> {
-        if interrupt::requested() {
-            return Some(Outcome::Interrupted);
+        match STOP.load(Ordering::Relaxed) {
+            RUNNING => {}
+            INTERRUPTED => return Some(Outcome::Interrupted),
+            _ => return Some(Outcome::TimeLimit),
         }
         if matches!(self.deadline, Some(d) if Instant::now() >= d) {
             return Some(Outcome::TimeLimit);

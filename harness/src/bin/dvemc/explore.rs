@@ -325,6 +325,8 @@ pub fn report_error(e: &RunError, json: bool) -> u8 {
 /// Runs `explore`; returns the exit code.
 pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     let mut req = args.request(matches);
+    harness::guard::set_report(args.json, req.limits.memory_bytes, req.limits.time);
+    harness::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
     let meter = Meter::new();
     req.meter = Some(meter.clone());
     let expected = req
@@ -392,6 +394,14 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         );
     }
     code
+}
+
+/// The heap the process may use under `--memory-limit L`: L plus a slack
+/// for what the search's own accounting does not count (successor
+/// buffers, the model, the compiler's working memory): a quarter of L, at
+/// least 64 MiB.
+pub fn memory_cap(limit: u64) -> u64 {
+    limit.saturating_add((limit / 4).max(64 << 20))
 }
 
 /// What the budget that ended a run was.

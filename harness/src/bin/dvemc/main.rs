@@ -3,6 +3,11 @@
 mod bench;
 mod explore;
 
+/// Counts allocations, so that `--memory-limit` holds outside the search
+/// too (loading, compiling): `harness::guard`.
+#[global_allocator]
+static ALLOC: harness::guard::CappedAlloc = harness::guard::CappedAlloc;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
