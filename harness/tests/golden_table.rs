@@ -1,0 +1,174 @@
+//! One golden figure demanded of every exact configuration (in the manner
+//! of LTSmin's test suite): every complete BEEM instance of at most 300,000
+//! states, explored by each configuration below on both backends, must
+//! reach exactly BEEM's state count.
+//!
+//! The configurations are every one that visits every reachable state:
+//! exhaustive BFS and DFS; the general state exploring algorithm with
+//! BBFS(w) and Alt(b, d) open sets and no cache; state caching with a cache
+//! of |S| (with and without the reductions, which keep every state); the
+//! sweep-line method (SL, level 0 measure); depth-bounded DFS, sound
+//! variants, without a cutoff; nested DFS on the plain system (no accepting
+//! state, so no accepting cycle: it must explore everything).
+
+use std::sync::Mutex;
+
+use harness::backend::Backend;
+use harness::caching::{CacheSize, Replacement};
+use harness::check::{check, CheckOptions, Checks, Search};
+use harness::dbdfs::{FrontierKind, Variant};
+use harness::manifest::Beem;
+use harness::run::{run, Request};
+use harness::strategy::{Params, Strategy};
+
+const MAX_STATES: u64 = 300_000;
+
+fn configurations() -> Vec<(String, Strategy, Params)> {
+    let cache_all = Params {
+        cache: Some(CacheSize::Percent(100.0)),
+        replacement: Some(Replacement::Stratified(4)),
+        ..Params::default()
+    };
+    let dbdfs = |v: Variant| Params {
+        dbdfs: Some(v),
+        frontier: Some(FrontierKind::Tree),
+        increment: Some(20),
+        ..Params::default()
+    };
+    vec![
+        ("bfs".into(), Strategy::Bfs, Params::default()),
+        ("dfs".into(), Strategy::Dfs, Params::default()),
+        ("bbfs:4".into(), Strategy::Bbfs(Some(4)), Params::default()),
+        (
+            "alt:2,3".into(),
+            Strategy::Alt(Some(2), Some(3)),
+            Params::default(),
+        ),
+        ("dfs --cache 100%".into(), Strategy::Dfs, cache_all.clone()),
+        (
+            "bfs --cache 100% --edge-lean --chain-reduction".into(),
+            Strategy::Bfs,
+            Params {
+                edge_lean: true,
+                chain_reduction: true,
+                ..cache_all
+            },
+        ),
+        (
+            "dfs --progress-level 0 (sweep-line)".into(),
+            Strategy::Dfs,
+            Params {
+                progress_level: Some(0),
+                ..Params::default()
+            },
+        ),
+        (
+            "dbdfs naive-sound".into(),
+            Strategy::Dbdfs,
+            dbdfs(Variant::NaiveSound),
+        ),
+        (
+            "dbdfs threshold".into(),
+            Strategy::Dbdfs,
+            dbdfs(Variant::Threshold),
+        ),
+    ]
+}
+
+/// The states nested DFS explores on the plain system of `instance`.
+fn nested_dfs_states(beem: &Beem, instance: &str, backend: Backend) -> Result<u64, String> {
+    let model = dve_frontend::load_file(&beem.model_path(instance)).map_err(|e| e.to_string())?;
+    let built = harness::backend::build(model.clone(), backend);
+    let opts = CheckOptions {
+        search: Search::Ndfs,
+        checks: Checks::default(),
+        goals: Vec::new(),
+        all_violations: false,
+        limits: Default::default(),
+        meter: None,
+    };
+    let r = check(built.model.as_ref(), &model, &opts);
+    if !r.result.is_complete() || r.violations > 0 {
+        return Err(format!("ended {} with {} violations", r.result, r.violations));
+    }
+    Ok(r.states)
+}
+
+#[test]
+fn every_exact_configuration_gives_beems_state_count() {
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let instances: Vec<(String, u64)> = beem
+        .instances()
+        .expect("instances.csv")
+        .into_iter()
+        .filter(|r| r.complete)
+        .filter_map(|r| Some((r.instance, r.states?)))
+        .filter(|(_, s)| *s <= MAX_STATES)
+        .collect();
+    assert!(instances.len() >= 100, "{} instances", instances.len());
+    let configs = configurations();
+    let mut cells = Vec::new();
+    for (inst, states) in &instances {
+        for backend in [Backend::Interp, Backend::Jit] {
+            for c in 0..=configs.len() {
+                cells.push((inst.clone(), *states, backend, c));
+            }
+        }
+    }
+    let next = Mutex::new(0usize);
+    let problems = Mutex::new(Vec::new());
+    let checked = Mutex::new(0usize);
+    std::thread::scope(|sc| {
+        for _ in 0..2 {
+            sc.spawn(|| loop {
+                let i = {
+                    let mut n = next.lock().unwrap();
+                    *n += 1;
+                    *n - 1
+                };
+                let Some((inst, expected, backend, c)) = cells.get(i) else {
+                    return;
+                };
+                let (name, got) = if *c == configs.len() {
+                    ("nested dfs".to_string(), nested_dfs_states(&beem, inst, *backend))
+                } else {
+                    let (name, strategy, params) = &configs[*c];
+                    let req = Request {
+                        model: Some(beem.model_path(inst)),
+                        strategy: Some(*strategy),
+                        params: params.clone(),
+                        backend: *backend,
+                        ..Request::default()
+                    };
+                    let got = match run(&req) {
+                        Ok(r) if r.record.result.is_complete() => Ok(r.record.states),
+                        Ok(r) => Err(format!("ended {}", r.record.result)),
+                        Err(e) => Err(e.to_string()),
+                    };
+                    (name.clone(), got)
+                };
+                *checked.lock().unwrap() += 1;
+                match got {
+                    Ok(s) if s == *expected => {}
+                    Ok(s) => problems
+                        .lock()
+                        .unwrap()
+                        .push(format!("{inst} {name} ({backend}): {s} states, BEEM {expected}")),
+                    Err(e) => problems
+                        .lock()
+                        .unwrap()
+                        .push(format!("{inst} {name} ({backend}): {e}")),
+                }
+            });
+        }
+    });
+    let problems = problems.into_inner().unwrap();
+    assert_eq!(checked.into_inner().unwrap(), cells.len());
+    assert!(
+        problems.is_empty(),
+        "{} of {} cells differ:\n{}",
+        problems.len(),
+        cells.len(),
+        problems.join("\n")
+    );
+}
