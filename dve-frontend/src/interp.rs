@@ -15,12 +15,24 @@ type Eval<T> = Result<T, RuntimeError>;
 pub struct Interpreter {
     model: Model,
     info: ModelInfo,
+    /// The state functions ([`NextState::state_function`]).
+    functions: Vec<Expr>,
 }
 
 impl Interpreter {
     pub fn new(model: Model) -> Interpreter {
+        Interpreter::with_state_functions(model, Vec::new())
+    }
+
+    /// An interpreter that also evaluates `functions` as the model's state
+    /// functions.
+    pub fn with_state_functions(model: Model, functions: Vec<Expr>) -> Interpreter {
         let info = model_info(&model);
-        Interpreter { model, info }
+        Interpreter {
+            model,
+            info,
+            functions,
+        }
     }
 
     pub fn model(&self) -> &Model {
@@ -539,6 +551,14 @@ pub fn binary(op: BinOp, x: i32, y: i32) -> Eval<i32> {
 }
 
 impl NextState for Interpreter {
+    fn state_functions(&self) -> usize {
+        self.functions.len()
+    }
+
+    fn state_function(&self, i: usize, state: &[u8]) -> Option<i32> {
+        eval(&self.functions[i], state).ok()
+    }
+
     fn info(&self) -> &ModelInfo {
         &self.info
     }

@@ -132,7 +132,7 @@ fn load(beem: &Beem, instance: &str, prop_id: u32) -> Result<Prop> {
     let m = Interpreter::new(l.model.clone());
     let full = bfs(&m, &Limits::default(), false);
     let bmc = {
-        let pred = goal_predicate(&goals);
+        let pred = goal_predicate(&m, &goals);
         let t = targets(&goals, &pred, l.model.property.is_some());
         bmc(&m, &t, &Limits::default())
     };
@@ -185,7 +185,7 @@ impl Row {
 
 fn measure(p: &Prop, opts: &SliceOptions, runs: usize, seed: u64) -> Row {
     let m = Interpreter::new(p.ir.clone());
-    let pred = goal_predicate(&p.goals);
+    let pred = goal_predicate(&m, &p.goals);
     let t = targets(&p.goals, &pred, p.ir.property.is_some());
     let start = Instant::now();
     let (s, _) = run_many(&m, opts, &t, seed, runs, 2);

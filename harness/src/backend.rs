@@ -57,16 +57,22 @@ pub struct Built {
 /// Builds the successor generator for `model`. If the JIT declines the
 /// model, the interpreter is used and `fallback` says why.
 pub fn build(model: ir::Model, backend: Backend) -> Built {
+    build_with(model, backend, Vec::new())
+}
+
+/// [`build`], with `functions` as the model's state functions (goals,
+/// assertions: `check::state_functions`), compiled by the JIT.
+pub fn build_with(model: ir::Model, backend: Backend, functions: Vec<ir::Expr>) -> Built {
     match backend {
         Backend::Interp => Built {
-            model: Box::new(Interpreter::new(model)),
+            model: Box::new(Interpreter::with_state_functions(model, functions)),
             backend,
             compile_ms: 0.0,
             fallback: None,
         },
         Backend::Jit => {
             let start = Instant::now();
-            match jit::compile(&model) {
+            match jit::compile_with(&model, &functions) {
                 Ok(m) => Built {
                     model: Box::new(m),
                     backend,
@@ -74,7 +80,7 @@ pub fn build(model: ir::Model, backend: Backend) -> Built {
                     fallback: None,
                 },
                 Err(e) => Built {
-                    model: Box::new(Interpreter::new(model)),
+                    model: Box::new(Interpreter::with_state_functions(model, functions)),
                     backend: Backend::Interp,
                     compile_ms: 0.0,
                     fallback: Some(e.to_string()),

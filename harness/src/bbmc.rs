@@ -58,7 +58,9 @@ use std::time::Instant;
 use dve_frontend::model::{Label, ModelInfo, NextState, Succ, SuccBuf};
 use serde::Serialize;
 
-use crate::check::{Goal, Step, Trace, ViolationKind};
+pub use crate::check::{goal_predicate, GoalFn};
+use crate::check::{Step, Trace, ViolationKind};
+pub use crate::rng::run_seeds;
 use crate::rng::Rng;
 use crate::search::store::StateStore;
 use crate::search::{
@@ -657,9 +659,6 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
     }
 }
 
-/// A state predicate (a reachability goal), shareable between threads.
-pub type GoalFn<'a> = &'a (dyn Fn(&[u8]) -> bool + Sync);
-
 /// What counts as a witness.
 #[derive(Clone, Copy, Default)]
 pub struct Targets<'a> {
@@ -674,15 +673,6 @@ pub struct Targets<'a> {
 impl Targets<'_> {
     pub fn any(&self) -> bool {
         self.goal.is_some() || self.deadlock || self.accepting
-    }
-}
-
-/// A reachability predicate from compiled goals (any of them non-zero).
-pub fn goal_predicate(goals: &[Goal]) -> impl Fn(&[u8]) -> bool + Sync + '_ {
-    move |s: &[u8]| {
-        goals
-            .iter()
-            .any(|g| matches!(dve_frontend::interp::eval(&g.expr, s), Ok(v) if v != 0))
     }
 }
 
@@ -911,13 +901,6 @@ impl<S: Store> Observer<S> for BmcWatch<'_, '_> {
         }
         Control::Continue
     }
-}
-
-/// The seeds of the runs of a series: the first `runs` outputs of the
-/// project RNG seeded with `seed`.
-pub fn run_seeds(seed: u64, runs: usize) -> Vec<u64> {
-    let mut rng = Rng::seeded(seed);
-    (0..runs).map(|_| rng.next_u64()).collect()
 }
 
 /// One run of a BBMC series.

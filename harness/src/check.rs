@@ -141,32 +141,87 @@ pub struct CheckReport {
     pub first: Option<Violation>,
 }
 
+/// The state functions a check evaluates through the model boundary, in
+/// order: the goals, then every assertion (processes in order, each
+/// process's assertions in order). Build the backend with them
+/// (`backend::build_with`) so that the JIT evaluates them natively.
+pub fn state_functions(ir: &ir::Model, goals: &[Goal]) -> Vec<ir::Expr> {
+    goals
+        .iter()
+        .map(|g| g.expr.clone())
+        .chain(
+            ir.processes
+                .iter()
+                .flat_map(|p| p.asserts.iter().map(|(_, e, _)| e.clone())),
+        )
+        .collect()
+}
+
 /// The property side: what to check in a state.
 struct Prop<'a> {
     model: &'a ir::Model,
+    /// Evaluates the state functions.
+    backend: &'a dyn NextState,
+    /// The backend was built with [`state_functions`]; else (a model
+    /// built without them) the interpreter's evaluator reads the IR.
+    native: bool,
     opts: &'a CheckOptions,
 }
 
 impl Prop<'_> {
+    /// Whether state function `i` (expression `e`) holds in `s`; one that
+    /// cannot be evaluated (a run-time error) does not.
+    #[inline]
+    fn holds(&self, i: usize, e: &ir::Expr, s: &[u8]) -> bool {
+        let v = if self.native {
+            self.backend.state_function(i, s)
+        } else {
+            interp::eval(e, s).ok()
+        };
+        matches!(v, Some(v) if v != 0)
+    }
+
     /// A violation visible in the state itself (goal or assertion).
     fn state_violation(&self, s: &[u8]) -> Option<(ViolationKind, String)> {
-        for g in &self.opts.goals {
-            if matches!(interp::eval(&g.expr, s), Ok(v) if v != 0) {
+        for (i, g) in self.opts.goals.iter().enumerate() {
+            if self.holds(i, &g.expr, s) {
                 return Some((ViolationKind::Goal, g.text.clone()));
             }
         }
         if self.opts.checks.assert && !self.model.is_error_state(s) {
+            let mut i = self.opts.goals.len();
             for p in &self.model.processes {
                 let cs = u16::from_le_bytes([s[p.state_offset], s[p.state_offset + 1]]);
                 for (state, e, text) in &p.asserts {
                     // An assertion that cannot be evaluated counts as violated.
-                    if *state == cs && !matches!(interp::eval(e, s), Ok(v) if v != 0) {
+                    if *state == cs && !self.holds(i, e, s) {
                         return Some((ViolationKind::Assert, text.clone()));
                     }
+                    i += 1;
                 }
             }
         }
         None
+    }
+}
+
+/// A state predicate (a reachability goal), shareable between threads.
+pub type GoalFn<'a> = &'a (dyn Fn(&[u8]) -> bool + Sync);
+
+/// A reachability predicate from compiled goals (any of them non-zero),
+/// evaluated by `model`'s state functions when it was built with the goals
+/// first (`state_functions`), else by the interpreter's evaluator.
+pub fn goal_predicate<'a>(model: &'a dyn NextState, goals: &'a [Goal]) -> impl Fn(&[u8]) -> bool + Sync + 'a {
+    let native = model.state_functions() >= goals.len();
+    move |s: &[u8]| {
+        goals.iter().enumerate().any(|(i, g)| {
+            let v = if native {
+                model.state_function(i, s)
+            } else {
+                interp::eval(&g.expr, s).ok()
+            };
+            matches!(v, Some(v) if v != 0)
+        })
     }
 }
 
@@ -395,8 +450,15 @@ impl<S: Store> Store for Marked<'_, S> {
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let native =
+        model.state_functions() == state_functions(ir, &opts.goals).len() && model.state_functions() > 0;
     let mut checker = Checker {
-        prop: Prop { model: ir, opts },
+        prop: Prop {
+            model: ir,
+            backend: model,
+            native,
+            opts,
+        },
         run: Run {
             violations: 0,
             first: None,

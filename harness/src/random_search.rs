@@ -54,8 +54,9 @@ use std::time::{Duration, Instant};
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 use serde::Serialize;
 
-use crate::bbmc::{run_seeds, GoalFn};
+use crate::check::GoalFn;
 use crate::check::{Step, Trace};
+use crate::rng::run_seeds;
 use crate::rng::Rng;
 use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 

@@ -67,6 +67,13 @@ impl RngCore for Rng {
     }
 }
 
+/// The seeds of the runs of a series: the first `runs` outputs of the
+/// project RNG seeded with `seed`, so that run `r` is reproducible alone.
+pub fn run_seeds(seed: u64, runs: usize) -> Vec<u64> {
+    let mut rng = Rng::seeded(seed);
+    (0..runs).map(|_| rng.next_u64()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::Rng;
@@ -114,3 +121,4 @@ mod tests {
         }
     }
 }
+

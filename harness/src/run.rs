@@ -297,7 +297,9 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     }
     let independence = (general && p.edge_lean).then(|| Independence::from_model(&ir));
     let has_asserts = ir.processes.iter().any(|pr| !pr.asserts.is_empty());
-    let built = backend::build(ir.clone(), req.backend);
+    // Goals and assertions are state functions of the backend: the JIT
+    // compiles them with the model.
+    let built = backend::build_with(ir.clone(), req.backend, check::state_functions(&ir, &goals));
     if let Some(why) = &built.fallback {
         notes.push(format!(
             "the JIT declined this model ({why}); using the interpreter"
@@ -652,7 +654,7 @@ fn slices(
         degrade_depth: p.degrade_depth,
         limits: per_run(&req.limits, workers),
     };
-    let pred = bbmc::goal_predicate(&goals);
+    let pred = bbmc::goal_predicate(model, &goals);
     let targets = Targets {
         goal: (!goals.is_empty()).then_some(&pred as bbmc::GoalFn),
         // Deadlocks when asked, or when nothing else is.
@@ -749,7 +751,7 @@ fn randomized(
         limits: per_run(&req.limits, workers),
         ..SearchOptions::new(algo, memory, p.steps.unwrap_or(1_000_000))
     };
-    let pred = bbmc::goal_predicate(&goals);
+    let pred = bbmc::goal_predicate(model, &goals);
     let goal = (!goals.is_empty()).then_some(&pred as bbmc::GoalFn);
     let seed = p.seed.unwrap_or(0);
     let all = random_search::run_many(model, &opts, goal, seed, runs, workers);

@@ -478,7 +478,7 @@ fn witnesses_are_real_and_replay() {
     for goal in ["Clutch.error_open", "currentGear == 5"] {
         let (ir, goals) = load("gear.1", &[goal]);
         let m = Interpreter::new(ir);
-        let pred = goal_predicate(&goals);
+        let pred = goal_predicate(&m, &goals);
         let t = Targets {
             goal: Some(&pred),
             ..Default::default()
@@ -556,7 +556,7 @@ fn bmc_is_bfs_stopped_at_the_first_witness() {
     ] {
         let (ir, goals) = load(inst, &[goal]);
         let m = Interpreter::new(ir.clone());
-        let pred = goal_predicate(&goals);
+        let pred = goal_predicate(&m, &goals);
         let t = Targets {
             goal: Some(&pred),
             ..Default::default()

@@ -287,7 +287,7 @@ fn replay(m: &dyn NextState, t: &Trace) {
 #[test]
 fn goals_are_found_with_replayable_traces() {
     let (m, goals) = beem_model("gear.1", &["Clutch.error_open"]);
-    let pred = goal_predicate(&goals);
+    let pred = goal_predicate(&m, &goals);
     let mut variants = all_variants();
     variants.push(SearchOptions::new(Algo::RandomWalk, 1, 0));
     for base in variants {

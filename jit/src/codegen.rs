@@ -81,6 +81,8 @@ pub(crate) struct Compiled {
     pub fp: *const u8,
     /// Per-transition functions (`system sync` only).
     pub sync: Option<SyncFns>,
+    /// The state functions: `f(state) -> value (zero-extended) | error << 32`.
+    pub functions: Vec<*const u8>,
     pub consts: Vec<Box<[i32]>>,
 }
 
@@ -126,8 +128,13 @@ impl EntryLayout {
     }
 }
 
-pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
+pub(crate) fn compile(m: &Model, functions: &[Expr]) -> Result<Compiled, JitError> {
     validate(m)?;
+    if !functions.iter().all(|e| expr_ok(e, m.state_len)) {
+        return Err(JitError::InvalidModel(
+            "a state function reads outside the state vector".into(),
+        ));
+    }
     let sync = m.system == SystemKind::Sync;
 
     let mut flags = settings::builder();
@@ -212,6 +219,29 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
         subs.push((id, *rep));
     }
     g.consts.shared_sig = Some(sub_sig.clone());
+    // The state functions, like the shared subexpressions.
+    let mut function_ids = Vec::new();
+    for (k, e) in functions.iter().enumerate() {
+        let id = g
+            .module
+            .declare_function(&format!("statefn{k}"), Linkage::Local, &sub_sig)
+            .map_err(cg_err)?;
+        function_ids.push((id, e));
+    }
+    for &(id, e) in &function_ids {
+        g.define(id, sub_sig.clone(), |g, b| {
+            let p = entry_params(b);
+            let err = b.create_block();
+            let v = expr(b, &mut g.consts, e, p[0], err);
+            let r = b.ins().uextend(I64, v);
+            b.ins().return_(&[r]);
+            enter(b, err);
+            b.set_cold_block(err);
+            let bad = b.ins().iconst(I64, 1 << 32);
+            b.ins().return_(&[bad]);
+            Ok(())
+        })?;
+    }
     for (id, e) in subs {
         g.consts.building = Some(Tables::key(e));
         g.define(id, sub_sig.clone(), |g, b| {
@@ -355,14 +385,37 @@ pub(crate) fn compile(m: &Model) -> Result<Compiled, JitError> {
     // `fan` turns one successor into at most one per property transition.
     let max_successors =
         (!sync && g.unchecked).then(|| g.push_sites - g.fanned_sites + g.fanned_sites * g.props.len().max(1));
+    let functions = function_ids
+        .iter()
+        .map(|&(id, _)| g.module.get_finalized_function(id))
+        .collect();
     Ok(Compiled {
         max_successors,
+        functions,
         module: g.module,
         succ,
         fp,
         sync: sync_fns,
         consts: g.consts.consts,
     })
+}
+
+/// Whether every static offset `e` reads lies inside a state of `len` bytes.
+fn expr_ok(e: &Expr, len: usize) -> bool {
+    match e {
+        Expr::Const(_) => true,
+        Expr::Load { ty, offset } => offset + ty.width() <= len,
+        Expr::LoadIndex {
+            ty,
+            offset,
+            len: n,
+            index,
+        } => offset + ty.width() * *n as usize <= len && expr_ok(index, len),
+        Expr::ConstIndex { index, .. } => expr_ok(index, len),
+        Expr::InState { offset, .. } => offset + 2 <= len,
+        Expr::Unary(_, a) => expr_ok(a, len),
+        Expr::Binary(_, a, b) => expr_ok(a, len) && expr_ok(b, len),
+    }
 }
 
 /// Checks that every static offset the code will use lies inside the state
@@ -374,22 +427,6 @@ fn validate(m: &Model) -> Result<(), JitError> {
             "{what} lies outside the state vector"
         )))
     };
-    fn expr_ok(e: &Expr, len: usize) -> bool {
-        match e {
-            Expr::Const(_) => true,
-            Expr::Load { ty, offset } => offset + ty.width() <= len,
-            Expr::LoadIndex {
-                ty,
-                offset,
-                len: n,
-                index,
-            } => offset + ty.width() * *n as usize <= len && expr_ok(index, len),
-            Expr::ConstIndex { index, .. } => expr_ok(index, len),
-            Expr::InState { offset, .. } => offset + 2 <= len,
-            Expr::Unary(_, a) => expr_ok(a, len),
-            Expr::Binary(_, a, b) => expr_ok(a, len) && expr_ok(b, len),
-        }
-    }
     let place_ok = |p: &Place| match &p.index {
         None => p.offset + p.ty.width() <= len,
         Some((n, idx)) => p.offset + p.ty.width() * *n as usize <= len && expr_ok(idx, len),

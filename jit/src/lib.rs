@@ -56,6 +56,8 @@ type FpFn = unsafe extern "C" fn(*const u8) -> u64;
 type StatusFn = unsafe extern "C" fn(*const u8) -> u8;
 /// `eff_T(src, dst) -> ok`: control state and effects of `T` on `dst`.
 type EffFn = unsafe extern "C" fn(*const u8, *mut u8) -> u8;
+/// `f(state) -> value (zero-extended) | error << 32`: a state function.
+type ValueFn = unsafe extern "C" fn(*const u8) -> u64;
 
 /// How successors are generated.
 enum Backend {
@@ -74,6 +76,8 @@ pub struct JitModel {
     module: Option<cranelift_jit::JITModule>,
     backend: Backend,
     fp_fn: FpFn,
+    /// The state functions ([`NextState::state_function`]).
+    functions: Vec<ValueFn>,
     /// Capacity the successor function needs (`Compiled::max_successors`);
     /// 0 when it checks the capacity itself.
     min_capacity: usize,
@@ -105,8 +109,14 @@ impl Drop for JitModel {
 
 /// Compiles a model.
 pub fn compile(model: &Model) -> Result<JitModel, JitError> {
+    compile_with(model, &[])
+}
+
+/// Compiles a model and `functions`, expressions over its states (goals,
+/// assertions), into native state functions ([`NextState::state_function`]).
+pub fn compile_with(model: &Model, functions: &[dve_frontend::ir::Expr]) -> Result<JitModel, JitError> {
     let start = Instant::now();
-    let c = codegen::compile(model)?;
+    let c = codegen::compile(model, functions)?;
     let compile_time = start.elapsed();
     // SAFETY (all transmutes): the pointers are the finalized code of
     // functions declared with exactly these signatures (see `codegen`).
@@ -133,6 +143,11 @@ pub fn compile(model: &Model) -> Result<JitModel, JitError> {
         module: Some(c.module),
         backend,
         fp_fn,
+        functions: c
+            .functions
+            .iter()
+            .map(|&f| unsafe { std::mem::transmute::<*const u8, ValueFn>(f) })
+            .collect(),
         min_capacity: c.max_successors.unwrap_or(0),
         _consts: c.consts,
         compile_time,
@@ -226,6 +241,18 @@ impl JitModel {
 }
 
 impl NextState for JitModel {
+    fn state_functions(&self) -> usize {
+        self.functions.len()
+    }
+
+    fn state_function(&self, i: usize, state: &[u8]) -> Option<i32> {
+        debug_assert_eq!(state.len(), self.info.state_len);
+        // SAFETY: `state` holds `state_len` bytes, all the function reads
+        // (its offsets were checked against the state length).
+        let r = unsafe { (self.functions[i])(state.as_ptr()) };
+        (r >> 32 == 0).then_some(r as u32 as i32)
+    }
+
     fn info(&self) -> &ModelInfo {
         &self.info
     }

@@ -291,6 +291,21 @@ pub trait NextState: Send + Sync {
         fingerprint::reference(state)
     }
 
+    /// Number of *state functions* built with the model: expressions over a
+    /// state (reachability goals, assertions) the algorithms evaluate
+    /// through this boundary, so that every backend evaluates them its own
+    /// way (the JIT compiles them).
+    fn state_functions(&self) -> usize {
+        0
+    }
+
+    /// Evaluates state function `i` on `state`: its 32-bit value, or
+    /// `None` when the evaluation raises a run-time error.
+    fn state_function(&self, i: usize, state: &[u8]) -> Option<i32> {
+        let _ = (i, state);
+        None
+    }
+
     /// Convenience: the initial state as a vector.
     fn initial_vec(&self) -> Vec<u8> {
         let mut v = vec![0u8; self.state_len()];
