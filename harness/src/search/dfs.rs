@@ -207,6 +207,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
         frontier_bytes: 0,
     };
     let mut peak_frontier = 0usize;
+    let track_memory = budget.memory().is_some();
 
     let frontier_bytes = |frames: &Vec<Frame>,
                           vias: &Vec<Succ>,
@@ -409,15 +410,20 @@ pub fn dfs<S: Store, O: Observer<S>>(
             run.stopped = true;
             break;
         }
-        let frontier = frontier_bytes(
-            &frames,
-            &vias,
-            &on_stack,
-            &buf,
-            &kept_states,
-            &kept_fps,
-            &kept_entries,
-        );
+        // Only a memory budget needs the stack's size.
+        let frontier = if track_memory {
+            frontier_bytes(
+                &frames,
+                &vias,
+                &on_stack,
+                &buf,
+                &kept_states,
+                &kept_fps,
+                &kept_entries,
+            )
+        } else {
+            0
+        };
         match visit(store, budget, frontier, &succ, fp) {
             Ok(Insert::New(id)) => {
                 run.stats.front_edges += 1;

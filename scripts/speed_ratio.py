@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Same-run speed ratio of two dvemc builds (new / old states per second).
+
+Runs `explore --json` of both builds on each instance and search order,
+interleaved (old, new, old, new, ...) so that the machine's load affects
+both alike, and prints the median states/s of each and their ratio, then
+the geometric mean of the ratios. Counters must be equal (the script says
+so when they are not).
+
+    python3 scripts/speed_ratio.py OLD_DVEMC NEW_DVEMC [--reps 3] [INSTANCE ...]
+"""
+import argparse
+import json
+import math
+import statistics
+import subprocess
+
+DEFAULT = ["at.4", "fischer.6", "elevator2.3", "phils.6", "hanoi.3", "frogs.4", "anderson.6"]
+
+
+def run(exe, inst, strategy):
+    out = subprocess.run([exe, "explore", inst, "--strategy", strategy, "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("old")
+    ap.add_argument("new")
+    ap.add_argument("instances", nargs="*", default=DEFAULT)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--strategies", default="bfs,dfs")
+    a = ap.parse_args()
+    ratios = {}
+    for strategy in a.strategies.split(","):
+        for inst in a.instances:
+            rates = {"old": [], "new": []}
+            counts = {}
+            for _ in range(a.reps):
+                for which, exe in (("old", a.old), ("new", a.new)):
+                    d = run(exe, inst, strategy)
+                    rates[which].append(d["states"] / d["time_s"])
+                    counts[which] = (d["states"], d["transitions"])
+            old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
+            r = new / old
+            ratios.setdefault(strategy, []).append(r)
+            same = "" if counts["old"] == counts["new"] else f"  COUNTERS DIFFER {counts}"
+            print(f"{strategy:4} {inst:14} old {old/1e6:6.2f} M/s  new {new/1e6:6.2f} M/s  new/old {r:5.3f}{same}",
+                  flush=True)
+    for strategy, rs in ratios.items():
+        g = math.exp(sum(math.log(x) for x in rs) / len(rs))
+        print(f"{strategy}: geometric mean new/old {g:.3f} over {len(rs)} instances (min {min(rs):.3f})")
+
+
+if __name__ == "__main__":
+    main()
