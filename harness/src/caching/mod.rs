@@ -4,7 +4,7 @@
 //!
 //! [`run`] is the general state exploring algorithm of Fig. 1 extended with
 //! state caching as in Fig. 3: each iteration chooses an open state from the
-//! open set `O` ([`open_set`]: the only thing a search order changes),
+//! open set `O` (`search::frontier`: the only thing a search order changes),
 //! executes **one** of its remaining events (open states are partially
 //! expanded), puts the successor in `O` if it is neither in `C` nor in `O`,
 //! and closes the state when it has no event left. The termination
@@ -23,7 +23,6 @@
 
 pub mod bench;
 
-pub mod open_set;
 pub mod reductions;
 pub mod replacement;
 pub mod sweep;
@@ -39,12 +38,12 @@ use serde::Serialize;
 use crate::search::progress::Meter;
 use crate::search::{Budget, Limits, Outcome};
 
-pub use open_set::{Bound, OpenSet, Width};
+pub use crate::search::frontier::{Bound, OpenSet, Width};
 pub use reductions::Independence;
 pub use replacement::Replacement;
 pub use sweep::{Derivation, Progress};
 
-use open_set::LevelStack;
+use crate::search::frontier::LevelStack;
 use replacement::Candidates;
 use sweep::Classes;
 use tdtree::{Cache, IN_D, NIL, OPEN, PERSISTENT};

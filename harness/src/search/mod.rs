@@ -3,8 +3,9 @@
 //! A search is a model ([`NextState`](dve_frontend::model::NextState), the
 //! boundary), a [`Store`] of visited states, an order (the fast
 //! breadth-first [`bfs`] and depth-first [`dfs`] loops, or the open sets of
-//! [`frontier`] for the general state exploring algorithm of the caching
-//! paper), an [`Observer`] that turns it into a check or an algorithm's
+//! [`frontier`] — stack, queue, BBFS(w), Alt(b, d), the sweep-line's
+//! priority queue — for the general state exploring algorithm of the
+//! caching paper), an [`Observer`] that turns it into a check or an algorithm's
 //! bookkeeping, and a [`Budget`] checked in one place (states, memory, wall
 //! time, interruption) that also feeds the live progress line.
 //!
@@ -14,6 +15,7 @@
 
 pub mod bfs;
 pub mod dfs;
+pub mod frontier;
 pub mod limits;
 pub mod observer;
 pub mod outcome;

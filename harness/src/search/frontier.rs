@@ -1,5 +1,5 @@
-//! The open set `O` of the general state exploring algorithm: the only
-//! thing a search order changes (Sect. 5.1, "All these algorithms are
+//! Frontiers: the open set `O` of the general state exploring algorithm
+//! (`crate::caching`), the only thing a search order changes (Sect. 5.1, "All these algorithms are
 //! implemented using the generic template of Fig. 3 and parametrized by the
 //! type of the O data structure").
 //!
