@@ -75,11 +75,15 @@ bench-sweepline:
 # Iterative depth-bounded DFS (Udupa, Desai, Rajamani): revisits with and
 # without thresholds (their Table 2), getState time with traces against the
 # frontier tree (Tables 3, 4) and a fixed time budget, unoptimised against
-# optimised (Table 1), on the deepest BEEM instances; writes results/dbdfs/.
-# About 8 minutes; DBDFS_ARGS adds options (e.g. --budget 20).
-DBDFS_ARGS ?=
+# optimised (Table 1), on the deepest BEEM instances: the matrix
+# beem/matrices/udupa-dbdfs.toml, one cell at a time (the tables compare
+# times), then its tables; writes results/dbdfs/ (runs.csv, tables.md,
+# table*.csv). About 10 minutes; an interrupted run resumes (delete
+# results/dbdfs/runs.csv to start afresh).
 bench-dbdfs:
-	$(CARGO) run --release -p harness --example bench_dbdfs -- --beem $(BEEM_DIR) --out results/dbdfs $(DBDFS_ARGS)
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/udupa-dbdfs.toml --resume --beem $(BEEM_DIR) --out results/dbdfs/runs.csv
+	./target/release/dvemc bench report results/dbdfs/runs.csv --paper udupa-dbdfs --out results/dbdfs
 
 # Benchmark matrices (`dvemc bench`; beem/matrices/*.toml, results/SCHEMA.md).
 # `make bench`: the quick matrix (about a minute) into results/runs/BENCH_RUN/

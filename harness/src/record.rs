@@ -251,6 +251,9 @@ pub struct RunRecord {
     pub bytes_per_state: f64,
     /// Peak resident set size of the process (0 if unknown).
     pub peak_rss_bytes: u64,
+    /// Peak resident set size once the model was loaded and compiled,
+    /// before the search (0 if unknown).
+    pub setup_rss_bytes: u64,
 
     // ---- Structured details (JSON only; in rows they go to `extra`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -359,6 +362,7 @@ pub const FIELDS: &[&str] = &[
     "frontier_bytes",
     "bytes_per_state",
     "peak_rss_bytes",
+    "setup_rss_bytes",
 ];
 
 /// Structured fields: in the JSON, not columns (rows keep them in `extra`,
@@ -425,9 +429,10 @@ impl RunRecord {
                 ("S" | "V" | "P" | "L", Value::Number(n)) => {
                     format!("{:.2} % of |S|", n.as_f64().unwrap_or(0.0))
                 }
-                ("peak_rss_bytes" | "store_bytes" | "frontier_bytes", Value::Number(n)) => {
-                    human_bytes(n.as_u64().unwrap_or(0))
-                }
+                (
+                    "peak_rss_bytes" | "setup_rss_bytes" | "store_bytes" | "frontier_bytes",
+                    Value::Number(n),
+                ) => human_bytes(n.as_u64().unwrap_or(0)),
                 ("witness_rate" | "redundancy", Value::Number(n)) => {
                     format!("{:.4}", n.as_f64().unwrap_or(0.0))
                 }
@@ -466,6 +471,7 @@ fn label(key: &str) -> String {
         "states_per_s" => "states/s".into(),
         "bytes_per_state" => "bytes/state".into(),
         "peak_rss_bytes" => "peak resident mem".into(),
+        "setup_rss_bytes" => "of which before search".into(),
         "time_s" => "time".into(),
         "state_space_size" => "|S|".into(),
         other => other.replace('_', " "),

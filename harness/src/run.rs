@@ -322,6 +322,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         state_len: model.state_len() as u64,
         seed: p.seed,
         compile_ms: (built.backend == Backend::Jit).then_some(built.compile_ms),
+        setup_rss_bytes: search::peak_rss_bytes(),
         ..RunRecord::default()
     };
     let meter = req.meter.clone();

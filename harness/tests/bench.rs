@@ -541,3 +541,39 @@ fn matrices_in_the_repository_expand() {
         assert!(n > 0, "{name} has no cells");
     }
 }
+
+/// A grid value may name the instance's figures: `{depth}` from its stats
+/// file, `{states*F}` from instances.csv (rounded up).
+#[test]
+fn grid_values_take_the_instance_figures() {
+    let d = Dir::new("figures");
+    let m = d.write(
+        "m.toml",
+        r#"
+        name = "figures"
+        [instances]
+        names = ["brp2.1", "adding.1"]
+        [[strategies]]
+        spec = "dbdfs"
+        instances = { names = ["brp2.1"] }
+        params = { depth_cutoff = "{depth}", increment = 50 }
+        [[strategies]]
+        spec = "urs"
+        instances = { names = ["adding.1"] }
+        seeds = [1]
+        params = { memory_states = "{states*0.15}", steps = 1000 }
+        "#,
+    );
+    let o = dvemc(&["bench", "list", &m]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    // brp2.1: 169 BFS levels in its stats file; adding.1: 7,372 states.
+    assert!(
+        out.contains("brp2.1|interp|dbdfs --depth-cutoff 168 --increment 50|"),
+        "{out}"
+    );
+    assert!(
+        out.contains("adding.1|interp|urs --memory-states 1106 --steps 1000|1"),
+        "{out}"
+    );
+}

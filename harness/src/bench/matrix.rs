@@ -28,6 +28,8 @@
 //!
 //! [[strategies]]
 //! spec = "bbfs:{w}"                # {key} takes the grid value of `key` (or {seed})
+//! # A value may name the instance's figures: "{states}" (instances.csv),
+//! # "{levels}" or "{depth}" (its stats file), scaled: "{states*0.15}".
 //! params = { w = [1, 16, 256], cache = ["10%", "20%"], edge_lean = [false, true] }
 //! ```
 //!
@@ -524,6 +526,22 @@ impl Matrix {
                                     spec.replace("{seed}", &seed.map(|s| s.to_string()).unwrap_or_default());
                             }
                             let strategy = spec.split(':').next().unwrap_or("").to_string();
+                            let mut params = v.params.clone();
+                            let args = v
+                                .args
+                                .iter()
+                                .map(|a| instance_value(a, this, beem))
+                                .collect::<Result<Vec<_>>>()
+                                .with_context(|| {
+                                    format!("{}: instance {}", self.path.display(), this.name)
+                                })?;
+                            for p in params.values_mut() {
+                                if let serde_json::Value::String(s) = p {
+                                    if s.contains('{') {
+                                        *s = instance_value(s, this, beem)?;
+                                    }
+                                }
+                            }
                             let mut cell = Cell {
                                 index: cells.len(),
                                 key: String::new(),
@@ -531,8 +549,8 @@ impl Matrix {
                                 backend: backend.clone(),
                                 strategy,
                                 spec,
-                                args: v.args.clone(),
-                                params: v.params.clone(),
+                                args,
+                                params,
                                 seed,
                                 seed_in_spec: v.seed_in_spec,
                                 budgets: budgets.clone(),
@@ -549,6 +567,46 @@ impl Matrix {
         }
         Ok(cells)
     }
+}
+
+/// A grid value with the instance's figures put in: `{states}` (its state
+/// count in instances.csv), `{levels}` (BFS levels in its stats file),
+/// `{depth}` (`levels - 1`: the depth of its deepest state), each
+/// optionally scaled, `{states*0.15}` (rounded up). Other text is kept.
+fn instance_value(v: &str, inst: &Instance, beem: Option<&Beem>) -> Result<String> {
+    let Some(open) = v.find('{') else {
+        return Ok(v.to_string());
+    };
+    let close = v[open..]
+        .find('}')
+        .map(|c| open + c)
+        .ok_or_else(|| anyhow!("`{v}`: an unclosed {{"))?;
+    let inner = &v[open + 1..close];
+    let (name, factor) = match inner.split_once('*') {
+        Some((n, f)) => (
+            n.trim(),
+            f.trim()
+                .parse::<f64>()
+                .map_err(|_| anyhow!("`{v}`: `{f}` is not a number"))?,
+        ),
+        None => (inner.trim(), 1.0),
+    };
+    let stats = || -> Result<crate::manifest::StatFile> {
+        beem.and_then(|b| b.stats(&inst.name).ok().flatten())
+            .ok_or_else(|| anyhow!("`{v}`: {} has no stats file in the BEEM directory", inst.name))
+    };
+    let base = match name {
+        "states" => inst
+            .manifest_states
+            .ok_or_else(|| anyhow!("`{v}`: {} has no state count in instances.csv", inst.name))?
+            as f64,
+        "levels" => stats()?.levels as f64,
+        "depth" => (stats()?.levels.saturating_sub(1)) as f64,
+        other => bail!("`{v}`: unknown instance figure `{other}` (states, levels, depth)"),
+    };
+    let x = (base * factor).ceil() as u64;
+    let rest = instance_value(&v[close + 1..], inst, beem)?;
+    Ok(format!("{}{x}{rest}", &v[..open]))
 }
 
 /// The JSON of a cell's grid point for the `params` column.

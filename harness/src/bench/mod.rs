@@ -7,13 +7,15 @@
 //! - [`schema`]: the one CSV schema of results (`results/SCHEMA.md`), the
 //!   classification of a finished child, durable appends.
 //! - [`runner`]: N workers, resume, progress, summary.
-//! - [`report`] (with `svg`): markdown tables and SVG plots.
+//! - [`report`] (with `svg`): markdown tables and SVG plots; [`papers`]:
+//!   each paper's tables from the rows of its reproduction matrix.
 //! - [`compare`]: a run against a baseline (`make check-regressions`).
 //! - [`slurm`]: an array-job script, one shard per task.
 
 pub mod compare;
 pub mod exec;
 pub mod matrix;
+pub mod papers;
 pub mod provenance;
 pub mod report;
 pub mod runner;

@@ -148,6 +148,7 @@ pub const VOLATILE: &[&str] = &[
     "cpu_s",
     "peak_mem_bytes",
     "peak_rss_bytes",
+    "setup_rss_bytes",
     "dvemc_version",
     "git_commit",
     "host",

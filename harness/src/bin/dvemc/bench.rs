@@ -41,6 +41,10 @@ pub enum BenchCommand {
         /// chain_reduction); repeatable.
         #[arg(long, value_name = "PARAM")]
         by: Vec<String>,
+        /// Render this paper's tables instead (the file is a run of its
+        /// reproduction matrix): udupa-dbdfs.
+        #[arg(long, value_name = "NAME")]
+        paper: Option<String>,
     },
     /// Merge results files (e.g. shards): one row per cell key, sorted.
     Merge {
@@ -253,12 +257,20 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             }
             Ok(0)
         }
-        BenchCommand::Report { csv, out, by } => {
+        BenchCommand::Report { csv, out, by, paper } => {
             let out = out.unwrap_or_else(|| match csv.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             });
-            for f in harness::bench::report::report(&csv, &out, &by)? {
+            let written = match paper {
+                Some(p) => {
+                    let table = Table::read(&csv)?;
+                    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+                    harness::bench::papers::render(&p, &table.rows, &out)?
+                }
+                None => harness::bench::report::report(&csv, &out, &by)?,
+            };
+            for f in written {
                 println!("wrote {}", f.display());
             }
             Ok(0)

@@ -1,0 +1,53 @@
+//! The papers' tables, rendered from the rows of their reproduction
+//! matrices (`dvemc bench report FILE --paper NAME`): each experiment is a
+//! matrix in `beem/matrices/`, run by `dvemc bench run` like any other, and
+//! its tables come from the common CSV.
+
+pub mod udupa;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+use super::schema::Row;
+
+/// The papers whose tables `bench report --paper` renders.
+pub const PAPERS: &[&str] = &["udupa-dbdfs"];
+
+/// Renders the tables of `paper` from `rows` into `out`.
+pub fn render(paper: &str, rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
+    match paper {
+        "udupa-dbdfs" => udupa::render(rows, out),
+        other => bail!("no tables for paper `{other}` (one of: {})", PAPERS.join(", ")),
+    }
+}
+
+/// The rows of a results file, with look-ups.
+pub(crate) struct Rows<'a>(pub &'a [Row]);
+
+impl<'a> Rows<'a> {
+    /// The first row satisfying `f`.
+    pub fn find(&self, f: impl Fn(&Row) -> bool) -> Option<&'a Row> {
+        self.0.iter().find(|r| f(r))
+    }
+}
+
+/// `(from - to) / from` in %, `-` without a base.
+pub(crate) fn pct(from: f64, to: f64) -> String {
+    if from > 0.0 {
+        format!("{:.1}%", 100.0 * (from - to) / from)
+    } else {
+        "-".into()
+    }
+}
+
+/// A count as the papers print it: 1.234M, 56.7K, 890.
+pub(crate) fn human(n: u64) -> String {
+    if n >= 1_000_000 {
+        format!("{:.3}M", n as f64 / 1e6)
+    } else if n >= 10_000 {
+        format!("{:.1}K", n as f64 / 1e3)
+    } else {
+        n.to_string()
+    }
+}
