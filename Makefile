@@ -44,9 +44,14 @@ bench-spin: build
 
 # Breadth-Bounded Model Checking vs BMC on BEEM reachability goals
 # (witness probability and slice size by breadth bound, graceful
-# degradation); writes results/bbmc/.
+# degradation): the matrix beem/matrices/meulen-bbmc.toml, then its tables
+# and plots; writes results/bbmc/ (runs.csv, README.md, CSV, SVG). About a
+# minute; an interrupted run resumes (delete results/bbmc/runs.csv to start
+# afresh).
 bench-bbmc:
-	$(CARGO) run --release -p harness --example bench_bbmc -- --beem $(BEEM_DIR) --out results/bbmc
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/meulen-bbmc.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/bbmc/runs.csv
+	./target/release/dvemc bench report results/bbmc/runs.csv --paper meulen-bbmc --beem $(BEEM_DIR) --out results/bbmc
 
 # Memory-bounded randomized search (URS, SDRS, RURS, RSDRS, random walk)
 # vs memory-bounded BFS: mean cover times and coverage over time;

@@ -203,6 +203,9 @@ pub struct RunRecord {
     pub witness_rate: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub witness_kind: Option<String>,
+    /// Mean length of the witnesses found, in transitions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_length: Option<f64>,
     /// The BMC baseline: states stored at its first witness.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bmc_states: Option<u64>,
@@ -342,6 +345,7 @@ pub const FIELDS: &[&str] = &[
     "witness_found",
     "witness_rate",
     "witness_kind",
+    "witness_length",
     "bmc_states",
     "bmc_kind",
     "bmc_result",

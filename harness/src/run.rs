@@ -706,6 +706,11 @@ fn slices(
     rec.witness_found = Some(summary.witness_found);
     rec.witness_rate = Some(summary.witness_rate);
     rec.witness_kind = witness.as_ref().map(|(_, w)| w.kind.name().to_string());
+    let lens: Vec<f64> = recs
+        .iter()
+        .filter_map(|r| r.witness_length.map(|l| l as f64))
+        .collect();
+    rec.witness_length = (!lens.is_empty()).then(|| lens.iter().sum::<f64>() / lens.len() as f64);
     rec.cex_length = witness.as_ref().map(|(_, w)| w.trace.steps.len() as u64);
     rec.verdict = Some(
         if summary.witness_found > 0 {

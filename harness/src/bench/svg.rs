@@ -329,6 +329,152 @@ pub fn bars(title: &str, axis: &Axis, bars: &[Bar]) -> String {
     s
 }
 
+/// A line chart: one polyline per series (name, points); log-scale y when
+/// `log_y`, log2-scale x when `log_x`. Empty when there is no point.
+pub fn lines(
+    title: &str,
+    xlabel: &str,
+    ylabel: &str,
+    series: &[(String, Vec<(f64, f64)>)],
+    log_y: bool,
+    log_x: bool,
+) -> String {
+    let (w, h, ml, mr, mt, mb) = (760.0, 420.0, 70.0, 230.0, 40.0, 50.0);
+    let pts: Vec<(f64, f64)> = series
+        .iter()
+        .flat_map(|s| s.1.iter().copied())
+        .filter(|&(_, y)| !log_y || y > 0.0)
+        .collect();
+    if pts.is_empty() {
+        return String::new();
+    }
+    let tx = |x: f64| if log_x { x.log2() } else { x };
+    let ty = |y: f64| if log_y { y.log10() } else { y };
+    let (mut x0, mut x1) = (f64::MAX, f64::MIN);
+    let (mut y0, mut y1) = (f64::MAX, f64::MIN);
+    for &(x, y) in &pts {
+        x0 = x0.min(tx(x));
+        x1 = x1.max(tx(x));
+        y0 = y0.min(ty(y));
+        y1 = y1.max(ty(y));
+    }
+    if log_y {
+        y0 = y0.floor();
+        y1 = y1.ceil().max(y0 + 1.0);
+    } else {
+        y0 = y0.min(0.0);
+        y1 = if y1 <= 1.0 && y0 >= 0.0 { 1.0 } else { y1 * 1.05 };
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    let px = |x: f64| ml + (tx(x) - x0) / (x1 - x0) * (w - ml - mr);
+    let py = |y: f64| h - mb - (ty(y) - y0) / (y1 - y0) * (h - mt - mb);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"11\">"
+    );
+    let _ = writeln!(s, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"20\" font-size=\"14\" text-anchor=\"middle\">{}</text>",
+        (ml + w - mr) / 2.0,
+        escape(title)
+    );
+    // Axes and ticks.
+    let _ = writeln!(
+        s,
+        "<line x1=\"{ml}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/><line x1=\"{ml}\" y1=\"{mt}\" x2=\"{ml}\" y2=\"{}\" stroke=\"black\"/>",
+        h - mb,
+        w - mr,
+        h - mb,
+        h - mb
+    );
+    let mut xs: Vec<f64> = pts.iter().map(|p| p.0).collect();
+    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    xs.dedup();
+    for &x in &xs {
+        let _ = writeln!(
+            s,
+            "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#ddd\"/><text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>",
+            px(x),
+            mt,
+            h - mb,
+            h - mb + 15.0,
+            x
+        );
+    }
+    let yticks: Vec<f64> = if log_y {
+        (y0 as i32..=y1 as i32).map(|e| 10f64.powi(e)).collect()
+    } else {
+        (0..=5).map(|i| y0 + (y1 - y0) * i as f64 / 5.0).collect()
+    };
+    for &y in &yticks {
+        let label = if log_y {
+            format!("{y}")
+        } else if y1 <= 1.0 {
+            format!("{y:.1}")
+        } else {
+            format!("{y:.0}")
+        };
+        let _ = writeln!(
+            s,
+            "<line x1=\"{ml}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#ddd\"/><text x=\"{2}\" y=\"{3}\" text-anchor=\"end\">{4}</text>",
+            py(y),
+            w - mr,
+            ml - 5.0,
+            py(y) + 4.0,
+            label
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+        (ml + w - mr) / 2.0,
+        h - 12.0,
+        escape(xlabel)
+    );
+    let _ = writeln!(
+        s,
+        "<text x=\"16\" y=\"{0}\" text-anchor=\"middle\" transform=\"rotate(-90 16 {0})\">{1}</text>",
+        (mt + h - mb) / 2.0,
+        escape(ylabel)
+    );
+    for (i, (name, data)) in series.iter().enumerate() {
+        let c = color(i);
+        let d: Vec<String> = data
+            .iter()
+            .filter(|&&(_, y)| !log_y || y > 0.0)
+            .map(|&(x, y)| format!("{:.1},{:.1}", px(x), py(y)))
+            .collect();
+        if !d.is_empty() {
+            let _ = writeln!(
+                s,
+                "<polyline fill=\"none\" stroke=\"{c}\" stroke-width=\"1.8\" points=\"{}\"/>",
+                d.join(" ")
+            );
+            for p in &d {
+                let (a, b) = p.split_once(',').unwrap();
+                let _ = writeln!(s, "<circle cx=\"{a}\" cy=\"{b}\" r=\"2.5\" fill=\"{c}\"/>");
+            }
+        }
+        let ly = mt + 14.0 * i as f64;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"{c}\" stroke-width=\"2\"/><text x=\"{3}\" y=\"{4}\">{5}</text>",
+            w - mr + 10.0,
+            ly,
+            w - mr + 28.0,
+            w - mr + 32.0,
+            ly + 4.0,
+            escape(name)
+        );
+    }
+    let _ = writeln!(s, "</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

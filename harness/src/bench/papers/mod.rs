@@ -3,6 +3,7 @@
 //! matrix in `beem/matrices/`, run by `dvemc bench run` like any other, and
 //! its tables come from the common CSV.
 
+pub mod meulen;
 pub mod udupa;
 
 use std::path::{Path, PathBuf};
@@ -10,14 +11,17 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::schema::Row;
+use crate::manifest::Beem;
 
 /// The papers whose tables `bench report --paper` renders.
-pub const PAPERS: &[&str] = &["udupa-dbdfs"];
+pub const PAPERS: &[&str] = &["udupa-dbdfs", "meulen-bbmc"];
 
-/// Renders the tables of `paper` from `rows` into `out`.
-pub fn render(paper: &str, rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
+/// Renders the tables of `paper` from `rows` into `out` (`beem`: the
+/// suite, for the papers whose tables name BEEM's figures).
+pub fn render(paper: &str, rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathBuf>> {
     match paper {
         "udupa-dbdfs" => udupa::render(rows, out),
+        "meulen-bbmc" => meulen::render(rows, out, beem),
         other => bail!("no tables for paper `{other}` (one of: {})", PAPERS.join(", ")),
     }
 }

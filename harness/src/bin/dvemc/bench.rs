@@ -42,9 +42,12 @@ pub enum BenchCommand {
         #[arg(long, value_name = "PARAM")]
         by: Vec<String>,
         /// Render this paper's tables instead (the file is a run of its
-        /// reproduction matrix): udupa-dbdfs.
+        /// reproduction matrix): udupa-dbdfs, meulen-bbmc.
         #[arg(long, value_name = "NAME")]
         paper: Option<String>,
+        /// BEEM directory (for --paper); default: $BEEM_DIR, else ../shared/beem.
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
     },
     /// Merge results files (e.g. shards): one row per cell key, sorted.
     Merge {
@@ -257,7 +260,13 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             }
             Ok(0)
         }
-        BenchCommand::Report { csv, out, by, paper } => {
+        BenchCommand::Report {
+            csv,
+            out,
+            by,
+            paper,
+            beem,
+        } => {
             let out = out.unwrap_or_else(|| match csv.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
@@ -266,7 +275,8 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 Some(p) => {
                     let table = Table::read(&csv)?;
                     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-                    harness::bench::papers::render(&p, &table.rows, &out)?
+                    let beem = Beem::locate(beem.as_deref()).ok();
+                    harness::bench::papers::render(&p, &table.rows, &out, beem.as_ref())?
                 }
                 None => harness::bench::report::report(&csv, &out, &by)?,
             };
