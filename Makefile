@@ -54,10 +54,14 @@ bench-bbmc:
 	./target/release/dvemc bench report results/bbmc/runs.csv --paper meulen-bbmc --beem $(BEEM_DIR) --out results/bbmc
 
 # Memory-bounded randomized search (URS, SDRS, RURS, RSDRS, random walk)
-# vs memory-bounded BFS: mean cover times and coverage over time;
-# writes results/random/.
+# vs memory-bounded BFS: mean cover times and coverage over time: the matrix
+# beem/matrices/abed-random.toml, then its tables and plots; writes
+# results/random/ (runs.csv, README.md, CSV, SVG). About 4 minutes; an
+# interrupted run resumes (delete results/random/runs.csv to start afresh).
 bench-random:
-	$(CARGO) run --release -p harness --example bench_random -- --beem $(BEEM_DIR) --out results/random
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/abed-random.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/random/runs.csv
+	./target/release/dvemc bench report results/random/runs.csv --paper abed-random --out results/random
 
 # The state-caching paper (Evangelista & Kristensen): Table 2 (state caching
 # with DFS, BFS, BBFS(w), Alt(b,d), with/without chain reduction) and Table 3

@@ -267,6 +267,14 @@ pub struct RunRecord {
     pub iterations: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub progress: Option<Vec<String>>,
+    /// Randomized searches with `--cover-targets`: per coverage level,
+    /// `{percent, states, reached, mean_steps, mean_time_s}` over the runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cover: Option<Value>,
+    /// With `--sample-interval`: the counters over time (run 0's for
+    /// several runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub beem_reference: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -376,6 +384,8 @@ pub const STRUCTURED: &[&str] = &[
     "frontier_sizes",
     "iterations",
     "progress",
+    "cover",
+    "samples",
     "beem_reference",
     "trace",
 ];
@@ -544,7 +554,7 @@ mod tests {
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
                         | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
                         | "instance" => Value::from("x"),
-                        "iterations" | "beem_reference" | "trace" => Value::from(1),
+                        "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         _ => Value::from(1),
                     };
                     (k.to_string(), v)

@@ -436,7 +436,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
             trace = slices(model, &info, strategy, req, goals, ltl, &mut rec)?;
         }
         Family::Randomized => {
-            trace = randomized(model, strategy, req, goals, &mut rec);
+            trace = randomized(model, strategy, req, goals, &mut rec)?;
         }
     }
     rec.trace = trace.as_ref().map(|t| crate::trace::to_json(&info, t));
@@ -485,6 +485,11 @@ fn exhaustive(
     }
     let time_s = start.elapsed().as_secs_f64();
     rec.states = store.len() as u64;
+    if req.params.sample_interval.is_some() {
+        if let Some(m) = meter {
+            rec.samples = serde_json::to_value(m.samples(rec.states, rec.transitions)).ok();
+        }
+    }
     rec.store_bytes = store.bytes_used() as u64;
     rec.peak_rss_bytes = search::peak_rss_bytes();
     rec.finish_rates(time_s);
@@ -735,7 +740,7 @@ fn randomized(
     req: &Request,
     goals: Vec<Goal>,
     rec: &mut RunRecord,
-) -> Option<Trace> {
+) -> Result<Option<Trace>, RunError> {
     let p = &req.params;
     let (algo, restart) = match strategy {
         Strategy::Urs => (Algo::Urs, Restart::Stop),
@@ -751,10 +756,35 @@ fn randomized(
     };
     let runs = p.runs.unwrap_or(1) as usize;
     let workers = threads().min(runs).max(1);
+    // Coverage levels in states, from |S|.
+    let size = rec
+        .instance
+        .as_deref()
+        .and_then(|i| known_size(i, req.beem.as_deref()));
+    if !p.cover_targets.is_empty() && size.is_none() {
+        return Err(RunError::usage(
+            "--cover-targets are percentages of |S|: the model must be a complete BEEM instance (instances.csv)",
+        ));
+    }
+    let targets: Vec<u64> = p
+        .cover_targets
+        .iter()
+        .map(|&pc| {
+            let s = size.unwrap_or(0);
+            if pc.fract() == 0.0 {
+                (s * pc as u64).div_ceil(100)
+            } else {
+                ((pc / 100.0) * s as f64).ceil() as u64
+            }
+        })
+        .collect();
     let opts = SearchOptions {
         restart,
         mixing: p.mixing,
         limits: per_run(&req.limits, workers),
+        cover_targets: targets.clone(),
+        stop_when_covered: p.stop_when_covered,
+        sample_interval: p.sample_interval.map(std::time::Duration::from_secs_f64),
         ..SearchOptions::new(algo, memory, p.steps.unwrap_or(1_000_000))
     };
     let pred = bbmc::goal_predicate(model, &goals);
@@ -784,6 +814,23 @@ fn randomized(
     rec.states = all.iter().map(|r| r.covered).sum();
     rec.transitions = all.iter().map(|r| r.steps).sum();
     rec.redundancy = Some(s.redundancy);
+    if !targets.is_empty() {
+        let levels: Vec<serde_json::Value> = (0..targets.len())
+            .map(|i| {
+                serde_json::json!({
+                    "percent": p.cover_targets[i],
+                    "states": targets[i],
+                    "reached": s.cover_reached[i],
+                    "mean_steps": s.mean_cover_steps[i],
+                    "mean_time_s": s.mean_cover_time_s[i],
+                })
+            })
+            .collect();
+        rec.cover = Some(serde_json::Value::Array(levels));
+    }
+    if p.sample_interval.is_some() {
+        rec.samples = serde_json::to_value(&all[0].samples).ok();
+    }
     rec.stop = (runs == 1).then(|| {
         serde_json::to_value(all[0].stop)
             .ok()
@@ -813,5 +860,5 @@ fn randomized(
         .unwrap_or(Outcome::Complete);
     rec.peak_rss_bytes = search::peak_rss_bytes();
     rec.finish_rates(s.time_s);
-    witness
+    Ok(witness)
 }

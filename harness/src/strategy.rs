@@ -321,6 +321,12 @@ pub struct Params {
     pub steps: Option<u64>,
     pub mixing: Option<f64>,
     pub restart: Option<Restart>,
+    /// Randomized searches: coverage levels (% of |S|) whose cover times
+    /// are measured; stop at the last one.
+    pub cover_targets: Vec<f64>,
+    pub stop_when_covered: bool,
+    /// Keep the counters over time at this interval (seconds).
+    pub sample_interval: Option<f64>,
 }
 
 impl Params {
@@ -387,6 +393,7 @@ const SLICES: &[&str] = &["highway", "bbmc"];
 const REPEATED: &[&str] = &["highway", "bbmc", "urs", "sdrs", "rurs", "rsdrs", "random-walk"];
 const MEMORY_BOUNDED: &[&str] = &["urs", "sdrs", "rurs", "rsdrs"];
 const STEPPED: &[&str] = &["urs", "sdrs", "rurs", "rsdrs", "random-walk"];
+const SAMPLED: &[&str] = &["bfs", "dfs", "urs", "sdrs", "rurs", "rsdrs", "random-walk"];
 const PROPERTIES: &[&str] = &[
     "bfs",
     "dfs",
@@ -485,6 +492,18 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         flag: "restart",
         takers: Takers::Only(&["rurs", "rsdrs"]),
+    },
+    OptionInfo {
+        flag: "cover-targets",
+        takers: Takers::Only(STEPPED),
+    },
+    OptionInfo {
+        flag: "stop-when-covered",
+        takers: Takers::Only(STEPPED),
+    },
+    OptionInfo {
+        flag: "sample-interval",
+        takers: Takers::Only(SAMPLED),
     },
     OptionInfo {
         flag: "goal",
@@ -607,6 +626,17 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             "--strategy {strategy} needs a memory bound: --memory-states N"
         ));
     }
+    if p.stop_when_covered && p.cover_targets.is_empty() {
+        return Err("--stop-when-covered needs --cover-targets".into());
+    }
+    if p.cover_targets.iter().any(|&t| !(t > 0.0 && t <= 100.0)) {
+        return Err("--cover-targets: each level is a percentage of |S| above 0 and at most 100".into());
+    }
+    if p.general_algorithm() && has("sample-interval") {
+        return Err(
+            "--sample-interval: the general algorithm (state caching, sweep-line) does not sample".into(),
+        );
+    }
     if strategy.family() == Family::Randomized && has("check") {
         return Err(
             "--check: the randomized searches check reachability goals only (--goal, --property), not deadlocks".into(),
@@ -684,6 +714,16 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
     }
     if let Some(r) = p.restart {
         flag("restart", Some(r.name().to_string()));
+    }
+    if !p.cover_targets.is_empty() {
+        let t: Vec<String> = p.cover_targets.iter().map(f64::to_string).collect();
+        flag("cover-targets", Some(t.join(",")));
+    }
+    if p.stop_when_covered {
+        flag("stop-when-covered", None);
+    }
+    if let Some(s) = p.sample_interval {
+        flag("sample-interval", Some(s.to_string()));
     }
     parts.join(" ")
 }

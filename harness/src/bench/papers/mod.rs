@@ -3,6 +3,7 @@
 //! matrix in `beem/matrices/`, run by `dvemc bench run` like any other, and
 //! its tables come from the common CSV.
 
+pub mod abed;
 pub mod meulen;
 pub mod udupa;
 
@@ -14,7 +15,7 @@ use super::schema::Row;
 use crate::manifest::Beem;
 
 /// The papers whose tables `bench report --paper` renders.
-pub const PAPERS: &[&str] = &["udupa-dbdfs", "meulen-bbmc"];
+pub const PAPERS: &[&str] = &["udupa-dbdfs", "meulen-bbmc", "abed-random"];
 
 /// Renders the tables of `paper` from `rows` into `out` (`beem`: the
 /// suite, for the papers whose tables name BEEM's figures).
@@ -22,6 +23,7 @@ pub fn render(paper: &str, rows: &[Row], out: &Path, beem: Option<&Beem>) -> Res
     match paper {
         "udupa-dbdfs" => udupa::render(rows, out),
         "meulen-bbmc" => meulen::render(rows, out, beem),
+        "abed-random" => abed::render(rows, out),
         other => bail!("no tables for paper `{other}` (one of: {})", PAPERS.join(", ")),
     }
 }

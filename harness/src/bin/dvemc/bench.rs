@@ -42,7 +42,7 @@ pub enum BenchCommand {
         #[arg(long, value_name = "PARAM")]
         by: Vec<String>,
         /// Render this paper's tables instead (the file is a run of its
-        /// reproduction matrix): udupa-dbdfs, meulen-bbmc.
+        /// reproduction matrix): udupa-dbdfs, meulen-bbmc, abed-random.
         #[arg(long, value_name = "NAME")]
         paper: Option<String>,
         /// BEEM directory (for --paper); default: $BEEM_DIR, else ../shared/beem.

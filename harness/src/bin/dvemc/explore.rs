@@ -81,6 +81,17 @@ fn factor(s: &str) -> Result<f64, String> {
         Err("must be a positive number".into())
     }
 }
+fn percent(s: &str) -> Result<f64, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "must be a percentage above 0 and at most 100".to_string())?;
+    if x > 0.0 && x <= 100.0 {
+        Ok(x)
+    } else {
+        Err("must be a percentage above 0 and at most 100".into())
+    }
+}
 fn level(s: &str) -> Result<u8, String> {
     match parse_count(s) {
         Ok(l) if l <= 5 => Ok(l as u8),
@@ -235,6 +246,18 @@ pub struct ExploreArgs {
     /// random [default: initial].
     #[arg(long, value_name = "FROM")]
     pub restart: Option<Restart>,
+    /// urs, sdrs, rurs, rsdrs, random-walk: measure the cover times of
+    /// these coverage levels, in % of |S| (e.g. 60,70,80,90,100; |S| from
+    /// instances.csv).
+    #[arg(long, value_name = "P,...", value_delimiter = ',', value_parser = percent)]
+    pub cover_targets: Vec<f64>,
+    /// Stop a run when it reaches the last --cover-targets level.
+    #[arg(long)]
+    pub stop_when_covered: bool,
+    /// bfs, dfs and the randomized searches: keep the counters (states,
+    /// transitions or steps) every SECONDS, in the record's `samples`.
+    #[arg(long, value_name = "SECONDS", value_parser = factor)]
+    pub sample_interval: Option<f64>,
 }
 
 impl ExploreArgs {
@@ -268,6 +291,9 @@ impl ExploreArgs {
             steps: self.steps,
             mixing: self.mixing,
             restart: self.restart,
+            cover_targets: self.cover_targets.clone(),
+            stop_when_covered: self.stop_when_covered,
+            sample_interval: self.sample_interval,
         };
         Request {
             model: self.model.clone(),
@@ -327,7 +353,10 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     let mut req = args.request(matches);
     harness::guard::set_report(args.json, req.limits.memory_bytes, req.limits.time);
     harness::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
-    let meter = Meter::new();
+    let meter = match args.sample_interval {
+        Some(s) => Meter::sampling(Duration::from_secs_f64(s)),
+        None => Meter::new(),
+    };
     req.meter = Some(meter.clone());
     let expected = req
         .limits
