@@ -1,10 +1,12 @@
-//! Exhaustive breadth-first and depth-first exploration of a whole state space.
+//! Exhaustive breadth-first and depth-first exploration of a whole state
+//! space: the engine's two loops with nothing observed, reported as a
+//! [`RunRecord`] (what `dvemc explore --strategy bfs|dfs` runs).
 //!
 //! **What it explores**: every state reachable from the initial state of any
 //! [`NextState`] model, visiting successors in the model's order (DiVinE's
 //! order for DVE models, so the counters reproduce BEEM's `stat.xml` files).
 //!
-//! **What it guarantees**: a run that ends [`Outcome::Complete`] has stored
+//! **What it guarantees**: a run that ends `complete` has stored
 //! every reachable state exactly once ([`StateStore`] is exact) and generated
 //! every transition once: `transitions` counts every successor entry,
 //! duplicates, self-loops and erroneous ones included (BEEM's `edges`).
@@ -43,195 +45,136 @@
 //! definitions from Pelánek, "BEEM: Benchmarks for Explicit Model Checkers",
 //! SPIN 2007.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Instant;
 
 use dve_frontend::model::NextState;
-use serde::Serialize;
 
+use crate::record::RunRecord;
 use crate::search::dfs::keep_cap;
+use crate::search::progress::Meter;
 use crate::search::{self, BfsOptions, Budget, DfsOptions, Nothing, Root, StateStore};
 pub use crate::search::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
+use crate::strategy::Strategy;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    Bfs,
-    Dfs,
-}
-
-impl Strategy {
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Bfs => "bfs",
-            Strategy::Dfs => "dfs",
-        }
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Strategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Strategy, String> {
-        match s {
-            "bfs" => Ok(Strategy::Bfs),
-            "dfs" => Ok(Strategy::Dfs),
-            _ => Err(format!("unknown strategy `{s}` (expected `bfs` or `dfs`)")),
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct ExploreOptions {
-    pub strategy: Strategy,
+    /// `bfs` or `dfs`.
+    pub strategy: Option<Strategy>,
     pub limits: Limits,
-    /// Include the per-level table (BFS) in the report.
+    /// Include the per-level table (BFS) in the record.
     pub level_table: bool,
+    /// Where the progress line reads the counters (and, sampling, the
+    /// record's `samples` come from).
+    pub meter: Option<Meter>,
 }
 
-impl Default for ExploreOptions {
-    fn default() -> Self {
-        ExploreOptions {
-            strategy: Strategy::Bfs,
-            limits: Limits::default(),
-            level_table: false,
+/// Explores `model` with the options' strategy (BFS by default).
+pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+    let strategy = opts.strategy.unwrap_or(Strategy::Bfs);
+    let start = Instant::now();
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let mut store = StateStore::new(model.state_len());
+    let mut rec = RunRecord {
+        model: model.info().name.clone(),
+        strategy: strategy.to_string(),
+        config: strategy.to_string(),
+        store: "exact".into(),
+        state_len: model.state_len() as u64,
+        ..RunRecord::default()
+    };
+    match strategy {
+        Strategy::Dfs => {
+            let opts = DfsOptions {
+                keep_bytes: keep_cap(opts.limits.memory_bytes),
+                root: Root::Initial,
+            };
+            let r = search::dfs(model, &mut store, &budget, opts, &mut Nothing);
+            rec.result = r.result;
+            rec.transitions = r.transitions;
+            rec.deadlocks = Some(r.deadlocks);
+            rec.error_transitions = Some(r.error_transitions);
+            rec.dfs_max_stack = Some(r.stats.max_stack);
+            rec.dfs_front_edges = Some(r.stats.front_edges);
+            rec.dfs_back_edges = Some(r.stats.back_edges);
+            rec.dfs_cross_edges = Some(r.stats.cross_edges);
+            rec.frontier_bytes = r.frontier_bytes;
+        }
+        other => {
+            assert_eq!(other, Strategy::Bfs, "exhaustive search is bfs or dfs");
+            let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut Nothing);
+            rec.result = r.result;
+            rec.transitions = r.transitions;
+            rec.deadlocks = Some(r.deadlocks);
+            rec.error_transitions = Some(r.error_transitions);
+            rec.levels = Some(r.levels.len() as u64);
+            rec.back_level_edges = Some(r.back_level_edges);
+            rec.max_back_level_edge = Some(r.max_back_level_edge);
+            rec.max_level_states = Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0));
+            if opts.level_table {
+                rec.level_table = Some(r.levels);
+            }
         }
     }
-}
-
-/// The result of one exploration.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    pub model: String,
-    pub strategy: Strategy,
-    /// Set by the caller (`interp`, `jit`, ...); empty if unknown.
-    pub backend: String,
-    pub state_len: usize,
-    pub result: Outcome,
-    pub states: u64,
-    pub transitions: u64,
-    /// States without any successor.
-    pub deadlocks: u64,
-    /// Successor entries marked erroneous (each leads to the error state).
-    pub error_transitions: u64,
-    /// Number of BFS levels (`None` for DFS).
-    pub levels: Option<u64>,
-    /// BFS: edges into another state of the same or an earlier level.
-    pub back_level_edges: Option<u64>,
-    /// BFS: largest `level(source) - level(target)` over back-level edges.
-    pub max_back_level_edge: Option<u64>,
-    /// BFS: largest number of states in one level.
-    pub max_level_states: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub level_table: Option<Vec<LevelStats>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dfs: Option<DfsStats>,
-    pub time_s: f64,
-    pub states_per_s: f64,
-    /// Bytes allocated by the state store at the end.
-    pub store_bytes: u64,
-    /// Largest frontier allocation seen (DFS stack; 0 for BFS, whose queue is the store).
-    pub frontier_bytes: u64,
-    pub bytes_per_state: f64,
-    /// Peak resident set size of the process (VmHWM), 0 if unavailable.
-    pub peak_rss_bytes: u64,
-}
-
-/// Explores `model` with the options' strategy.
-pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> Report {
-    match opts.strategy {
-        Strategy::Bfs => bfs(model, &opts.limits, opts.level_table),
-        Strategy::Dfs => dfs(model, &opts.limits),
-    }
-}
-
-fn finish_report(
-    model: &dyn NextState,
-    strategy: Strategy,
-    store: &StateStore,
-    start: Instant,
-    result: Outcome,
-) -> Report {
     let time_s = start.elapsed().as_secs_f64();
-    let states = store.len() as u64;
-    let store_bytes = store.bytes_used() as u64;
-    Report {
-        model: model.info().name.clone(),
-        strategy,
-        backend: String::new(),
-        state_len: model.state_len(),
-        result,
-        states,
-        transitions: 0,
-        deadlocks: 0,
-        error_transitions: 0,
-        levels: None,
-        back_level_edges: None,
-        max_back_level_edge: None,
-        max_level_states: None,
-        level_table: None,
-        dfs: None,
-        time_s,
-        states_per_s: if time_s > 0.0 { states as f64 / time_s } else { 0.0 },
-        store_bytes,
-        frontier_bytes: 0,
-        bytes_per_state: if states > 0 {
-            store_bytes as f64 / states as f64
-        } else {
-            0.0
-        },
-        peak_rss_bytes: peak_rss_bytes(),
-    }
+    rec.states = store.len() as u64;
+    rec.store_bytes = store.bytes_used() as u64;
+    rec.peak_rss_bytes = peak_rss_bytes();
+    rec.finish_rates(time_s);
+    // The DFS stack is not kept per state: bytes per state count the store.
+    rec.bytes_per_state = if rec.states > 0 {
+        rec.store_bytes as f64 / rec.states as f64
+    } else {
+        0.0
+    };
+    rec
 }
 
 /// Breadth-first search; see the module documentation.
-pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> Report {
-    let start = Instant::now();
-    let budget = Budget::new(limits, start);
-    let mut store = StateStore::new(model.state_len());
-    let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut Nothing);
-    let mut report = finish_report(model, Strategy::Bfs, &store, start, r.result);
-    report.transitions = r.transitions;
-    report.deadlocks = r.deadlocks;
-    report.error_transitions = r.error_transitions;
-    report.levels = Some(r.levels.len() as u64);
-    report.back_level_edges = Some(r.back_level_edges);
-    report.max_back_level_edge = Some(r.max_back_level_edge);
-    report.max_level_states = Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0));
-    if level_table {
-        report.level_table = Some(r.levels);
-    }
-    report
+pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> RunRecord {
+    explore(
+        model,
+        &ExploreOptions {
+            strategy: Some(Strategy::Bfs),
+            limits: *limits,
+            level_table,
+            meter: None,
+        },
+    )
 }
 
 /// Depth-first search; see the module documentation.
-pub fn dfs(model: &dyn NextState, limits: &Limits) -> Report {
-    dfs_keeping(model, limits, keep_cap(limits.memory_bytes))
+pub fn dfs(model: &dyn NextState, limits: &Limits) -> RunRecord {
+    explore(
+        model,
+        &ExploreOptions {
+            strategy: Some(Strategy::Dfs),
+            limits: *limits,
+            level_table: false,
+            meter: None,
+        },
+    )
 }
 
 /// [`dfs`] with the kept successor lists capped at `cap` bytes.
-fn dfs_keeping(model: &dyn NextState, limits: &Limits, cap: usize) -> Report {
-    let start = Instant::now();
-    let budget = Budget::new(limits, start);
+#[cfg(test)]
+fn dfs_keeping(model: &dyn NextState, limits: &Limits, cap: usize) -> RunRecord {
+    let budget = Budget::new(limits, Instant::now());
     let mut store = StateStore::new(model.state_len());
     let opts = DfsOptions {
         keep_bytes: cap,
         root: Root::Initial,
     };
     let r = search::dfs(model, &mut store, &budget, opts, &mut Nothing);
-    let mut report = finish_report(model, Strategy::Dfs, &store, start, r.result);
-    report.transitions = r.transitions;
-    report.deadlocks = r.deadlocks;
-    report.error_transitions = r.error_transitions;
-    report.dfs = Some(r.stats);
-    report.frontier_bytes = r.frontier_bytes;
-    report
+    RunRecord {
+        states: store.len() as u64,
+        transitions: r.transitions,
+        deadlocks: Some(r.deadlocks),
+        dfs_max_stack: Some(r.stats.max_stack),
+        dfs_front_edges: Some(r.stats.front_edges),
+        dfs_back_edges: Some(r.stats.back_edges),
+        dfs_cross_edges: Some(r.stats.cross_edges),
+        ..RunRecord::default()
+    }
 }
 
 #[cfg(test)]
@@ -248,14 +191,7 @@ mod tests {
         let limits = Limits::default();
         let all = dfs_keeping(&model, &limits, usize::MAX);
         assert!(all.states > 1000, "a model big enough to matter");
-        let stats = |r: &Report| {
-            (
-                r.states,
-                r.transitions,
-                r.deadlocks,
-                r.dfs.map(|d| format!("{d:?}")),
-            )
-        };
+        let stats = |r: &RunRecord| (r.states, r.transitions, r.deadlocks, r.dfs_stats());
         for cap in [0, 64, 4096, 65536] {
             assert_eq!(
                 stats(&dfs_keeping(&model, &limits, cap)),

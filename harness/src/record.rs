@@ -391,6 +391,16 @@ pub const STRUCTURED: &[&str] = &[
 ];
 
 impl RunRecord {
+    /// BEEM's `<dfs-info>` counters of a DFS run.
+    pub fn dfs_stats(&self) -> Option<crate::search::DfsStats> {
+        Some(crate::search::DfsStats {
+            max_stack: self.dfs_max_stack?,
+            front_edges: self.dfs_front_edges?,
+            back_edges: self.dfs_back_edges?,
+            cross_edges: self.dfs_cross_edges?,
+        })
+    }
+
     /// Sets `time_s`, `states_per_s` and `bytes_per_state`.
     pub fn finish_rates(&mut self, time_s: f64) {
         self.time_s = time_s;

@@ -8,7 +8,6 @@
 //! counterexample, if any. Nothing here prints: the command line does.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use dve_frontend::model::{ModelInfo, NextState};
 
@@ -22,7 +21,7 @@ use crate::dbdfs::{self, FrontierKind, Variant};
 use crate::manifest::{Beem, PropertyKind};
 use crate::random_search::{self, Algo, Restart, SearchOptions};
 use crate::record::RunRecord;
-use crate::search::{self, BfsOptions, Budget, DfsOptions, Limits, Nothing, Outcome, StateStore, Trace};
+use crate::search::{self, Limits, Outcome, Trace};
 use crate::strategy::{self, Family, Params, Strategy};
 
 /// The model explored when no MODEL is given: two dining philosophers.
@@ -449,7 +448,8 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     })
 }
 
-/// Exhaustive BFS or DFS on the engine's fast paths.
+/// Exhaustive BFS or DFS on the engine's fast paths (`crate::explore`),
+/// into the run's record.
 fn exhaustive(
     model: &dyn NextState,
     strategy: Strategy,
@@ -457,47 +457,31 @@ fn exhaustive(
     meter: &Option<search::progress::Meter>,
     rec: &mut RunRecord,
 ) {
-    let start = Instant::now();
-    let budget = Budget::new(&req.limits, start).with_meter(meter.clone());
-    let mut store = StateStore::new(model.state_len());
-    if strategy == Strategy::Dfs {
-        let r = search::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut Nothing);
-        rec.result = r.result;
-        rec.transitions = r.transitions;
-        rec.deadlocks = Some(r.deadlocks);
-        rec.error_transitions = Some(r.error_transitions);
-        rec.dfs_max_stack = Some(r.stats.max_stack);
-        rec.dfs_front_edges = Some(r.stats.front_edges);
-        rec.dfs_back_edges = Some(r.stats.back_edges);
-        rec.dfs_cross_edges = Some(r.stats.cross_edges);
-        rec.frontier_bytes = r.frontier_bytes;
-    } else {
-        let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut Nothing);
-        rec.result = r.result;
-        rec.transitions = r.transitions;
-        rec.deadlocks = Some(r.deadlocks);
-        rec.error_transitions = Some(r.error_transitions);
-        rec.levels = Some(r.levels.len() as u64);
-        rec.back_level_edges = Some(r.back_level_edges);
-        rec.max_back_level_edge = Some(r.max_back_level_edge);
-        rec.max_level_states = Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0));
-        rec.level_table = Some(r.levels);
-    }
-    let time_s = start.elapsed().as_secs_f64();
-    rec.states = store.len() as u64;
-    if req.params.sample_interval.is_some() {
-        if let Some(m) = meter {
-            rec.samples = serde_json::to_value(m.samples(rec.states, rec.transitions)).ok();
-        }
-    }
-    rec.store_bytes = store.bytes_used() as u64;
-    rec.peak_rss_bytes = search::peak_rss_bytes();
-    rec.finish_rates(time_s);
-    // The DFS stack is not kept per state: bytes per state count the store.
-    rec.bytes_per_state = if rec.states > 0 {
-        rec.store_bytes as f64 / rec.states as f64
-    } else {
-        0.0
+    let r = crate::explore::explore(
+        model,
+        &crate::explore::ExploreOptions {
+            strategy: Some(strategy),
+            limits: req.limits,
+            level_table: true,
+            meter: meter.clone(),
+        },
+    );
+    let samples = match (req.params.sample_interval, meter) {
+        (Some(_), Some(m)) => serde_json::to_value(m.samples(r.states, r.transitions)).ok(),
+        _ => None,
+    };
+    *rec = RunRecord {
+        // What ran, as the caller set it.
+        model: std::mem::take(&mut rec.model),
+        instance: rec.instance.take(),
+        strategy: std::mem::take(&mut rec.strategy),
+        config: std::mem::take(&mut rec.config),
+        backend: std::mem::take(&mut rec.backend),
+        seed: rec.seed,
+        compile_ms: rec.compile_ms,
+        setup_rss_bytes: rec.setup_rss_bytes,
+        samples,
+        ..r
     };
 }
 

@@ -4,8 +4,9 @@
 //! The CSV is written to a temporary file beside the target and renamed
 //! when the run ends, so an interrupted run leaves no partial report.
 
-use crate::explore::{explore, ExploreOptions, Limits, Outcome, Strategy};
+use crate::explore::{explore, ExploreOptions, Limits, Outcome};
 use crate::manifest::Beem;
+use crate::strategy::Strategy;
 use anyhow::{Context, Result};
 use dve_frontend::model::NextState;
 use serde::Serialize;
@@ -77,12 +78,13 @@ pub fn verify_beem(
             Ok(ir) => {
                 let model: Box<dyn NextState> = Box::new(dve_frontend::interp::Interpreter::new(ir));
                 let opts = ExploreOptions {
-                    strategy: Strategy::Bfs,
+                    strategy: Some(Strategy::Bfs),
                     limits: Limits {
                         memory_bytes: memory_limit,
                         ..Default::default()
                     },
                     level_table: false,
+                    meter: None,
                 };
                 let r = explore(model.as_ref(), &opts);
                 VerifyRow {

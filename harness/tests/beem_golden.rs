@@ -7,8 +7,9 @@
 //! every row of `instances.csv`.
 
 use dve_frontend::interp::Interpreter;
-use harness::explore::{explore, ExploreOptions, Strategy};
+use harness::explore::{explore, ExploreOptions};
 use harness::manifest::Beem;
+use harness::strategy::Strategy;
 use std::sync::Mutex;
 
 const MAX_STATES: u64 = 300_000;
@@ -28,7 +29,7 @@ fn check_instance(beem: &Beem, name: &str, expected_states: u64) -> Vec<String> 
         .stats(name)
         .unwrap_or_else(|e| panic!("{name}: bad stats file: {e}"));
     let bfs_opts = ExploreOptions {
-        strategy: Strategy::Bfs,
+        strategy: Some(Strategy::Bfs),
         level_table: true,
         ..Default::default()
     };
@@ -36,7 +37,7 @@ fn check_instance(beem: &Beem, name: &str, expected_states: u64) -> Vec<String> 
     let dfs = explore(
         &interp,
         &ExploreOptions {
-            strategy: Strategy::Dfs,
+            strategy: Some(Strategy::Dfs),
             ..Default::default()
         },
     );
@@ -80,7 +81,7 @@ fn check_instance(beem: &Beem, name: &str, expected_states: u64) -> Vec<String> 
                 bfs.back_level_edges, st.back_level_edges
             ));
         }
-        if let (Some(expected), Some(got)) = (st.dfs, dfs.dfs) {
+        if let (Some(expected), Some(got)) = (st.dfs, dfs.dfs_stats()) {
             if expected != got {
                 problems.push(format!("{name}: DFS statistics {got:?}, BEEM {expected:?}"));
             }

@@ -610,7 +610,15 @@ fn paper_tables_from_a_small_run() {
     let o = dvemc(&["bench", "run", &m, "--jobs", "2", "--out", &out]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let rep = d.path("abed");
-    let o = dvemc(&["bench", "report", &out, "--paper", "abed-random", "--out", rep.to_str().unwrap()]);
+    let o = dvemc(&[
+        "bench",
+        "report",
+        &out,
+        "--paper",
+        "abed-random",
+        "--out",
+        rep.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let md = std::fs::read_to_string(rep.join("README.md")).unwrap();
     assert!(md.contains("| size (states) | | 2666 |"), "{md}");
@@ -619,10 +627,21 @@ fn paper_tables_from_a_small_run() {
     let csv = std::fs::read_to_string(rep.join("coverage.csv")).unwrap();
     assert!(csv.lines().count() > 2, "{csv}");
     let rep = d.path("meulen");
-    let o = dvemc(&["bench", "report", &out, "--paper", "meulen-bbmc", "--out", rep.to_str().unwrap()]);
+    let o = dvemc(&[
+        "bench",
+        "report",
+        &out,
+        "--paper",
+        "meulen-bbmc",
+        "--out",
+        rep.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let md = std::fs::read_to_string(rep.join("README.md")).unwrap();
-    assert!(md.contains("| reader_writer.1 #1 | shallow | 8 | 2666 | 12 | 550 |"), "{md}");
+    assert!(
+        md.contains("| reader_writer.1 #1 | shallow | 8 | 2666 | 12 | 550 |"),
+        "{md}"
+    );
     assert!(md.contains("| reader_writer.1 #1 | shallow | 550 |"), "{md}");
     let o = dvemc(&["bench", "report", &out, "--paper", "nosuch"]);
     assert_ne!(o.status.code(), Some(0));

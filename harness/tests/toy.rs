@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
-use harness::explore::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome, Strategy};
+use harness::explore::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome};
 use harness::manifest::Beem;
+use harness::strategy::Strategy;
 
 fn info(name: &str, state_len: usize) -> ModelInfo {
     ModelInfo {
@@ -103,7 +104,7 @@ fn ring_bfs() {
     assert_eq!(r.result, Outcome::Complete);
     assert_eq!(
         (r.states, r.transitions, r.deadlocks, r.error_transitions),
-        (10, 10, 0, 0)
+        (10, 10, Some(0), Some(0))
     );
     assert_eq!(r.levels, Some(10));
     assert_eq!(r.back_level_edges, Some(1));
@@ -117,9 +118,9 @@ fn ring_bfs() {
 #[test]
 fn ring_dfs() {
     let r = dfs(&ring(10), &Limits::default());
-    assert_eq!((r.states, r.transitions, r.deadlocks), (10, 10, 0));
+    assert_eq!((r.states, r.transitions, r.deadlocks), (10, 10, Some(0)));
     assert_eq!(
-        r.dfs,
+        r.dfs_stats(),
         Some(DfsStats {
             max_stack: 10,
             front_edges: 9,
@@ -141,7 +142,7 @@ fn self_loop() {
     );
     let d = dfs(&g, &Limits::default());
     assert_eq!(
-        d.dfs,
+        d.dfs_stats(),
         Some(DfsStats {
             max_stack: 1,
             front_edges: 0,
@@ -156,7 +157,7 @@ fn tree_bfs_and_dfs() {
     let g = binary_tree(6);
     let n = 127;
     let b = bfs(&g, &Limits::default(), true);
-    assert_eq!((b.states, b.transitions, b.deadlocks), (n, n - 1, 64));
+    assert_eq!((b.states, b.transitions, b.deadlocks), (n, n - 1, Some(64)));
     assert_eq!(b.levels, Some(7));
     assert_eq!(b.back_level_edges, Some(0));
     assert_eq!(b.max_level_states, Some(64));
@@ -166,9 +167,9 @@ fn tree_bfs_and_dfs() {
         assert_eq!(l.edges, if k == 6 { 0 } else { 2 << k });
     }
     let d = dfs(&g, &Limits::default());
-    assert_eq!((d.states, d.transitions, d.deadlocks), (n, n - 1, 64));
+    assert_eq!((d.states, d.transitions, d.deadlocks), (n, n - 1, Some(64)));
     assert_eq!(
-        d.dfs,
+        d.dfs_stats(),
         Some(DfsStats {
             max_stack: 7,
             front_edges: n - 1,
@@ -185,7 +186,7 @@ fn known_edge_classification() {
     assert_eq!((d.states, d.transitions), (4, 7));
     // 0->1 F, 1->2 F, 2->0 B, 2->2 B, 1->3 F, 3->1 B, 0->2 C.
     assert_eq!(
-        d.dfs,
+        d.dfs_stats(),
         Some(DfsStats {
             max_stack: 3,
             front_edges: 3,
@@ -219,13 +220,13 @@ fn error_transitions_are_edges_into_a_state() {
         let r = explore(
             &g,
             &ExploreOptions {
-                strategy: s,
+                strategy: Some(s),
                 ..Default::default()
             },
         );
         assert_eq!(
             (r.states, r.transitions, r.error_transitions, r.deadlocks),
-            (3, 3, 2, 1),
+            (3, 3, Some(2), Some(1)),
             "{s}"
         );
     }
@@ -235,12 +236,13 @@ fn error_transitions_are_edges_into_a_state() {
 fn state_limit() {
     for s in [Strategy::Bfs, Strategy::Dfs] {
         let opts = ExploreOptions {
-            strategy: s,
+            strategy: Some(s),
             limits: Limits {
                 max_states: Some(5),
                 ..Default::default()
             },
             level_table: false,
+            meter: None,
         };
         let r = explore(&ring(100), &opts);
         assert_eq!(r.result, Outcome::StateLimit, "{s}");
@@ -271,13 +273,14 @@ fn state_limit() {
 fn time_limit() {
     for s in [Strategy::Bfs, Strategy::Dfs] {
         let opts = ExploreOptions {
-            strategy: s,
+            strategy: Some(s),
             limits: Limits {
                 time: Some(Duration::from_millis(200)),
                 memory_bytes: Some(1 << 30),
                 ..Default::default()
             },
             level_table: false,
+            meter: None,
         };
         let t0 = std::time::Instant::now();
         let r = explore(&counter(), &opts);
@@ -292,12 +295,13 @@ fn memory_limit() {
     for s in [Strategy::Bfs, Strategy::Dfs] {
         let limit = 4u64 << 20;
         let opts = ExploreOptions {
-            strategy: s,
+            strategy: Some(s),
             limits: Limits {
                 memory_bytes: Some(limit),
                 ..Default::default()
             },
             level_table: false,
+            meter: None,
         };
         let r = explore(&counter(), &opts);
         assert_eq!(r.result, Outcome::MemoryLimit, "{s}");
@@ -458,7 +462,7 @@ fn check_against_beem(model: &dyn NextState, instance: &str) {
     let d = dfs(model, &Limits::default());
     assert_eq!(d.states, st.states, "{instance} dfs states");
     assert_eq!(d.transitions, st.edges, "{instance} dfs edges");
-    assert_eq!(d.dfs, st.dfs, "{instance} dfs-info");
+    assert_eq!(d.dfs_stats(), st.dfs, "{instance} dfs-info");
     eprintln!(
         "{instance}: {} states, {} edges, {} levels, {} back-level edges (max {:?}), dfs {:?}: as BEEM",
         b.states, b.transitions, st.levels, st.back_level_edges, st.max_back_level_edge, st.dfs

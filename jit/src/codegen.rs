@@ -228,34 +228,25 @@ pub(crate) fn compile(m: &Model, functions: &[Expr]) -> Result<Compiled, JitErro
             .map_err(cg_err)?;
         function_ids.push((id, e));
     }
+    // `f(base) -> value (zero-extended) | error << 32`.
+    let value_fn = |g: &mut Gen, b: &mut FunctionBuilder, e: &Expr| {
+        let p = entry_params(b);
+        let err = b.create_block();
+        let v = expr(b, &mut g.consts, e, p[0], err);
+        let r = b.ins().uextend(I64, v);
+        b.ins().return_(&[r]);
+        enter(b, err);
+        b.set_cold_block(err);
+        let bad = b.ins().iconst(I64, 1 << 32);
+        b.ins().return_(&[bad]);
+        Ok(())
+    };
     for &(id, e) in &function_ids {
-        g.define(id, sub_sig.clone(), |g, b| {
-            let p = entry_params(b);
-            let err = b.create_block();
-            let v = expr(b, &mut g.consts, e, p[0], err);
-            let r = b.ins().uextend(I64, v);
-            b.ins().return_(&[r]);
-            enter(b, err);
-            b.set_cold_block(err);
-            let bad = b.ins().iconst(I64, 1 << 32);
-            b.ins().return_(&[bad]);
-            Ok(())
-        })?;
+        g.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
     }
     for (id, e) in subs {
         g.consts.building = Some(Tables::key(e));
-        g.define(id, sub_sig.clone(), |g, b| {
-            let p = entry_params(b);
-            let err = b.create_block();
-            let v = expr(b, &mut g.consts, e, p[0], err);
-            let r = b.ins().uextend(I64, v);
-            b.ins().return_(&[r]);
-            enter(b, err);
-            b.set_cold_block(err);
-            let bad = b.ins().iconst(I64, 1 << 32);
-            b.ins().return_(&[bad]);
-            Ok(())
-        })?;
+        g.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
         g.consts.building = None;
     }
     let copy_sig = signature(&g.module, 2, None);

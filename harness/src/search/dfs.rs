@@ -224,6 +224,20 @@ pub fn dfs<S: Store, O: Observer<S>>(
             + kf.capacity() * 8
             + ke.capacity() * SUCC_BYTES
     };
+    // The bytes of the stack and the kept lists now.
+    macro_rules! frontier {
+        () => {
+            frontier_bytes(
+                &frames,
+                &vias,
+                &on_stack,
+                &buf,
+                &kept_states,
+                &kept_fps,
+                &kept_entries,
+            )
+        };
+    }
     macro_rules! cx {
         () => {
             Cx {
@@ -260,15 +274,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
                 kept_fps.clear();
                 kept_entries.clear();
             }
-            let cur = frontier_bytes(
-                &frames,
-                &vias,
-                &on_stack,
-                &buf,
-                &kept_states,
-                &kept_fps,
-                &kept_entries,
-            );
+            let cur = frontier!();
             if grows && budget.refuse_frontier(&*store, cur, cur.max(64)) {
                 false
             } else {
@@ -316,15 +322,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
                 }
                 on_stack[w] |= 1u64 << (id & 63);
                 run.stats.max_stack = run.stats.max_stack.max(frames.len() as u64);
-                peak_frontier = peak_frontier.max(frontier_bytes(
-                    &frames,
-                    &vias,
-                    &on_stack,
-                    &buf,
-                    &kept_states,
-                    &kept_fps,
-                    &kept_entries,
-                ));
+                peak_frontier = peak_frontier.max(frontier!());
                 true
             }
         }};
@@ -411,19 +409,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
             break;
         }
         // Only a memory budget needs the stack's size.
-        let frontier = if track_memory {
-            frontier_bytes(
-                &frames,
-                &vias,
-                &on_stack,
-                &buf,
-                &kept_states,
-                &kept_fps,
-                &kept_entries,
-            )
-        } else {
-            0
-        };
+        let frontier = if track_memory { frontier!() } else { 0 };
         match visit(store, budget, frontier, &succ, fp) {
             Ok(Insert::New(id)) => {
                 run.stats.front_edges += 1;
