@@ -495,7 +495,7 @@ fn label(key: &str) -> String {
         "states_per_s" => "states/s".into(),
         "bytes_per_state" => "bytes/state".into(),
         "peak_rss_bytes" => "peak resident mem".into(),
-        "setup_rss_bytes" => "of which before search".into(),
+        "setup_rss_bytes" => "resident after setup".into(),
         "time_s" => "time".into(),
         "state_space_size" => "|S|".into(),
         other => other.replace('_', " "),
