@@ -450,8 +450,8 @@ impl<S: Store> Store for Marked<'_, S> {
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let native =
-        model.state_functions() == state_functions(ir, &opts.goals).len() && model.state_functions() > 0;
+    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
+    let native = functions > 0 && model.state_functions() == functions;
     let mut checker = Checker {
         prop: Prop {
             model: ir,

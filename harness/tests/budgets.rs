@@ -13,8 +13,9 @@
 //! - `--time-limit 1.5`: `time_limit`, within the limit plus one second;
 //! - SIGINT after one second: `interrupted`.
 
+mod common;
+
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const INSTANCE: &str = "leader_election.6";
@@ -170,26 +171,10 @@ fn every_strategy_stops_within_every_budget() {
                 .map(move |b| (*s, b))
         })
         .collect();
-    let next = Mutex::new(0usize);
-    let problems = Mutex::new(Vec::new());
-    std::thread::scope(|sc| {
-        for _ in 0..2 {
-            sc.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some(&(s, b)) = cells.get(i) else { return };
-                let found = match run(s, b) {
-                    Ok(r) => check(s, b, &r),
-                    Err(e) => vec![e],
-                };
-                problems.lock().unwrap().extend(found);
-            });
-        }
+    let problems = common::problems_on_two_threads(&cells, |&(s, b)| match run(s, b) {
+        Ok(r) => check(s, b, &r),
+        Err(e) => vec![e],
     });
-    let problems = problems.into_inner().unwrap();
     assert!(
         problems.is_empty(),
         "{} problems:\n{}",

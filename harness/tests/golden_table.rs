@@ -11,7 +11,9 @@
 //! variants, without a cutoff; nested DFS on the plain system (no accepting
 //! state, so no accepting cycle: it must explore everything).
 
-use std::sync::Mutex;
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use harness::backend::Backend;
 use harness::caching::{CacheSize, Replacement};
@@ -115,55 +117,34 @@ fn every_exact_configuration_gives_beems_state_count() {
             }
         }
     }
-    let next = Mutex::new(0usize);
-    let problems = Mutex::new(Vec::new());
-    let checked = Mutex::new(0usize);
-    std::thread::scope(|sc| {
-        for _ in 0..2 {
-            sc.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().unwrap();
-                    *n += 1;
-                    *n - 1
-                };
-                let Some((inst, expected, backend, c)) = cells.get(i) else {
-                    return;
-                };
-                let (name, got) = if *c == configs.len() {
-                    ("nested dfs".to_string(), nested_dfs_states(&beem, inst, *backend))
-                } else {
-                    let (name, strategy, params) = &configs[*c];
-                    let req = Request {
-                        model: Some(beem.model_path(inst)),
-                        strategy: Some(*strategy),
-                        params: params.clone(),
-                        backend: *backend,
-                        ..Request::default()
-                    };
-                    let got = match run(&req) {
-                        Ok(r) if r.record.result.is_complete() => Ok(r.record.states),
-                        Ok(r) => Err(format!("ended {}", r.record.result)),
-                        Err(e) => Err(e.to_string()),
-                    };
-                    (name.clone(), got)
-                };
-                *checked.lock().unwrap() += 1;
-                match got {
-                    Ok(s) if s == *expected => {}
-                    Ok(s) => problems
-                        .lock()
-                        .unwrap()
-                        .push(format!("{inst} {name} ({backend}): {s} states, BEEM {expected}")),
-                    Err(e) => problems
-                        .lock()
-                        .unwrap()
-                        .push(format!("{inst} {name} ({backend}): {e}")),
-                }
-            });
+    let checked = AtomicUsize::new(0);
+    let problems = common::problems_on_two_threads(&cells, |(inst, expected, backend, c)| {
+        let (name, got) = if *c == configs.len() {
+            ("nested dfs".to_string(), nested_dfs_states(&beem, inst, *backend))
+        } else {
+            let (name, strategy, params) = &configs[*c];
+            let req = Request {
+                model: Some(beem.model_path(inst)),
+                strategy: Some(*strategy),
+                params: params.clone(),
+                backend: *backend,
+                ..Request::default()
+            };
+            let got = match run(&req) {
+                Ok(r) if r.record.result.is_complete() => Ok(r.record.states),
+                Ok(r) => Err(format!("ended {}", r.record.result)),
+                Err(e) => Err(e.to_string()),
+            };
+            (name.clone(), got)
+        };
+        checked.fetch_add(1, Ordering::Relaxed);
+        match got {
+            Ok(s) if s == *expected => vec![],
+            Ok(s) => vec![format!("{inst} {name} ({backend}): {s} states, BEEM {expected}")],
+            Err(e) => vec![format!("{inst} {name} ({backend}): {e}")],
         }
     });
-    let problems = problems.into_inner().unwrap();
-    assert_eq!(checked.into_inner().unwrap(), cells.len());
+    assert_eq!(checked.into_inner(), cells.len());
     assert!(
         problems.is_empty(),
         "{} of {} cells differ:\n{}",

@@ -392,7 +392,7 @@ pub fn lines(
         h - mb
     );
     let mut xs: Vec<f64> = pts.iter().map(|p| p.0).collect();
-    xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    xs.sort_by(f64::total_cmp);
     xs.dedup();
     for &x in &xs {
         let _ = writeln!(

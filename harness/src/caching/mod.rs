@@ -549,7 +549,7 @@ pub fn run(
                 None => {
                     // The budgets, before anything is stored: one more
                     // distinct state, and the memory the insertion takes.
-                    if opts.track_distinct && !distinct.contains(fp) && distinct.len() as u64 >= max_states {
+                    if opts.track_distinct && distinct.len() as u64 >= max_states && !distinct.contains(fp) {
                         break 'search Outcome::StateLimit;
                     }
                     if let Some(mem) = budget.memory() {

@@ -118,19 +118,10 @@ impl Budget {
         }
     }
 
-    /// No limits at all.
-    pub fn unlimited() -> Budget {
-        Budget::new(&Limits::default(), Instant::now())
-    }
-
     /// Publishes the counters of every poll to `meter` (the progress line).
     pub fn with_meter(mut self, meter: Option<Meter>) -> Budget {
         self.meter = meter;
         self
-    }
-
-    pub fn meter(&self) -> Option<&Meter> {
-        self.meter.as_ref()
     }
 
     /// The memory budget in bytes, if any.
@@ -161,12 +152,6 @@ impl Budget {
             Some(mem) => (store.bytes_used() + frontier + extra) as u64 > mem,
             None => false,
         }
-    }
-
-    /// Whether `bytes` in all exceed the memory budget.
-    #[inline]
-    pub fn over_memory(&self, bytes: usize) -> bool {
-        matches!(self.memory, Some(mem) if bytes as u64 > mem)
     }
 
     /// The periodic check: interruption, then the wall clock.

@@ -108,7 +108,6 @@ pub struct StackEntry {
 
 /// Where the path to the current state comes from.
 pub(crate) enum PathSource<'a> {
-    None,
     /// BFS: `parents[id]` = the parent's id and the entry that led to `id`.
     Parents(&'a [(u32, Succ)]),
     /// DFS: the stack (bottom first) and the on-stack bits.
@@ -127,13 +126,6 @@ pub struct Cx<'a, S> {
 }
 
 impl<'a, S: Store> Cx<'a, S> {
-    pub fn new(store: &'a S) -> Cx<'a, S> {
-        Cx {
-            store,
-            path: PathSource::None,
-        }
-    }
-
     /// A context with BFS parent links (`parents[id]` = parent id and entry).
     pub fn with_parents(store: &'a S, parents: &'a [(u32, Succ)]) -> Cx<'a, S> {
         Cx {
@@ -153,7 +145,6 @@ impl<'a, S: Store> Cx<'a, S> {
     /// `last` when given.
     pub fn trace_via(&self, src: u32, last: Option<(Succ, &[u8])>) -> Trace {
         let mut steps = match &self.path {
-            PathSource::None => Vec::new(),
             PathSource::Parents(parents) => {
                 let mut steps = Vec::new();
                 let mut id = src;

@@ -113,10 +113,6 @@ impl Meter {
             p.push_str(phase);
         }
     }
-
-    pub fn states(&self) -> u64 {
-        self.0.states.load(Ordering::Relaxed)
-    }
 }
 
 /// Draws the progress line until finished.

@@ -387,10 +387,11 @@ BBMC wins when a witness costs fewer slice states on average than BMC stores; \
             .iter()
             .filter(|f| f.depth.is_none() && f.breadth <= 6)
             .collect();
-        let best = fs
-            .iter()
-            .filter(|f| f.per_witness().is_some())
-            .min_by(|a, b| a.per_witness().partial_cmp(&b.per_witness()).expect("numbers"));
+        let best = fs.iter().filter(|f| f.per_witness().is_some()).min_by(|a, b| {
+            a.per_witness()
+                .unwrap_or(f64::MAX)
+                .total_cmp(&b.per_witness().unwrap_or(f64::MAX))
+        });
         let bmc = p.bmc.map(|b| b as f64);
         let win = match (best.and_then(|b| b.per_witness()), bmc) {
             (Some(w), Some(b)) if w < b => "BBMC",

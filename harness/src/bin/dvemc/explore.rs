@@ -50,15 +50,6 @@ pub enum TraceFormat {
     Json,
 }
 
-fn count(s: &str) -> Result<u64, String> {
-    parse_count(s)
-}
-fn positive(s: &str) -> Result<u64, String> {
-    parse_positive(s)
-}
-fn depth(s: &str) -> Result<u32, String> {
-    parse_depth(s)
-}
 fn fraction(s: &str) -> Result<f64, String> {
     let x: f64 = s
         .trim()
@@ -92,6 +83,12 @@ fn percent(s: &str) -> Result<f64, String> {
         Err("must be a percentage above 0 and at most 100".into())
     }
 }
+fn seconds(s: &str) -> Result<f64, String> {
+    let x = factor(s).map_err(|_| "must be a positive number of seconds".to_string())?;
+    Duration::try_from_secs_f64(x)
+        .map(|_| x)
+        .map_err(|_| "is too long a duration".to_string())
+}
 fn level(s: &str) -> Result<u8, String> {
     match parse_count(s) {
         Ok(l) if l <= 5 => Ok(l as u8),
@@ -115,7 +112,7 @@ pub struct ExploreArgs {
     pub backend: BackendArg,
     /// Stop (exit 4, result state_limit) when one more state than N would be
     /// stored.
-    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Stop (exit 4, result time_limit) after this much wall time: seconds,
     /// or with a unit (`90`, `2.5`, `30s`, `5m`, `1h`).
@@ -164,7 +161,7 @@ pub struct ExploreArgs {
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
     /// in memory, or P% of the state space (0 < P <= 100; |S| from
     /// instances.csv, else from an exhaustive run first).
-    #[arg(long, value_name = "SIZE|P%")]
+    #[arg(long, value_name = "SIZE|P%", allow_hyphen_values = true)]
     pub cache: Option<CacheSize>,
     /// Cache replacement strategy: random, depth-min, depth-max, indegree,
     /// outdegree, visits, stratified[:K], age [default: random].
@@ -197,15 +194,15 @@ pub struct ExploreArgs {
     pub progress_derivation: Option<Derivation>,
     /// Seed of the random choices (cache replacement, slices, randomized
     /// searches) [default: 0].
-    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// dbdfs: the depth cutoff (the last bound); default: go on until the
     /// frontier is empty.
-    #[arg(long, value_name = "D", value_parser = depth, allow_negative_numbers = true)]
+    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true)]
     pub depth_cutoff: Option<u32>,
     /// dbdfs: the depth increment between iterations [default: 50].
-    #[arg(long, value_name = "I", value_parser = depth, allow_negative_numbers = true)]
+    #[arg(long, value_name = "I", value_parser = parse_depth, allow_negative_numbers = true)]
     pub increment: Option<u32>,
     /// dbdfs: the bounded DFS of each iteration: naive-unsound, naive-sound
     /// or threshold [default: threshold].
@@ -217,10 +214,10 @@ pub struct ExploreArgs {
     pub frontier: Option<FrontierKind>,
 
     /// highway, bbmc: the breadth bound N (most states per queue).
-    #[arg(long, value_name = "N", value_parser = positive, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true)]
     pub breadth: Option<u64>,
     /// bbmc: graceful degradation from depth D on (Algorithm 3).
-    #[arg(long, value_name = "D", value_parser = depth, allow_negative_numbers = true)]
+    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true)]
     pub degrade_depth: Option<u32>,
     /// highway, bbmc: write the slice of the first run as Aldebaran (.aut)
     /// or Graphviz (.dot, small slices) by the file's extension.
@@ -229,13 +226,13 @@ pub struct ExploreArgs {
     /// highway, bbmc and the randomized searches: repeat the seeded run R
     /// times (seeds drawn from --seed) and report means and the witness
     /// rate [default: 1].
-    #[arg(long, value_name = "R", value_parser = positive, allow_negative_numbers = true)]
+    #[arg(long, value_name = "R", value_parser = parse_positive, allow_negative_numbers = true)]
     pub runs: Option<u64>,
     /// urs, sdrs, rurs, rsdrs: the memory bound N (most states stored).
-    #[arg(long, value_name = "N", value_parser = positive, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true)]
     pub memory_states: Option<u64>,
     /// urs, sdrs, rurs, rsdrs, random-walk: most steps [default: 1000000].
-    #[arg(long, value_name = "N", value_parser = count, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
     pub steps: Option<u64>,
     /// urs, rurs: the mixing parameter X in [0, 1], the probability of
     /// selecting a leaf (a stored state not selected yet) rather than an
@@ -256,7 +253,7 @@ pub struct ExploreArgs {
     pub stop_when_covered: bool,
     /// bfs, dfs and the randomized searches: keep the counters (states,
     /// transitions or steps) every SECONDS, in the record's `samples`.
-    #[arg(long, value_name = "SECONDS", value_parser = factor)]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
     pub sample_interval: Option<f64>,
 }
 
