@@ -514,11 +514,13 @@ fn general_algorithm(
         notes.push(format!(
             "exhaustive run to derive the progress measure of level {level}"
         ));
-        let g = match caching::sweep::full_graph(model, usize::MAX) {
+        // Under the run's budgets: the states it reaches count as the run's.
+        let g = match caching::sweep::full_graph(model, &req.limits) {
             Ok(g) => g,
-            Err(stop) => {
+            Err((stop, states)) => {
                 // Stopped before the measure could be derived.
                 rec.result = stop;
+                rec.states = states;
                 rec.peak_rss_bytes = search::peak_rss_bytes();
                 rec.finish_rates(0.0);
                 return Ok(());

@@ -33,6 +33,7 @@ const STRATEGIES: &[&str] = &[
     "bbfs:4",
     "alt:2,2",
     "dfs --cache 30% --replacement stratified",
+    "dfs --progress-level 0",
     "dbdfs",
     "highway --breadth 100000",
     "bbmc --breadth 100000",

@@ -1165,7 +1165,7 @@ pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Resu
                 progress(&format!("{inst}: does not load"));
                 continue;
             };
-            let g = full_graph(model.as_ref(), usize::MAX).expect("an exhaustive run");
+            let g = full_graph(model.as_ref(), &Limits::default()).expect("an exhaustive run");
             last = Some((inst.to_string(), g, model));
         }
         let (_, graph, model) = last.as_ref().expect("loaded");

@@ -91,34 +91,51 @@ pub struct Graph {
     pub edges: Vec<(u32, u32)>,
 }
 
-/// Exhaustive BFS recording every transition; how it ended when it did
-/// not complete (past `max_states`, or interrupted).
-pub fn full_graph(model: &dyn NextState, max_states: usize) -> Result<Graph, Outcome> {
-    /// Records every transition but self-loops.
-    struct Edges(Vec<(u32, u32)>);
+/// Exhaustive BFS recording every transition, under `limits` (the store
+/// and the transitions count against the memory budget); when it does not
+/// complete, how it ended and the states it reached.
+pub fn full_graph(model: &dyn NextState, limits: &Limits) -> Result<Graph, (Outcome, u64)> {
+    /// Records every transition but self-loops, within the memory budget.
+    struct Edges {
+        v: Vec<(u32, u32)>,
+        memory: Option<u64>,
+        over: bool,
+    }
     impl<S: Store> Observer<S> for Edges {
-        fn edge(&mut self, _: &Cx<S>, src: u32, _: Succ, dst: u32, _: bool) -> Control {
-            if dst != src {
-                self.0.push((src, dst));
+        fn edge(&mut self, cx: &Cx<S>, src: u32, _: Succ, dst: u32, _: bool) -> Control {
+            if dst == src {
+                return Control::Continue;
             }
+            if self.v.len() == self.v.capacity() {
+                // The vector doubles: old and new are allocated at once.
+                let grown = (self.v.capacity() * 3).max(4) * std::mem::size_of::<(u32, u32)>();
+                if self
+                    .memory
+                    .is_some_and(|m| (cx.store.bytes_used() + grown) as u64 > m)
+                {
+                    self.over = true;
+                    return Control::Stop;
+                }
+            }
+            self.v.push((src, dst));
             Control::Continue
         }
     }
     let mut store = StateStore::new(model.state_len());
-    let limits = Limits {
-        max_states: Some(max_states as u64),
-        ..Limits::default()
+    let budget = Budget::new(limits, std::time::Instant::now());
+    let mut edges = Edges {
+        v: Vec::new(),
+        memory: limits.memory_bytes,
+        over: false,
     };
-    let budget = Budget::new(&limits, std::time::Instant::now());
-    let mut edges = Edges(Vec::new());
     let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut edges);
-    if r.result.is_complete() {
-        Ok(Graph {
+    match (r.result, edges.over) {
+        (_, true) => Err((Outcome::MemoryLimit, store.len() as u64)),
+        (Outcome::Complete, false) => Ok(Graph {
             store,
-            edges: edges.0,
-        })
-    } else {
-        Err(r.result)
+            edges: edges.v,
+        }),
+        (o, false) => Err((o, store.len() as u64)),
     }
 }
 
