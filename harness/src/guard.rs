@@ -114,18 +114,16 @@ pub fn set_memory_cap(cap: Option<u64>) {
     CAP.store(cap, Ordering::Relaxed);
 }
 
-/// What the process prints when a guard ends it, fixed in advance.
+/// What the watchdog prints when it ends the process, fixed in advance.
 struct Report {
-    /// `{"result":"memory_limit",...` up to the bytes asked for.
-    memory_json: Vec<u8>,
-    memory_text: Vec<u8>,
     time_json: Vec<u8>,
     time_text: Vec<u8>,
 }
 
 static REPORT: Mutex<Option<Report>> = Mutex::new(None);
-/// A copy of `REPORT`'s memory texts readable without locking or
-/// allocating: (pointer, length) pairs set once and never freed.
+/// What the allocator prints when it ends the process, readable without
+/// locking or allocating: (pointer, length) of byte strings set once and
+/// never freed.
 static MEMORY_JSON: AtomicUsize = AtomicUsize::new(0);
 static MEMORY_JSON_LEN: AtomicUsize = AtomicUsize::new(0);
 static MEMORY_TEXT: AtomicUsize = AtomicUsize::new(0);
@@ -152,14 +150,16 @@ pub fn set_report(json: bool, memory_limit: Option<u64>, time_limit: Option<Dura
         .into_bytes()
     };
     let r = Report {
-        memory_json: json_of(&memory_msg, "memory_limit"),
-        memory_text: format!("dvemc: search incomplete (memory_limit): {memory_msg}\n").into_bytes(),
         time_json: json_of(&time_msg, "time_limit"),
         time_text: format!("dvemc: search incomplete (time_limit): {time_msg}\n").into_bytes(),
     };
     // Leaked on purpose: the allocator reads them when it cannot allocate.
-    let mj: &'static [u8] = Box::leak(r.memory_json.clone().into_boxed_slice());
-    let mt: &'static [u8] = Box::leak(r.memory_text.clone().into_boxed_slice());
+    let mj: &'static [u8] = Box::leak(json_of(&memory_msg, "memory_limit").into_boxed_slice());
+    let mt: &'static [u8] = Box::leak(
+        format!("dvemc: search incomplete (memory_limit): {memory_msg}\n")
+            .into_bytes()
+            .into_boxed_slice(),
+    );
     MEMORY_JSON.store(mj.as_ptr() as usize, Ordering::Relaxed);
     MEMORY_JSON_LEN.store(mj.len(), Ordering::Relaxed);
     MEMORY_TEXT.store(mt.as_ptr() as usize, Ordering::Relaxed);
