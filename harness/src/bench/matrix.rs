@@ -48,7 +48,7 @@
 //! unique in a matrix and stable across runs: resume, shards and merges go
 //! by it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -195,6 +195,81 @@ struct RawStrategy {
     instances: Option<Selection>,
     #[serde(default)]
     budgets: RawBudgets,
+    search: Option<RawSearch>,
+}
+
+/// `search = { param = "cache", per = ["chain_reduction"], bisect = "0.1%" }`:
+/// a protocol like the state-caching paper's "cache sizes 5, 10, ... % until a
+/// run succeeds". Per group (instance, backend, seed, strategy entry and the
+/// values of the `per` parameters) the values of `param` are tried in the
+/// order listed; every cell of the group with that value runs (the other
+/// parameters vary inside the group), and the group stops after the first
+/// value at which one of them is `complete`. With `bisect`, the interval
+/// between the last value that failed (or 0) and the first that succeeded is
+/// then halved down to that resolution.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawSearch {
+    param: String,
+    #[serde(default)]
+    per: Vec<String>,
+    bisect: Option<String>,
+}
+
+/// A cell's place in a searched parameter (see `RawSearch`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    /// Cells with one group are one search.
+    pub group: String,
+    /// The searched parameter (a flag of the cell's command line).
+    pub param: String,
+    /// The position of the cell's value in the matrix's list (bisection
+    /// cells: the position of the first successful value).
+    pub step: usize,
+    pub value: f64,
+    /// `%` or empty: how values are written.
+    pub unit: String,
+    /// Bisection resolution, in the value's unit.
+    pub bisect: Option<f64>,
+}
+
+/// A searched value: a number, or a string holding a number and an optional `%`.
+fn search_value(v: &toml::Value) -> Result<(f64, String)> {
+    let (num, unit) = match v {
+        toml::Value::Integer(i) => return Ok((*i as f64, String::new())),
+        toml::Value::Float(f) => return Ok((*f, String::new())),
+        toml::Value::String(s) => match s.strip_suffix('%') {
+            Some(n) => (n, "%"),
+            None => (s.as_str(), ""),
+        },
+        other => bail!("`{other}` is not a number"),
+    };
+    let x: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| anyhow!("`{v}` is not a number (or a number and `%`)"))?;
+    if !x.is_finite() || x < 0.0 {
+        bail!("`{v}` is not a non-negative number");
+    }
+    Ok((x, unit.to_string()))
+}
+
+/// A searched value as a command-line value, to `decimals` places.
+pub fn search_text(value: f64, unit: &str, decimals: usize) -> String {
+    let mut t = format!("{value:.decimals$}");
+    if t.contains('.') {
+        t = t.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    format!("{t}{unit}")
+}
+
+/// Decimal places of a resolution such as `0.1%`.
+pub fn decimals_of(resolution: f64) -> usize {
+    let mut d = 0;
+    while d < 6 && (resolution * 10f64.powi(d as i32)).fract().abs() > 1e-9 {
+        d += 1;
+    }
+    d
 }
 
 /// One instance to run on.
@@ -231,9 +306,28 @@ pub struct Cell {
     /// The seed went into `spec` (`{seed}`) rather than `--seed`.
     pub seed_in_spec: bool,
     pub budgets: Budgets,
+    /// Set when the cell belongs to a searched parameter.
+    pub search: Option<Search>,
 }
 
 impl Cell {
+    /// The same cell with the searched parameter set to `value` (a
+    /// bisection step).
+    pub fn with_search_value(&self, value: f64) -> Cell {
+        let search = self.search.as_ref().expect("a searched cell");
+        let decimals = search.bisect.map(decimals_of).unwrap_or(0);
+        let text = search_text(value, &search.unit, decimals);
+        let flag = format!("--{}", search.param.replace('_', "-"));
+        let mut c = self.clone();
+        if let Some(i) = c.args.iter().position(|a| *a == flag) {
+            c.args[i + 1] = text.clone();
+        }
+        c.params.insert(search.param.clone(), text.into());
+        c.search = Some(Search { value, ..search.clone() });
+        c.key = cell_key(&c.instance.name, &c.backend, &c.spec_with_args(), c.seed);
+        c
+    }
+
     /// `args` as one shell-quoted string.
     pub fn args_text(&self) -> String {
         self.args
@@ -342,6 +436,7 @@ impl Matrix {
                     backends: None,
                     instances: None,
                     budgets: RawBudgets::default(),
+                    search: None,
                 },
                 toml::Value::Table(_) => v
                     .clone()
@@ -402,6 +497,8 @@ impl Matrix {
             args: Vec<String>,
             params: serde_json::Map<String, serde_json::Value>,
             seed_in_spec: bool,
+            /// (group part of the `per` values, step, value, unit) when searched.
+            search: Option<(String, usize, f64, String)>,
         }
         /// One strategy entry, expanded: (instances, grid points, backends, seeds, budgets).
         struct Plan {
@@ -410,6 +507,8 @@ impl Matrix {
             backends: Vec<String>,
             seeds: Vec<Option<u64>>,
             budgets: Budgets,
+            /// The searched parameter and the bisection resolution.
+            search: Option<(String, Option<f64>)>,
         }
         let mut per_strategy: Vec<Plan> = Vec::new();
         for (si, st) in self.strategies.iter().enumerate() {
@@ -438,6 +537,10 @@ impl Matrix {
                 }
             }
             let seed_in_spec = placeholders.iter().any(|p| p == "seed");
+            let search = match &st.search {
+                Some(sr) => Some(check_search(sr, &st.params, &placeholders).with_context(ctx)?),
+                None => None,
+            };
             if seed_in_spec && seeds == [None] {
                 bail!("{}: the spec uses {{seed}} but the matrix gives no seeds", ctx());
             }
@@ -462,11 +565,33 @@ impl Matrix {
                         }
                     }
                 }
+                let searched = match &st.search {
+                    Some(sr) => {
+                        let (_, v) = point.iter().find(|(k, _)| *k == sr.param).expect("checked");
+                        let (value, unit) = search_value(v).with_context(ctx)?;
+                        let list = match &st.params[&sr.param] {
+                            toml::Value::Array(a) => a.clone(),
+                            one => vec![one.clone()],
+                        };
+                        let step = list.iter().position(|x| x == v).expect("a value of the list");
+                        let per: Vec<String> = sr
+                            .per
+                            .iter()
+                            .map(|k| {
+                                let (_, v) = point.iter().find(|(kk, _)| kk == k).expect("checked");
+                                format!("{k}={v}")
+                            })
+                            .collect();
+                        Some((format!("{si}|{}", per.join(",")), step, value, unit))
+                    }
+                    None => None,
+                };
                 variants.push(Variant {
                     spec,
                     args,
                     params,
                     seed_in_spec,
+                    search: searched,
                 });
             }
             per_strategy.push(Plan {
@@ -475,6 +600,7 @@ impl Matrix {
                 backends,
                 seeds,
                 budgets,
+                search,
             });
         }
 
@@ -502,6 +628,7 @@ impl Matrix {
                     backends,
                     seeds,
                     budgets,
+                    search,
                 } in &per_strategy
                 {
                     let Some(this) = instances.iter().find(|i| i.name == inst.name) else {
@@ -554,6 +681,21 @@ impl Matrix {
                                 seed,
                                 seed_in_spec: v.seed_in_spec,
                                 budgets: budgets.clone(),
+                                search: v.search.as_ref().map(|(group, step, value, unit)| {
+                                    let (param, bisect) = search.clone().expect("a searched entry");
+                                    Search {
+                                        group: format!(
+                                            "{}|{backend}|{}|{group}",
+                                            this.name,
+                                            seed.map(|s| s.to_string()).unwrap_or_default()
+                                        ),
+                                        param,
+                                        step: *step,
+                                        value: *value,
+                                        unit: unit.clone(),
+                                        bisect,
+                                    }
+                                }),
                             };
                             cell.key = cell_key(&inst.name, backend, &cell.spec_with_args(), seed);
                             if !seen.insert(cell.key.clone()) {
@@ -633,8 +775,71 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 
 /// The cells of shard K of N: every N-th cell of the expansion, starting at
 /// the K-th (round robin, so shards get a mix of small and large instances).
+/// A search stays in one shard: its cells go with its first cell.
 pub fn shard(cells: Vec<Cell>, k: usize, n: usize) -> Vec<Cell> {
-    cells.into_iter().filter(|c| c.index % n == k - 1).collect()
+    let mut first: HashMap<String, usize> = HashMap::new();
+    for c in &cells {
+        if let Some(s) = &c.search {
+            first.entry(s.group.clone()).or_insert(c.index);
+        }
+    }
+    cells
+        .into_iter()
+        .filter(|c| {
+            let i = c.search.as_ref().map(|s| first[&s.group]).unwrap_or(c.index);
+            i % n == k - 1
+        })
+        .collect()
+}
+
+/// Checks a strategy entry's `search` against its parameters; returns the
+/// searched parameter and the bisection resolution.
+fn check_search(
+    sr: &RawSearch,
+    params: &BTreeMap<String, toml::Value>,
+    placeholders: &[String],
+) -> Result<(String, Option<f64>)> {
+    let Some(list) = params.get(&sr.param) else {
+        bail!("search: `{}` is not a key of params", sr.param);
+    };
+    if placeholders.contains(&sr.param) {
+        bail!("search: `{}` is a placeholder of the spec; search a flag", sr.param);
+    }
+    let values = match list {
+        toml::Value::Array(a) => a.clone(),
+        one => vec![one.clone()],
+    };
+    let mut last: Option<(f64, String)> = None;
+    for v in &values {
+        let (x, unit) = search_value(v).with_context(|| format!("search: `{}`", sr.param))?;
+        if let Some((y, u)) = &last {
+            if *u != unit || x <= *y {
+                bail!(
+                    "search: the values of `{}` must be increasing and in one unit (`{v}` after `{y}{u}`)",
+                    sr.param
+                );
+            }
+        }
+        last = Some((x, unit));
+    }
+    for k in &sr.per {
+        if k == &sr.param || !params.contains_key(k) {
+            bail!("search: `per` names `{k}`, which is not another key of params");
+        }
+    }
+    let bisect = match &sr.bisect {
+        None => None,
+        Some(b) => {
+            let (r, unit) = search_value(&toml::Value::String(b.clone()))
+                .with_context(|| format!("search: bisect `{b}`"))?;
+            let want = &last.as_ref().expect("a value").1;
+            if r <= 0.0 || unit != *want {
+                bail!("search: bisect `{b}` must be a positive step in the values' unit (`{want}`)");
+            }
+            Some(r)
+        }
+    };
+    Ok((sr.param.clone(), bisect))
 }
 
 fn is_file_name(n: &str) -> bool {
@@ -915,5 +1120,34 @@ mod tests {
         assert!(bad("strategies = []").contains("no strategies"));
         assert!(bad("strategies = [{ spec = \"x:{w}\" }]").contains("not a key of params"));
         assert!(bad("strategies = [\"bfs\"]\nbogus = 1").contains("bogus"));
+        let search = |params: &str, search: &str| {
+            let dir = std::env::temp_dir().join(format!("dvemc-matrix-search-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("m.dve"), "").unwrap();
+            let text = format!(
+                "[instances]\nnames = [\"m.dve\"]\n[[strategies]]\nspec = \"dfs\"\nparams = {params}\nsearch = {search}\n"
+            );
+            Matrix::parse(&dir.join("t.toml"), &text)
+                .and_then(|m| m.expand(None))
+                .map_err(|e| format!("{e:#}"))
+        };
+        let err = |p: &str, s: &str| search(p, s).unwrap_err();
+        assert!(err("{ cache = [\"5%\"] }", "{ param = \"nosuch\" }").contains("`nosuch` is not a key"));
+        assert!(err("{ cache = [\"10%\", \"5%\"] }", "{ param = \"cache\" }").contains("increasing"));
+        assert!(err("{ cache = [\"5%\", 10] }", "{ param = \"cache\" }").contains("one unit"));
+        assert!(err("{ cache = [\"5%\"] }", "{ param = \"cache\", per = [\"cr\"] }").contains("`cr`"));
+        assert!(err("{ cache = [\"5%\"] }", "{ param = \"cache\", bisect = \"1\" }").contains("unit"));
+        assert!(err("{ cache = [\"x%\"] }", "{ param = \"cache\" }").contains("not a number"));
+        let ok = search(
+            "{ cache = [\"5%\", \"10%\"], chain_reduction = [false, true] }",
+            "{ param = \"cache\", per = [\"chain_reduction\"], bisect = \"0.1%\" }",
+        )
+        .unwrap();
+        let groups: std::collections::HashSet<&str> =
+            ok.iter().map(|c| c.search.as_ref().unwrap().group.as_str()).collect();
+        assert_eq!((ok.len(), groups.len()), (4, 2));
+        let mid = ok[0].with_search_value(7.5);
+        assert!(mid.key.contains("--cache 7.5%"), "{}", mid.key);
+        assert_eq!(ok[0].with_search_value(7.0).params["cache"], "7%");
     }
 }

@@ -2,11 +2,11 @@
 //! workers, appends a row per finished cell, shows progress, and prints a
 //! summary.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
@@ -71,10 +71,16 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
             }
         }
     }
-    let (appender, done_keys) = Appender::open(cfg.out)?;
-    let done: HashSet<String> = done_keys.into_iter().collect();
-    let pending: Vec<&Cell> = cells.iter().filter(|c| !done.contains(&c.key)).collect();
-    let skipped = cells.len() - pending.len();
+    let (appender, _) = Appender::open(cfg.out)?;
+    // Results already in the file (--resume): their cells are not run again,
+    // and a search replays its steps from them.
+    let done: HashMap<String, bool> = Table::read(cfg.out)?
+        .rows
+        .iter()
+        .map(|r| (r.key().to_string(), r.get("result") == "complete"))
+        .collect();
+    let schedule = Schedule::new(cells, &done);
+    let skipped = cells.iter().filter(|c| done.contains_key(&c.key)).count();
     let mode = cfg.progress.unwrap_or(if std::io::stderr().is_terminal() {
         ProgressMode::Bar
     } else {
@@ -82,27 +88,37 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     });
     if skipped > 0 && mode != ProgressMode::Quiet {
         eprintln!(
-            "bench: {skipped} of {} cells already in {}; running {}",
+            "bench: {skipped} of {} cells already in {}; running the rest",
             cells.len(),
             cfg.out.display(),
-            pending.len()
         );
     }
-    let progress = Progress::new(mode, pending.len());
+    let progress = Progress::new(mode, schedule.planned());
+    let jobs = cfg.jobs.max(1).min(schedule.planned().max(1));
+    let schedule = (Mutex::new(schedule), Condvar::new());
     let appender = Mutex::new(appender);
-    let next = AtomicUsize::new(0);
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let jobs = cfg.jobs.max(1).min(pending.len().max(1));
+    let ran = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
-                if write_error.lock().unwrap().is_some() {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(cell) = pending.get(i) else { break };
+                let cell = {
+                    let mut sched = schedule.0.lock().unwrap();
+                    loop {
+                        if write_error.lock().unwrap().is_some() {
+                            return;
+                        }
+                        if let Some(c) = sched.next() {
+                            break c;
+                        }
+                        if sched.running == 0 {
+                            return;
+                        }
+                        sched = schedule.1.wait(sched).unwrap();
+                    }
+                };
                 progress.start();
-                let child = exec.execute(cell).unwrap_or_else(|e| ChildResult {
+                let child = exec.execute(&cell).unwrap_or_else(|e| ChildResult {
                     termination: Termination::Exited(-1),
                     stdout: String::new(),
                     stderr: format!("could not start the child: {e}"),
@@ -110,20 +126,29 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                     max_rss_bytes: 0,
                     cpu_s: 0.0,
                 });
-                let outcome = classify(cell, &child);
+                let outcome = classify(&cell, &child);
                 let row = build_row(
                     cfg.matrix_name,
-                    cell,
+                    &cell,
                     &child,
                     &outcome,
                     &cfg.provenance,
                     &now_utc(),
                 );
-                if let Err(e) = appender.lock().unwrap().append(&row) {
+                ran.fetch_add(1, Ordering::Relaxed);
+                let written = appender.lock().unwrap().append(&row);
+                let remaining = {
+                    let mut sched = schedule.0.lock().unwrap();
+                    sched.finished(&cell, row.get("result") == "complete");
+                    sched.planned()
+                };
+                if let Err(e) = written {
                     *write_error.lock().unwrap() = Some(e);
-                    break;
+                    schedule.1.notify_all();
+                    return;
                 }
-                progress.finish(&row);
+                schedule.1.notify_all();
+                progress.finish(&row, remaining);
             });
         }
     });
@@ -131,28 +156,217 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     if let Some(e) = write_error.into_inner().unwrap() {
         return Err(e);
     }
-    let keys: HashSet<&str> = cells.iter().map(|c| c.key.as_str()).collect();
+    let ran = ran.into_inner();
+    let issued = schedule.0.into_inner().unwrap().issued;
+    // The matrix's plain cells and the steps its searches took.
     let table = Table::read(cfg.out)?;
     let rows: Vec<Row> = table
         .rows
         .into_iter()
-        .filter(|r| keys.contains(r.key()))
+        .filter(|r| issued.contains(r.key()))
         .collect();
     Ok(RunSummary {
         cells: cells.len(),
         skipped,
-        ran: pending.len(),
+        ran,
         rows,
         wall: started.elapsed(),
     })
 }
 
+/// Which cell runs next: the plain cells in matrix order, and each search
+/// (`matrix::Search`) one value at a time, the next value only once every
+/// cell of the current one has ended.
+struct Schedule<'a> {
+    ready: VecDeque<Cell>,
+    searches: Vec<SearchState<'a>>,
+    search_of: HashMap<String, usize>,
+    /// Results already in the file: key → complete.
+    done: &'a HashMap<String, bool>,
+    /// Cells started and not yet finished.
+    running: usize,
+    /// Every cell the schedule issued, run now or found in the file.
+    issued: HashSet<String>,
+}
+
+struct SearchState<'a> {
+    /// The group's cells by the position of their value in the list.
+    steps: Vec<Vec<&'a Cell>>,
+    step: usize,
+    /// Set once a value succeeded and the search bisects below it:
+    /// (last value that failed, first that succeeded, the cells at it), in
+    /// units of the resolution.
+    bisect: Option<(u64, u64, Vec<Cell>)>,
+    /// The value being run (bisection), in units of the resolution.
+    mid: u64,
+    /// Cells of the current value still running, and whether one of the
+    /// ended ones is complete.
+    outstanding: usize,
+    complete: bool,
+    over: bool,
+}
+
+impl<'a> Schedule<'a> {
+    fn new(cells: &'a [Cell], done: &'a HashMap<String, bool>) -> Schedule<'a> {
+        let mut s = Schedule {
+            ready: VecDeque::new(),
+            searches: Vec::new(),
+            search_of: HashMap::new(),
+            done,
+            running: 0,
+            issued: HashSet::new(),
+        };
+        for c in cells {
+            match &c.search {
+                None => {
+                    s.issued.insert(c.key.clone());
+                    if !done.contains_key(&c.key) {
+                        s.ready.push_back(c.clone());
+                    }
+                }
+                Some(sr) => {
+                    let i = *s.search_of.entry(sr.group.clone()).or_insert_with(|| {
+                        s.searches.push(SearchState {
+                            steps: Vec::new(),
+                            step: 0,
+                            bisect: None,
+                            mid: 0,
+                            outstanding: 0,
+                            complete: false,
+                            over: false,
+                        });
+                        s.searches.len() - 1
+                    });
+                    let steps = &mut s.searches[i].steps;
+                    if steps.len() <= sr.step {
+                        steps.resize(sr.step + 1, Vec::new());
+                    }
+                    steps[sr.step].push(c);
+                }
+            }
+        }
+        for i in 0..s.searches.len() {
+            s.searches[i].steps.retain(|v| !v.is_empty());
+            let first: Vec<Cell> = s.searches[i].steps[0].iter().map(|&c| c.clone()).collect();
+            s.issue(i, first);
+        }
+        s
+    }
+
+    /// Queues a search's cells for one value (those in the file count at
+    /// once), moving on while no cell has to run.
+    fn issue(&mut self, i: usize, cells: Vec<Cell>) {
+        let mut fresh = Vec::new();
+        for c in cells {
+            self.issued.insert(c.key.clone());
+            match self.done.get(&c.key) {
+                Some(&ok) => self.searches[i].complete |= ok,
+                None => fresh.push(c),
+            }
+        }
+        self.searches[i].outstanding = fresh.len();
+        // Searches run one at a time where they can: their results come
+        // complete sooner.
+        for c in fresh.into_iter().rev() {
+            self.ready.push_front(c);
+        }
+        if self.searches[i].outstanding == 0 {
+            self.advance(i);
+        }
+    }
+
+    /// The current value of search `i` has ended: the next value, a
+    /// bisection step, or the end.
+    fn advance(&mut self, i: usize) {
+        let st = &mut self.searches[i];
+        let complete = std::mem::take(&mut st.complete);
+        let sample = st.steps[st.step.min(st.steps.len() - 1)][0];
+        let sr = sample.search.as_ref().expect("a searched cell");
+        let next: Option<Vec<Cell>> = match (&mut st.bisect, sr.bisect) {
+            (None, _) if !complete => {
+                st.step += 1;
+                st.steps.get(st.step).map(|v| v.iter().map(|&c| c.clone()).collect())
+            }
+            (None, None) => None,
+            (None, Some(res)) => {
+                let units = |x: f64| (x / res).round() as u64;
+                let lo = match st.step {
+                    0 => 0,
+                    k => units(st.steps[k - 1][0].search.as_ref().expect("searched").value),
+                };
+                let at: Vec<Cell> = st.steps[st.step].iter().map(|&c| c.clone()).collect();
+                st.bisect = Some((lo, units(sr.value), at));
+                None
+            }
+            (Some((lo, hi, _)), _) => {
+                if complete {
+                    *hi = st.mid;
+                } else {
+                    *lo = st.mid;
+                }
+                None
+            }
+        };
+        if let Some(cells) = next {
+            return self.issue(i, cells);
+        }
+        let st = &mut self.searches[i];
+        match (&st.bisect, sr.bisect) {
+            (Some((lo, hi, at)), Some(res)) if hi - lo > 1 => {
+                st.mid = (lo + hi) / 2;
+                let value = st.mid as f64 * res;
+                let cells = at.iter().map(|c| c.with_search_value(value)).collect();
+                self.issue(i, cells)
+            }
+            _ => st.over = true,
+        }
+    }
+
+    fn next(&mut self) -> Option<Cell> {
+        let c = self.ready.pop_front()?;
+        self.running += 1;
+        Some(c)
+    }
+
+    fn finished(&mut self, cell: &Cell, complete: bool) {
+        self.running -= 1;
+        if let Some(sr) = &cell.search {
+            let i = self.search_of[&sr.group];
+            let st = &mut self.searches[i];
+            st.complete |= complete;
+            st.outstanding -= 1;
+            if st.outstanding == 0 {
+                self.advance(i);
+            }
+        }
+    }
+
+    /// Cells to run as far as known now: those queued or running, and the
+    /// values of each search not reached yet (an upper bound).
+    fn planned(&self) -> usize {
+        let later: usize = self
+            .searches
+            .iter()
+            .filter(|s| !s.over && s.bisect.is_none())
+            .map(|s| {
+                s.steps
+                    .iter()
+                    .skip(s.step + 1)
+                    .flatten()
+                    .filter(|c| !self.done.contains_key(&c.key))
+                    .count()
+            })
+            .sum();
+        self.ready.len() + self.running + later
+    }
+}
+
 /// Progress on stderr: an indicatif bar, or one line per finished cell.
 struct Progress {
     mode: ProgressMode,
-    total: usize,
     bar: Option<indicatif::ProgressBar>,
-    state: Mutex<(usize, usize, usize)>, // done, running, failed
+    /// Done, running, failed, and the total as known now (searches change it).
+    state: Mutex<(usize, usize, usize, usize)>,
     start: Instant,
 }
 
@@ -174,9 +388,8 @@ impl Progress {
         });
         Progress {
             mode,
-            total,
             bar,
-            state: Mutex::new((0, 0, 0)),
+            state: Mutex::new((0, 0, 0, total)),
             start: Instant::now(),
         }
     }
@@ -189,10 +402,13 @@ impl Progress {
         }
     }
 
-    fn finish(&self, row: &Row) {
+    /// A cell ended; `remaining`: the cells still to run or running.
+    fn finish(&self, row: &Row, remaining: usize) {
         let mut s = self.state.lock().unwrap();
         s.0 += 1;
         s.1 -= 1;
+        s.3 = s.0 + remaining;
+        let total = s.3;
         let failed = row.get("result") == CRASHED || row.get("result") == ERROR;
         if failed {
             s.2 += 1;
@@ -209,16 +425,17 @@ impl Progress {
                         ));
                     }
                     b.set_message(format!("{} running, {} failed", s.1, s.2));
+                    b.set_length(total as u64);
                     b.inc(1);
                 }
             }
             ProgressMode::Lines => {
                 let elapsed = self.start.elapsed();
-                let left = if s.0 > 0 && s.0 < self.total {
+                let left = if s.0 > 0 && s.0 < total {
                     let per = elapsed.as_secs_f64() / s.0 as f64;
                     format!(
                         ", ~{} left",
-                        human_duration(Duration::from_secs_f64(per * (self.total - s.0) as f64))
+                        human_duration(Duration::from_secs_f64(per * (total - s.0) as f64))
                     )
                 } else {
                     String::new()
@@ -227,14 +444,14 @@ impl Progress {
                 let mut line = format!(
                     "[{:>w$}/{}] {:<12} {:>9}s {:>11} states  {}  ({} running, {} failed{left})",
                     s.0,
-                    self.total,
+                    total,
                     row.get("result"),
                     format!("{:.2}", row.num("wall_s").unwrap_or(0.0)),
                     if states.is_empty() { "-" } else { states },
                     row.key(),
                     s.1,
                     s.2,
-                    w = self.total.to_string().len()
+                    w = total.to_string().len()
                 );
                 if failed && !row.get("message").is_empty() {
                     line.push_str(&format!("\n    {}", row.get("message")));
@@ -428,6 +645,89 @@ mod tests {
         assert_eq!(crashed.get("signal"), "SIGSEGV");
         let table = summary_table(&s.rows);
         assert!(table.contains("bfs"), "{table}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Complete when the cache is at least a threshold that depends on the
+    /// replacement (`random`: 23.7 %, `age`: 31 %) and the instance (`b`: never).
+    struct Threshold(Mutex<Vec<String>>);
+    impl Executor for Threshold {
+        fn execute(&self, cell: &Cell) -> std::io::Result<ChildResult> {
+            self.0.lock().unwrap().push(cell.key.clone());
+            let cache: f64 = cell.params["cache"].as_str().unwrap().trim_end_matches('%').parse().unwrap();
+            let need = match cell.params["replacement"].as_str().unwrap() {
+                "random" => 23.7,
+                _ => 31.0,
+            };
+            let ok = cell.instance.name == "a" && cache >= need;
+            let result = if ok { "complete" } else { "cache_full" };
+            Ok(ChildResult {
+                termination: Termination::Exited(if ok { 0 } else { 4 }),
+                stdout: format!(r#"{{"result":"{result}","states":1,"time_s":0.1}}"#),
+                stderr: String::new(),
+                wall_s: 0.1,
+                max_rss_bytes: 0,
+                cpu_s: 0.1,
+            })
+        }
+    }
+
+    #[test]
+    fn a_search_stops_at_the_first_success_then_bisects_and_resumes() {
+        let dir = std::env::temp_dir().join(format!("dvemc-runner-search-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for m in ["a", "b"] {
+            std::fs::write(dir.join(format!("{m}.dve")), "").unwrap();
+        }
+        let m = Matrix::parse(
+            &dir.join("m.toml"),
+            r#"
+            [instances]
+            names = ["a.dve", "b.dve"]
+            [[strategies]]
+            spec = "dfs"
+            params = { cache = ["5%", "10%", "15%", "20%", "25%", "30%", "35%", "40%"], replacement = ["random", "age"], chain_reduction = [false, true] }
+            search = { param = "cache", per = ["chain_reduction"], bisect = "0.1%" }
+            "#,
+        )
+        .unwrap();
+        let cells = m.expand(None).unwrap();
+        assert_eq!(cells.len(), 2 * 8 * 2 * 2);
+        let out = dir.join("out.csv");
+        let _ = std::fs::remove_file(&out);
+        let cfg = RunConfig {
+            matrix_name: "m",
+            out: &out,
+            jobs: 2,
+            resume: false,
+            provenance: Provenance::gather(),
+            progress: Some(ProgressMode::Quiet),
+        };
+        let exec = Threshold(Mutex::new(Vec::new()));
+        let s = run_cells(&cells, &exec, &cfg).unwrap();
+        let ran = exec.0.lock().unwrap().clone();
+        let ran_a_cr: Vec<&String> = ran
+            .iter()
+            .filter(|k| k.starts_with("a|") && k.contains("--chain-reduction"))
+            .collect();
+        // a, per CR setting: 5 grid values (5..25 %) with both strategies,
+        // then bisection between 20 and 25 % to 0.1 % (50 tenths: 6 steps).
+        assert_eq!(ran_a_cr.len(), 2 * 5 + 2 * 6, "{ran_a_cr:#?}");
+        let best = s
+            .rows
+            .iter()
+            .filter(|r| r.key().starts_with("a|") && r.get("result") == "complete")
+            .filter_map(|r| r.params_value("cache"))
+            .map(|c| c.trim_end_matches('%').parse::<f64>().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(best, 23.7);
+        // b never succeeds: every grid value, no bisection.
+        assert_eq!(ran.iter().filter(|k| k.starts_with("b|")).count(), 8 * 2 * 2);
+        assert_eq!(s.rows.len(), ran.len());
+        // Resuming replays the searches from the file and runs nothing.
+        let exec = Threshold(Mutex::new(Vec::new()));
+        let s2 = run_cells(&cells, &exec, &RunConfig { resume: true, ..cfg }).unwrap();
+        assert_eq!((s2.ran, s2.rows.len()), (0, s.rows.len()));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -191,6 +191,15 @@ impl Row {
             (t > 0.0).then(|| n / t)
         })
     }
+    /// A value of the `params` column (the cell's grid point) as text:
+    /// strings as they are, other values as JSON.
+    pub fn params_value(&self, key: &str) -> Option<String> {
+        let params: Map<String, Value> = serde_json::from_str(self.get("params")).ok()?;
+        Some(match params.get(key)? {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    }
     /// The `extra` object (empty if none).
     pub fn extra(&self) -> Map<String, Value> {
         serde_json::from_str(self.get("extra")).unwrap_or_default()
