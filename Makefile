@@ -64,22 +64,22 @@ bench-random:
 	./target/release/dvemc bench report results/random/runs.csv --paper abed-random --out results/random
 
 # The state-caching paper (Evangelista & Kristensen): Table 2 (state caching
-# with DFS, BFS, BBFS(w), Alt(b,d), with/without chain reduction) and Table 3
-# (sweep-line with and without caching) on its BEEM instances up to
-# CACHING_MAX_STATES states; writes results/caching/table2.{csv,md,svg} and
-# table3.{csv,md} (the paper's projection measures; the greedy ones in
-# results/caching/greedy/). CACHING_ARGS adds options (e.g. --strategies
-# random,stratified or --instances at.2,gear.2).
-CACHING_MAX_STATES ?= 1000000
-CACHING_ARGS ?=
+# with DFS, BFS, BBFS(w), Alt(b,d), with/without chain reduction; the matrix
+# beem/matrices/evangelista-table2.toml, a cache-size search per cell, 2-3
+# hours) and Table 3 (sweep-line with and without caching;
+# evangelista-table3.toml, the projection and greedy measures, about an
+# hour); then their tables beside the paper's: results/caching/table2.{csv,md,svg},
+# table3.{csv,md} and table3-greedy.{csv,md}. An interrupted run resumes
+# (delete results/caching/table*-runs.csv to start afresh).
 bench-caching:
-	$(CARGO) build --release -p harness --bin caching-bench
-	./target/release/caching-bench table2 --beem $(BEEM_DIR) --out results/caching --max-states $(CACHING_MAX_STATES) $(CACHING_ARGS)
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/evangelista-table2.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/caching/table2-runs.csv
+	./target/release/dvemc bench report results/caching/table2-runs.csv --paper evangelista-table2 --out results/caching
 
 bench-sweepline:
-	$(CARGO) build --release -p harness --bin caching-bench
-	./target/release/caching-bench table3 --beem $(BEEM_DIR) --out results/caching --max-states $(CACHING_MAX_STATES) $(CACHING_ARGS)
-	./target/release/caching-bench table3 --derivation greedy --beem $(BEEM_DIR) --out results/caching/greedy --max-states $(CACHING_MAX_STATES) $(CACHING_ARGS)
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/evangelista-table3.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/caching/table3-runs.csv
+	./target/release/dvemc bench report results/caching/table3-runs.csv --paper evangelista-table3 --out results/caching
 
 # Iterative depth-bounded DFS (Udupa, Desai, Rajamani): revisits with and
 # without thresholds (their Table 2), getState time with traces against the

@@ -147,6 +147,10 @@ pub struct RunRecord {
     /// The paper's L: the largest progress class in memory at once, in % of |S|.
     #[serde(rename = "L", skip_serializing_if = "Option::is_none")]
     pub l_pct: Option<f64>,
+    /// A derived progress measure's (`--progress-level`) regress
+    /// transitions, in % of the transitions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regress_pct: Option<f64>,
 
     // ---- Depth-bounded DFS (Udupa, Desai, Rajamani).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -330,6 +334,7 @@ pub const FIELDS: &[&str] = &[
     "V",
     "P",
     "L",
+    "regress_pct",
     "dbdfs",
     "frontier",
     "depth_cutoff",

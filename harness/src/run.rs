@@ -540,6 +540,7 @@ fn general_algorithm(
             ap.largest_class,
             100.0 * ap.regress
         ));
+        rec.regress_pct = Some(100.0 * ap.regress);
         progress = Some(ap.progress);
     }
     if size.is_none() && matches!(p.cache, Some(CacheSize::Percent(_))) {

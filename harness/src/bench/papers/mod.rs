@@ -4,6 +4,7 @@
 //! its tables come from the common CSV.
 
 pub mod abed;
+pub mod evangelista;
 pub mod meulen;
 pub mod udupa;
 
@@ -15,12 +16,20 @@ use super::schema::Row;
 use crate::manifest::Beem;
 
 /// The papers whose tables `bench report --paper` renders.
-pub const PAPERS: &[&str] = &["udupa-dbdfs", "meulen-bbmc", "abed-random"];
+pub const PAPERS: &[&str] = &[
+    "evangelista-table2",
+    "evangelista-table3",
+    "udupa-dbdfs",
+    "meulen-bbmc",
+    "abed-random",
+];
 
 /// Renders the tables of `paper` from `rows` into `out` (`beem`: the
 /// suite, for the papers whose tables name BEEM's figures).
 pub fn render(paper: &str, rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathBuf>> {
     match paper {
+        "evangelista-table2" => evangelista::render_table2(rows, out),
+        "evangelista-table3" => evangelista::render_table3(rows, out),
         "udupa-dbdfs" => udupa::render(rows, out),
         "meulen-bbmc" => meulen::render(rows, out, beem),
         "abed-random" => abed::render(rows, out),

@@ -1,38 +1,31 @@
-//! The experiments of the state-caching paper: Table 2 (state caching with
-//! DFS, BFS, BBFS(w) and Alt(b, d), with and without chain reduction) and
-//! Table 3 (state caching with the sweep-line method), run on BEEM and
-//! written beside the paper's figures (`results/caching/`).
+//! S. Evangelista, L. M. Kristensen, "Search-Order Independent State
+//! Caching": Table 2 (state caching with DFS, BFS, BBFS(w) and Alt(b, d),
+//! with and without chain reduction) and Table 3 (the sweep-line method
+//! alone and with state caching), rendered from the rows of
+//! `beem/matrices/evangelista-table2.toml` and `-table3.toml` beside the
+//! paper's figures (`results/caching/`).
 //!
-//! Table 2 protocol (Table 1 of the paper): edge-lean reduction always on;
-//! cache sizes 5, 10, 15, … % of `|S|` until a run succeeds; visits bounded
-//! by 5·|S|; every replacement strategy; BBFS(w) for w ∈ {4, 16, 256},
-//! Alt(b, d) for b, d ∈ {1, 4, 8}. For each instance, search family and CR
-//! setting, the best run is the successful one with the smallest cache,
-//! then the fewest visits; S is its cache size and V its visits, both in %
-//! of `|S|`.
+//! Table 2 (Table 1 of the paper gives the protocol): per instance, search
+//! family and CR setting, the best run is the complete one with the
+//! smallest cache, then the fewest visits; S is its cache size and V its
+//! visits, both in % of `|S|`. The matrix's search runs every order of the
+//! family with every replacement strategy at 5, 10, ... % and stops at the
+//! first size with a complete run.
 //!
-//! Table 3 protocol: automatic progress measures of the paper's levels
-//! (`projection` derivation unless told otherwise); SL alone (S = peak
-//! stored, V, P = persistent at the end, L = largest class in memory at
-//! once), then SL + SC with the stratified strategy and the smallest cache
-//! (1 % grid, bisected to 0.1 %) with which a run succeeds within 5·|S|
-//! visits.
+//! Table 3: SL alone (S = peak stored, V, P = persistent at the end, L =
+//! largest class in memory at once), and SL + SC with stratified caching at
+//! the smallest cache (1 % grid, bisected to 0.1 %) with which a run is
+//! complete within 5·|S| visits, FIFO and LIFO among equal progress values
+//! as two rows.
 
 #![allow(clippy::needless_range_loop, clippy::type_complexity)]
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
 
-use dve_frontend::model::NextState;
+use anyhow::Result;
 
-use super::sweep::{derive_progress, full_graph, Derivation, Progress};
-use super::{run, CacheSize, CachingReport, Independence, Options, Order, Replacement};
-use crate::explore::{bfs, Limits};
-use crate::manifest::Beem;
-use crate::search::Outcome;
+use super::super::schema::Row as RunRow;
 
 /// One cell pair of the paper's Table 2: (S, V) for no CR and CR per family.
 pub struct PaperRow {
@@ -487,40 +480,15 @@ pub fn paper_table2() -> Vec<PaperRow> {
 
 pub const FAMILIES: [&str; 4] = ["DFS", "BFS", "BBFS", "Alt"];
 
-/// The orders of a family in the paper's grid.
-pub fn family_orders(family: usize) -> Vec<Order> {
-    match family {
-        0 => vec![Order::Dfs],
-        1 => vec![Order::Bfs],
-        2 => [4, 16, 256].into_iter().map(|w| Order::Bbfs(Some(w))).collect(),
-        _ => {
-            let mut v = Vec::new();
-            for b in [1, 4, 8] {
-                for d in [1, 4, 8] {
-                    v.push(Order::Alt(Some(b), Some(d)));
-                }
-            }
-            v
-        }
-    }
-}
-
-fn order_param(o: Order) -> String {
-    match o {
-        Order::Bbfs(Some(w)) => w.to_string(),
-        Order::Alt(Some(b), Some(d)) => format!("{b},{d}"),
-        _ => String::new(),
-    }
-}
-
 /// The best run of one cell.
 #[derive(Clone, Debug)]
 pub struct Best {
     pub cache_pct: u32,
     pub visits_pct: f64,
     pub stored_pct: f64,
-    pub order: Order,
-    pub replacement: Replacement,
+    /// The family's parameter of the best run: `w` of BBFS, `b,d` of Alt.
+    pub param: String,
+    pub replacement: String,
     pub runs: u32,
     /// Successful runs at the best cache size, and the most visits among
     /// them: how much V depends on the strategy and parameter chosen.
@@ -531,8 +499,8 @@ pub struct Best {
 /// How the runs at one cache size ended (none of them succeeded).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Failures {
-    pub out_of_memory: u32,
-    pub out_of_time: u32,
+    pub cache_full: u32,
+    pub visit_limit: u32,
 }
 
 /// One cell of Table 2 as measured: the best run, and when we needed a
@@ -544,188 +512,9 @@ pub struct Cell {
     pub at_paper_s: Option<Failures>,
 }
 
-/// Settings of the experiments.
-#[derive(Clone, Debug)]
-pub struct BenchConfig {
-    pub beem: PathBuf,
-    pub out_dir: PathBuf,
-    pub max_states: u64,
-    pub instances: Option<Vec<String>>,
-    pub strategies: Vec<Replacement>,
-    pub threads: usize,
-    /// Largest cache size tried (%).
-    pub max_pct: u32,
-    /// Derivation of the automatic progress measures (Table 3).
-    pub derivation: Derivation,
-}
-
-fn parallel_map<T: Sync, R: Send>(items: &[T], threads: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
-    std::thread::scope(|sc| {
-        for _ in 0..threads.max(1) {
-            sc.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= items.len() {
-                    break;
-                }
-                let r = f(&items[i]);
-                out.lock().unwrap()[i] = Some(r);
-            });
-        }
-    });
-    out.into_inner()
-        .unwrap()
-        .into_iter()
-        .map(|r| r.expect("result"))
-        .collect()
-}
-
-/// Finds the best run of a (family, CR) cell; `paper_s` is the paper's S
-/// for it, where the outcomes of our failed runs are kept.
-fn best_run(
-    model: &dyn NextState,
-    indep: &Independence,
-    size: u64,
-    orders: &[Order],
-    cr: bool,
-    paper_s: u32,
-    cfg: &BenchConfig,
-) -> Cell {
-    let mut cell = Cell::default();
-    let mut runs = 0;
-    let mut pct = 5;
-    while pct <= cfg.max_pct {
-        let jobs: Vec<(Order, Replacement)> = orders
-            .iter()
-            .flat_map(|&o| cfg.strategies.iter().map(move |&r| (o, r)))
-            .collect();
-        let results = parallel_map(&jobs, cfg.threads, |&(order, repl)| {
-            let opts = Options {
-                order,
-                cache: Some(CacheSize::Percent(pct as f64)),
-                replacement: repl,
-                chain_reduction: cr,
-                edge_lean: Some(indep),
-                state_space_size: Some(size),
-                track_distinct: false,
-                seed: 1,
-                ..Default::default()
-            };
-            let r = run(model, &opts, None);
-            (order, repl, r)
-        });
-        runs += results.len() as u32;
-        let ok: Vec<_> = results
-            .iter()
-            .filter(|(_, _, r)| r.result == Outcome::Complete)
-            .collect();
-        if let Some((order, replacement, r)) = ok.iter().min_by_key(|(_, _, r)| r.visits) {
-            cell.best = Some(Best {
-                cache_pct: pct,
-                visits_pct: r.visits_pct.unwrap_or(0.0),
-                stored_pct: r.stored_pct.unwrap_or(0.0),
-                order: *order,
-                replacement: *replacement,
-                runs,
-                ok_runs: ok.len() as u32,
-                worst_visits_pct: ok.iter().filter_map(|(_, _, r)| r.visits_pct).fold(0.0, f64::max),
-            });
-            return cell;
-        }
-        if pct == paper_s {
-            let count = |o| results.iter().filter(|(_, _, r)| r.result == o).count() as u32;
-            cell.at_paper_s = Some(Failures {
-                out_of_memory: count(Outcome::CacheFull),
-                out_of_time: count(Outcome::VisitLimit) + count(Outcome::TimeLimit),
-            });
-        }
-        pct += 5;
-    }
-    cell
-}
-
-/// The instance compiled with the JIT (the interpreter if it declines):
-/// the figures are the same with either backend, the runs faster.
-fn model_of(beem: &Beem, name: &str) -> Option<(Box<dyn NextState>, Independence)> {
-    let path = beem.model_path(name);
-    let ir = dve_frontend::load_file(&path).ok()?;
-    let indep = Independence::from_model(&ir);
-    Some((
-        crate::backend::build(ir, crate::backend::Backend::Jit).model,
-        indep,
-    ))
-}
-
-/// Runs the Table 2 experiment; writes `table2.csv`, `table2.md` and
-/// `table2.svg` into the output directory.
-pub fn table2(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
-    let beem = Beem::at(&cfg.beem);
-    std::fs::create_dir_all(&cfg.out_dir)?;
-    let paper = paper_table2();
-    let mut csv = String::from(TABLE2_HEADER);
-    let mut rows: Vec<Row> = Vec::new();
-    for (pi, prow) in paper.iter().enumerate() {
-        if let Some(list) = &cfg.instances {
-            if !list.iter().any(|i| i == prow.instance) {
-                continue;
-            }
-        }
-        if prow.states > cfg.max_states {
-            progress(&format!(
-                "{}: skipped ({} states > {})",
-                prow.instance, prow.states, cfg.max_states
-            ));
-            continue;
-        }
-        let Some((model, indep)) = model_of(&beem, prow.instance) else {
-            progress(&format!("{}: does not load", prow.instance));
-            continue;
-        };
-        let full = bfs(model.as_ref(), &Limits::default(), false);
-        let mut row = Row {
-            name: prow.instance.to_string(),
-            size: full.states,
-            degree: full.transitions as f64 / full.states as f64,
-            cells: Default::default(),
-            pi,
-        };
-        for fam in 0..4 {
-            let orders = family_orders(fam);
-            for (ci, cr) in [false, true].into_iter().enumerate() {
-                let t = Instant::now();
-                let (ps, pv, _) = prow.cells[fam][ci];
-                let cell = best_run(model.as_ref(), &indep, row.size, &orders, cr, ps, cfg);
-                let secs = t.elapsed().as_secs_f64();
-                csv.push_str(&csv_line(&row, fam, ci, &cell, secs, prow));
-                progress(&match &cell.best {
-                    Some(b) => format!(
-                        "{} {} CR={}: S {} V {:.0} ({} {}) — paper S {ps} V {pv} ({secs:.1} s)",
-                        row.name,
-                        FAMILIES[fam],
-                        if cr { "yes" } else { "no" },
-                        b.cache_pct,
-                        b.visits_pct,
-                        b.order,
-                        b.replacement,
-                    ),
-                    None => format!("{} {}: no successful run", row.name, FAMILIES[fam]),
-                });
-                row.cells[fam][ci] = cell;
-            }
-        }
-        rows.push(row);
-        // Write as we go, so a long run leaves partial results.
-        std::fs::write(cfg.out_dir.join("table2.csv"), &csv)?;
-        write_table2_md(&cfg.out_dir.join("table2.md"), &rows, &paper, cfg)?;
-        write_table2_svg(&cfg.out_dir.join("table2.svg"), &rows, &paper)?;
-    }
-    Ok(())
-}
-
 const TABLE2_HEADER: &str =
     "instance,states,degree,search,cr,S,V,param,replacement,stored_peak_pct,runs,seconds,\
-paper_S,paper_V,paper_param,ok_runs,V_worst,paper_S_out_of_memory,paper_S_out_of_time\n";
+paper_S,paper_V,paper_param,ok_runs,V_worst,paper_S_cache_full,paper_S_visit_limit\n";
 
 /// One CSV line of `table2.csv` (see `TABLE2_HEADER`).
 fn csv_line(row: &Row, fam: usize, ci: usize, cell: &Cell, secs: f64, prow: &PaperRow) -> String {
@@ -735,7 +524,7 @@ fn csv_line(row: &Row, fam: usize, ci: usize, cell: &Cell, secs: f64, prow: &Pap
             "{},{:.0},\"{}\",{},{:.1},{}",
             b.cache_pct,
             b.visits_pct,
-            order_param(b.order),
+            b.param.clone(),
             b.replacement,
             b.stored_pct,
             b.runs
@@ -747,7 +536,7 @@ fn csv_line(row: &Row, fam: usize, ci: usize, cell: &Cell, secs: f64, prow: &Pap
         None => ",".to_string(),
     };
     let fails = match cell.at_paper_s {
-        Some(f) => format!("{},{}", f.out_of_memory, f.out_of_time),
+        Some(f) => format!("{},{}", f.cache_full, f.visit_limit),
         None => ",".to_string(),
     };
     format!(
@@ -771,7 +560,7 @@ struct Row {
     pi: usize,
 }
 
-fn write_table2_md(path: &Path, rows: &[Row], paper: &[PaperRow], cfg: &BenchConfig) -> anyhow::Result<()> {
+fn write_table2_md(path: &Path, rows: &[Row], paper: &[PaperRow], strategies: &[String]) -> anyhow::Result<()> {
     let mut md = String::new();
     let _ = writeln!(md, "# Table 2 of the state-caching paper, measured by dvemc\n");
     let _ = writeln!(
@@ -781,12 +570,8 @@ fn write_table2_md(path: &Path, rows: &[Row], paper: &[PaperRow], cfg: &BenchCon
          reduction on; cache sizes 5, 10, … %; visits ≤ 5·|S|; replacement strategies: {}; \
          BBFS w ∈ {{4, 16, 256}}, Alt b, d ∈ {{1, 4, 8}} (chosen parameter after the cell). \
          `-` = no successful run up to {} %.\n",
-        cfg.strategies
-            .iter()
-            .map(|r| r.to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        cfg.max_pct
+        strategies.join(", "),
+        100
     );
     let _ = writeln!(
         md,
@@ -814,7 +599,7 @@ fn write_table2_md(path: &Path, rows: &[Row], paper: &[PaperRow], cfg: &BenchCon
                 };
                 match &row.cells[fam][ci].best {
                     Some(b) => {
-                        let param = order_param(b.order);
+                        let param = b.param.clone();
                         let param = if param.is_empty() {
                             String::new()
                         } else {
@@ -881,8 +666,8 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
          S is a multiple of 5: a cell is listed when S differs by 10 points or more, or by 5 \
          and V by more than 5 (V is then measured at another cache size). \
          `S↑`: we needed a larger cache; the outcomes of all our runs at the paper's S \
-         are given (`out_of_memory`: the TD-tree of open states and their ancestors did \
-         not fit; `out_of_time`: more than 5·|S| visits). `S↓`: we succeeded with a smaller \
+         are given (`cache_full`: the TD-tree of open states and their ancestors did \
+         not fit; `visit_limit`: more than 5·|S| visits). `S↓`: we succeeded with a smaller \
          cache than the paper's best. `V` at equal S: the range of V over our successful \
          runs at that size (strategies × parameters), against the paper's V.\n\n",
     );
@@ -915,12 +700,12 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                     if ds > 0 {
                         let reason = match cell.at_paper_s {
                             Some(f) => {
-                                counts[usize::from(f.out_of_time > f.out_of_memory)] += 1;
+                                counts[usize::from(f.visit_limit > f.cache_full)] += 1;
                                 format!(
-                                    "at {ps} % our {} runs ended {} out_of_memory, {} out_of_time",
-                                    f.out_of_memory + f.out_of_time,
-                                    f.out_of_memory,
-                                    f.out_of_time
+                                    "at {ps} % our {} runs ended {} cache_full, {} visit_limit",
+                                    f.cache_full + f.visit_limit,
+                                    f.cache_full,
+                                    f.visit_limit
                                 )
                             }
                             None => "outcomes at the paper's S not recorded".to_string(),
@@ -930,7 +715,7 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                         counts[2] += 1;
                         lines.push(format!(
                             "- {what}: S↓ {s} vs {ps}{vs}; {} with {} succeeds ({} of our runs at {s} %)",
-                            b.order, b.replacement, b.ok_runs
+                            b.param_text(FAMILIES[fam]), b.replacement, b.ok_runs
                         ));
                     }
                 } else if s == ps as i64 && (v - pv as i64).abs() > 5 {
@@ -965,7 +750,7 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
     }
     let _ = writeln!(
         out,
-        "Summary: {} cells with S↑ where most of our runs at the paper's S ran out of memory, {} where most ran out of time; \
+        "Summary: {} cells with S↑ where most of our runs at the paper's S ended cache_full, {} where most ended visit_limit; \
          {} cells with S↓; at equal S, {} cells whose paper V lies within the range of our runs' V, {} outside it.\n",
         counts[0], counts[1], counts[2], counts[3], counts[4]
     );
@@ -1130,298 +915,248 @@ pub const PAPER_TABLE3: [(&str, u64, u8, f64, f64, f64, f64, f64, f64); 25] = [
     ("synapse.6", 625175, 5, 18.1, 150.0, 10.8, 2.9, 17.4, 136.0),
 ];
 
-/// Runs the Table 3 experiment; writes `table3.csv` and `table3.md`.
-pub fn table3(cfg: &BenchConfig, mut progress: impl FnMut(&str)) -> anyhow::Result<()> {
-    let beem = Beem::at(&cfg.beem);
-    std::fs::create_dir_all(&cfg.out_dir)?;
+impl Best {
+    /// The order of the best run, as `--strategy` writes it.
+    fn param_text(&self, family: &str) -> String {
+        match family {
+            "BBFS" => format!("bbfs:{}", self.param),
+            "Alt" => format!("alt:{}", self.param),
+            other => other.to_lowercase(),
+        }
+    }
+}
+
+/// A figure of a run row: a column, else a field of `extra` (S, V, P, L).
+fn fig(r: &RunRow, name: &str) -> Option<f64> {
+    if super::super::schema::COLUMNS.contains(&name) {
+        return r.num(name);
+    }
+    r.extra().get(name)?.as_f64()
+}
+
+/// A searched percentage of a row's grid point (`cache = "12.5%"`).
+fn pct_param(r: &RunRow, key: &str) -> Option<f64> {
+    r.params_value(key)?.trim_end_matches('%').parse().ok()
+}
+
+fn is_complete(r: &RunRow) -> bool {
+    r.get("result") == "complete"
+}
+
+/// Table 2 from the rows of `evangelista-table2.toml`: `table2.csv`,
+/// `table2.md` and `table2.svg` in `out`.
+pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
+    let paper = paper_table2();
+    let mut table: Vec<Row> = Vec::new();
+    let mut csv = String::from(TABLE2_HEADER);
+    let mut strategies: Vec<String> = Vec::new();
+    for (pi, prow) in paper.iter().enumerate() {
+        let of: Vec<&RunRow> = rows.iter().filter(|r| r.get("instance") == prow.instance).collect();
+        if of.is_empty() {
+            continue;
+        }
+        // |S| and the degree from the exhaustive run.
+        let full = of
+            .iter()
+            .find(|r| r.params_value("cache").is_none() && is_complete(r));
+        let size = full
+            .and_then(|r| r.num("states"))
+            .or_else(|| of.iter().find_map(|r| r.num("state_space_size")))
+            .unwrap_or(prow.states as f64) as u64;
+        let degree = full
+            .and_then(|r| Some(r.num("transitions")? / r.num("states")?))
+            .unwrap_or(f64::NAN);
+        let mut row = Row {
+            name: prow.instance.to_string(),
+            size,
+            degree,
+            cells: Default::default(),
+            pi,
+        };
+        let mut secs = [[0.0f64; 2]; 4];
+        for fam in 0..4 {
+            for ci in 0..2 {
+                let group: Vec<&RunRow> = of
+                    .iter()
+                    .copied()
+                    .filter(|r| r.params_value("cache").is_some())
+                    .filter(|r| family(r) == Some(fam))
+                    .filter(|r| (r.params_value("chain_reduction").as_deref() == Some("true")) == (ci == 1))
+                    .collect();
+                for r in &group {
+                    if let Some(rep) = r.params_value("replacement") {
+                        if !strategies.contains(&rep) {
+                            strategies.push(rep);
+                        }
+                    }
+                }
+                secs[fam][ci] = group.iter().filter_map(|r| r.num("wall_s")).sum();
+                row.cells[fam][ci] = cell_of(&group, prow.cells[fam][ci].0);
+            }
+        }
+        for fam in 0..4 {
+            for ci in 0..2 {
+                csv.push_str(&csv_line(&row, fam, ci, &row.cells[fam][ci], secs[fam][ci], prow));
+            }
+        }
+        table.push(row);
+    }
+    std::fs::create_dir_all(out)?;
+    let files = [out.join("table2.csv"), out.join("table2.md"), out.join("table2.svg")];
+    std::fs::write(&files[0], csv)?;
+    write_table2_md(&files[1], &table, &paper, &strategies)?;
+    write_table2_svg(&files[2], &table, &paper)?;
+    Ok(files.to_vec())
+}
+
+/// The family of a run: 0..4 for DFS, BFS, BBFS, Alt.
+fn family(r: &RunRow) -> Option<usize> {
+    ["dfs", "bfs", "bbfs", "alt"].iter().position(|f| *f == r.get("strategy"))
+}
+
+/// One cell of Table 2 from the runs of its search: the best complete run,
+/// and how the runs at the paper's S ended when none of them succeeded.
+fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
+    let at = |pct: f64| -> Vec<&RunRow> {
+        group
+            .iter()
+            .copied()
+            .filter(|r| pct_param(r, "cache") == Some(pct))
+            .collect()
+    };
+    let best_pct = group
+        .iter()
+        .filter(|r| is_complete(r))
+        .filter_map(|r| pct_param(r, "cache"))
+        .min_by(f64::total_cmp);
+    let best = best_pct.and_then(|pct| {
+        let ok: Vec<&RunRow> = at(pct).into_iter().filter(|r| is_complete(r)).collect();
+        let v = |r: &&RunRow| fig(r, "V").unwrap_or(f64::INFINITY);
+        let b = ok.iter().min_by(|a, b| v(a).total_cmp(&v(b)))?;
+        let size = b.num("state_space_size").unwrap_or(f64::NAN);
+        Some(Best {
+            cache_pct: pct.round() as u32,
+            visits_pct: v(b),
+            stored_pct: 100.0 * b.num("stored_peak").unwrap_or(f64::NAN) / size,
+            param: b.get("spec").split_once(':').map(|(_, p)| p.to_string()).unwrap_or_default(),
+            replacement: b.params_value("replacement").unwrap_or_default(),
+            runs: group.len() as u32,
+            ok_runs: ok.len() as u32,
+            worst_visits_pct: ok.iter().map(v).fold(0.0, f64::max),
+        })
+    });
+    let failed = at(paper_s as f64);
+    let at_paper_s = (!failed.is_empty() && !failed.iter().any(|r| is_complete(r))).then(|| {
+        let count = |res: &[&str]| failed.iter().filter(|r| res.contains(&r.get("result"))).count() as u32;
+        Failures {
+            cache_full: count(&["cache_full"]),
+            visit_limit: count(&["visit_limit", "time_limit"]),
+        }
+    });
+    Cell { best, at_paper_s }
+}
+
+/// Table 3 from the rows of `evangelista-table3.toml`: per derivation of the
+/// progress measures, `table3[-DERIVATION].csv` and `.md` in `out`.
+pub fn render_table3(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(out)?;
+    let mut derivations: Vec<String> = rows
+        .iter()
+        .filter_map(|r| r.params_value("progress_derivation"))
+        .collect();
+    derivations.sort();
+    derivations.dedup();
+    // The projection derivation first: its files keep the plain names.
+    derivations.sort_by_key(|d| d != "projection");
+    let mut files = Vec::new();
+    for d in &derivations {
+        let suffix = if d == "projection" { String::new() } else { format!("-{d}") };
+        let (csv, md) = table3_of(rows, d);
+        let (c, m) = (out.join(format!("table3{suffix}.csv")), out.join(format!("table3{suffix}.md")));
+        std::fs::write(&c, csv)?;
+        std::fs::write(&m, md)?;
+        files.extend([c, m]);
+    }
+    Ok(files)
+}
+
+/// The CSV and the markdown of Table 3 for one derivation.
+fn table3_of(rows: &[RunRow], derivation: &str) -> (String, String) {
     let mut csv = String::from(
-        "instance,states,level,measure,regress_pct,SL_S,SL_V,P,L,SC_cache,SC_S,SC_V,paper_SL_S,paper_SL_V,paper_P,paper_L,paper_SC_S,paper_SC_V,SC_order\n",
+        "instance,states,level,derivation,measure,regress_pct,SL_S,SL_V,P,L,SC_order,SC_S,SC_V,SC_runs,\
+         paper_SL_S,paper_SL_V,paper_P,paper_L,paper_SC_S,paper_SC_V\n",
     );
     let mut md = format!(
         "# Table 3 of the state-caching paper, measured by dvemc\n\n\
-         Automatic progress measures (levels of Sect. 5.2, `{}` derivation from the full state space), \
-         sweep-line alone (SL, FIFO among equal progress values) and with state caching (SL + SC, stratified replacement, FIFO or LIFO among equal progress values, whichever needs less memory, cache sizes 1, 2, …, 19, 20, 25, … % \
-         until a run succeeds within 5·|S| visits, then bisected to 0.1 %). All figures in % of |S|; ours, then the paper's in brackets.\n\n\
-         | Model | states | PM | SL S | SL V | P | L | SL+SC S | SL+SC V | SC order | measure |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
-        cfg.derivation
+         Automatic progress measures of the paper's levels (Sect. 5.2), derived from the full state space \
+         by our `{derivation}` derivation (the paper does not give its own; see `dvemc explore --help`). \
+         SL: the sweep-line method alone, FIFO among equal progress values. SL + SC: with stratified \
+         caching (K = 4; the paper used \"a variation\" it does not describe), FIFO and LIFO among equal \
+         progress values as two rows, each at the smallest cache (1, 2, ..., 19, 20, 25, ... % until a \
+         run is complete within 5·|S| visits, then bisected to 0.1 %). All figures in % of |S|: ours, \
+         then the paper's in brackets (the paper has one SL + SC row).\n\n\
+         | Model | states | PM | SL S | SL V | P | L | SC order | SL+SC S | SL+SC V | regress % | measure |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
     );
-    let mut last: Option<(String, super::sweep::Graph, Box<dyn NextState>)> = None;
-    let mut reuse: Option<(String, Vec<String>, CachingReport, Option<ScBest>)> = None;
+    let f = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_default();
+    let dash = |t: String| if t.is_empty() { "-".to_string() } else { t };
     for &(inst, pstates, level, ps, pv, pp, pl, pss, psv) in PAPER_TABLE3.iter() {
-        if let Some(list) = &cfg.instances {
-            if !list.iter().any(|i| i == inst) {
-                continue;
-            }
-        }
-        if pstates > cfg.max_states {
-            progress(&format!(
-                "{inst}: skipped ({pstates} states > {})",
-                cfg.max_states
-            ));
-            continue;
-        }
-        if last.as_ref().map(|l| l.0.as_str()) != Some(inst) {
-            let Some((model, _)) = model_of(&beem, inst) else {
-                progress(&format!("{inst}: does not load"));
-                continue;
-            };
-            let g = full_graph(model.as_ref(), &Limits::default()).expect("an exhaustive run");
-            last = Some((inst.to_string(), g, model));
-        }
-        let (_, graph, model) = last.as_ref().expect("loaded");
-        let model: &dyn NextState = model.as_ref();
-        let size = graph.store.len() as u64;
-        let t = Instant::now();
-        let ap = derive_progress(model, graph, level, cfg.derivation);
-        let derive_s = t.elapsed().as_secs_f64();
-        // Levels often share a measure: run it once.
-        if reuse.as_ref().map(|r| (&r.0, &r.1)) != Some((&inst.to_string(), &ap.progress.names)) {
-            let (sl, best) = sweep_runs(model, size, &ap.progress, cfg);
-            reuse = Some((inst.to_string(), ap.progress.names.clone(), sl, best));
-        }
-        let (_, _, sl, best) = reuse.as_ref().expect("runs");
-        let measure = ap.progress.names.join(" ");
-        let f = |x: Option<f64>| x.map(|v| format!("{v:.1}")).unwrap_or_default();
-        let (sc_cache, sc_s, sc_v, sc_order) = match &best {
-            Some((p, (o, r))) => (format!("{p}"), f(r.stored_pct), f(r.visits_pct), o.to_string()),
-            None => (String::new(), String::new(), String::new(), String::new()),
-        };
-        let _ = writeln!(
-            csv,
-            "{inst},{size},{level},\"{measure}\",{:.2},{},{},{},{},{sc_cache},{sc_s},{sc_v},{ps},{pv},{pp},{pl},{pss},{psv},{sc_order}",
-            100.0 * ap.regress,
-            f(sl.stored_pct),
-            f(sl.visits_pct),
-            f(sl.persistent_pct),
-            f(sl.largest_class_pct),
-        );
-        let _ = writeln!(
-            md,
-            "| {inst} | {size} | {level} | {} [{ps}] | {} [{pv}] | {} [{pp}] | {} [{pl}] | {} [{pss}] | {} [{psv}] | {sc_order} | {measure} |",
-            f(sl.stored_pct),
-            f(sl.visits_pct),
-            f(sl.persistent_pct),
-            f(sl.largest_class_pct),
-            if sc_s.is_empty() { "-".into() } else { sc_s.clone() },
-            if sc_v.is_empty() { "-".into() } else { sc_v.clone() },
-        );
-        progress(&format!(
-            "{inst} level {level}: ({measure}) {:.1} % regress, derived in {derive_s:.1} s; SL S {} V {} P {} L {}; SL+SC S {} V {}",
-            100.0 * ap.regress,
-            f(sl.stored_pct),
-            f(sl.visits_pct),
-            f(sl.persistent_pct),
-            f(sl.largest_class_pct),
-            sc_s,
-            sc_v
-        ));
-        std::fs::write(cfg.out_dir.join("table3.csv"), &csv)?;
-        std::fs::write(cfg.out_dir.join("table3.md"), &md)?;
-    }
-    Ok(())
-}
-
-/// SL + SC's best run: (cache %, (order among equal progress values, run)).
-type ScBest = (f64, (&'static str, CachingReport));
-
-/// SL alone (FIFO), and SL + SC's smallest successful cache for `progress`.
-fn sweep_runs(
-    model: &dyn NextState,
-    size: u64,
-    progress: &Progress,
-    cfg: &BenchConfig,
-) -> (CachingReport, Option<ScBest>) {
-    let sl = run(
-        model,
-        &Options {
-            order: Order::Bfs,
-            progress: Some(progress),
-            state_space_size: Some(size),
-            max_visits_factor: None,
-            track_distinct: false,
-            ..Default::default()
-        },
-        None,
-    );
-    // SL + SC: the smallest cache that succeeds on a grid (1 % steps
-    // below 20 %, then 5 %), then bisected between the last size that
-    // failed and the first that succeeded down to 0.1 % of |S| (success
-    // is close to monotone in the cache size; the paper gives S to
-    // 0.1 %).
-    // Both orders among equal progress values (FIFO and LIFO): the
-    // best complete run of the two (fewest visits), else a failure.
-    let sc_run = |pct: f64| {
-        let runs = parallel_map(&[Order::Bfs, Order::Dfs], cfg.threads, |&order| {
-            run(
-                model,
-                &Options {
-                    order,
-                    cache: Some(CacheSize::Percent(pct)),
-                    replacement: Replacement::Stratified(4),
-                    progress: Some(progress),
-                    state_space_size: Some(size),
-                    track_distinct: false,
-                    ..Default::default()
-                },
-                None,
-            )
-        });
-        let mut runs = runs.into_iter();
-        let (fifo, lifo) = (runs.next().expect("fifo"), runs.next().expect("lifo"));
-        let ok = |r: &CachingReport| r.result == Outcome::Complete;
-        match (ok(&fifo), ok(&lifo)) {
-            (true, true) if lifo.visits < fifo.visits => ("lifo", lifo),
-            (true, _) => ("fifo", fifo),
-            (false, true) => ("lifo", lifo),
-            (false, false) => ("fifo", fifo),
-        }
-    };
-    let mut pcts: Vec<f64> = (1..20).map(|k| k as f64).collect();
-    pcts.extend((4..=20).map(|k| 5.0 * k as f64));
-    let mut best = None;
-    let mut failed = 0.0;
-    for pct in pcts {
-        let r = sc_run(pct);
-        if r.1.result == Outcome::Complete {
-            best = Some((pct, r));
-            break;
-        }
-        failed = pct;
-    }
-    if let Some((mut ok, _)) = best {
-        // Tenths of a percent, so the sizes stay exact.
-        let (mut lo, mut hi) = ((failed * 10.0).round() as u32, (ok * 10.0).round() as u32);
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            let r = sc_run(mid as f64 / 10.0);
-            if r.1.result == Outcome::Complete {
-                hi = mid;
-                ok = mid as f64 / 10.0;
-                best = Some((ok, r));
-            } else {
-                lo = mid;
-            }
-        }
-    }
-    (sl, best)
-}
-
-/// Rewrites `table2.md` and `table2.svg` from `table2.csv`.
-pub fn table2_report(cfg: &BenchConfig) -> anyhow::Result<()> {
-    let paper = paper_table2();
-    let mut rdr = csv::Reader::from_path(cfg.out_dir.join("table2.csv"))?;
-    let mut rows: Vec<Row> = Vec::new();
-    for rec in rdr.records() {
-        let r = rec?;
-        let inst = r[0].to_string();
-        let Some(pi) = paper.iter().position(|p| p.instance == inst) else {
-            continue;
-        };
-        if rows.last().map(|x| &x.name) != Some(&inst) {
-            rows.push(Row {
-                name: inst.clone(),
-                size: r[1].parse()?,
-                degree: r[2].parse()?,
-                cells: Default::default(),
-                pi,
-            });
-        }
-        let fam = FAMILIES
+        let ours: Vec<&RunRow> = rows
             .iter()
-            .position(|f| *f == &r[3])
-            .ok_or_else(|| anyhow::anyhow!("bad family"))?;
-        let ci = usize::from(&r[4] == "yes");
-        // Columns added later (spread of V, failures at the paper's S) may
-        // be missing from older files.
-        let num = |i: usize| r.get(i).and_then(|x| x.parse::<u32>().ok());
-        let cell = &mut rows.last_mut().expect("row").cells[fam][ci];
-        if let (Some(oom), Some(oot)) = (num(17), num(18)) {
-            cell.at_paper_s = Some(Failures {
-                out_of_memory: oom,
-                out_of_time: oot,
-            });
-        }
-        if r[5].is_empty() {
+            .filter(|r| r.get("instance") == inst)
+            .filter(|r| r.params_value("progress_level").as_deref() == Some(&level.to_string()))
+            .filter(|r| r.params_value("progress_derivation").as_deref() == Some(derivation))
+            .collect();
+        let Some(sl) = ours.iter().find(|r| r.params_value("cache").is_none()) else {
             continue;
-        }
-        let param = &r[7];
-        let order = match fam {
-            0 => Order::Dfs,
-            1 => Order::Bfs,
-            2 => Order::Bbfs(Some(param.parse()?)),
-            _ => {
-                let (b, d) = param
-                    .split_once(',')
-                    .ok_or_else(|| anyhow::anyhow!("bad alt parameter"))?;
-                Order::Alt(Some(b.parse()?), Some(d.parse()?))
-            }
         };
-        let visits_pct: f64 = r[6].parse()?;
-        cell.best = Some(Best {
-            cache_pct: r[5].parse()?,
-            visits_pct,
-            stored_pct: r[9].parse().unwrap_or(0.0),
-            order,
-            replacement: r[8].parse().map_err(|e: String| anyhow::anyhow!(e))?,
-            runs: r[10].parse().unwrap_or(0),
-            ok_runs: num(15).unwrap_or(0),
-            worst_visits_pct: r.get(16).and_then(|x| x.parse().ok()).unwrap_or(visits_pct),
-        });
-    }
-    write_table2_md(&cfg.out_dir.join("table2.md"), &rows, &paper, cfg)?;
-    write_table2_svg(&cfg.out_dir.join("table2.svg"), &rows, &paper)?;
-    Ok(())
-}
-
-/// Entry point of the `caching-bench` binary: `caching-bench table2|table3
-/// [--beem DIR] [--out DIR] [--max-states N] [--instances a,b] [--strategies
-/// r1,r2] [--threads N] [--max-pct P]`.
-pub fn main_with_args(args: &[String]) -> anyhow::Result<()> {
-    let mut which = None;
-    let mut cfg = BenchConfig {
-        beem: PathBuf::new(),
-        out_dir: PathBuf::from("results/caching"),
-        max_states: 1_000_000,
-        instances: None,
-        strategies: Replacement::ALL.to_vec(),
-        threads: 2,
-        max_pct: 100,
-        derivation: Derivation::Projection,
-    };
-    let mut beem_dir: Option<PathBuf> = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut val = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| anyhow::anyhow!("{a} needs a value"))
+        let size = sl.num("state_space_size").map(|x| x as u64).unwrap_or(pstates);
+        let measure = sl
+            .extra()
+            .get("progress")
+            .and_then(|p| p.as_array().cloned())
+            .map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join(" "))
+            .unwrap_or_default();
+        let regress = f(fig(sl, "regress_pct"));
+        let sl_figs = [fig(sl, "S"), fig(sl, "V"), fig(sl, "P"), fig(sl, "L")].map(f);
+        let sl_figs = if is_complete(sl) {
+            sl_figs
+        } else {
+            [sl.get("result").to_string(), String::new(), String::new(), String::new()]
         };
-        match a.as_str() {
-            "table2" | "table3" | "table2-report" => which = Some(a.clone()),
-            "--beem" => beem_dir = Some(PathBuf::from(val()?)),
-            "--out" => cfg.out_dir = PathBuf::from(val()?),
-            "--max-states" => cfg.max_states = val()?.parse()?,
-            "--threads" => cfg.threads = val()?.parse()?,
-            "--max-pct" => cfg.max_pct = val()?.parse()?,
-            "--derivation" => cfg.derivation = val()?.parse().map_err(|e: String| anyhow::anyhow!(e))?,
-            "--instances" => cfg.instances = Some(val()?.split(',').map(str::to_string).collect()),
-            "--strategies" => {
-                cfg.strategies = val()?
-                    .split(',')
-                    .map(|s| s.parse::<Replacement>().map_err(|e| anyhow::anyhow!(e)))
-                    .collect::<Result<_, _>>()?
-            }
-            other => anyhow::bail!("unknown argument `{other}`"),
+        for (k, order) in ["bfs", "dfs"].into_iter().enumerate() {
+            let runs: Vec<&RunRow> = ours
+                .iter()
+                .copied()
+                .filter(|r| r.params_value("cache").is_some() && r.get("spec") == order)
+                .collect();
+            let best = runs
+                .iter()
+                .filter(|r| is_complete(r))
+                .min_by(|a, b| pct_param(a, "cache").unwrap_or(f64::MAX).total_cmp(&pct_param(b, "cache").unwrap_or(f64::MAX)));
+            let (sc_s, sc_v) = match best {
+                Some(b) => (f(pct_param(b, "cache")), f(fig(b, "V"))),
+                None => (String::new(), String::new()),
+            };
+            let name = ["fifo", "lifo"][k];
+            let _ = writeln!(
+                csv,
+                "{inst},{size},{level},{derivation},\"{measure}\",{regress},{},{},{},{},{name},{sc_s},{sc_v},{},{ps},{pv},{pp},{pl},{pss},{psv}",
+                sl_figs[0], sl_figs[1], sl_figs[2], sl_figs[3], runs.len()
+            );
+            let _ = if k == 0 {
+                writeln!(
+                    md,
+                    "| {inst} | {size} | {level} | {} [{ps}] | {} [{pv}] | {} [{pp}] | {} [{pl}] | FIFO | {} [{pss}] | {} [{psv}] | {regress} | {measure} |",
+                    dash(sl_figs[0].clone()), dash(sl_figs[1].clone()), dash(sl_figs[2].clone()), dash(sl_figs[3].clone()),
+                    dash(sc_s), dash(sc_v),
+                )
+            } else {
+                writeln!(md, "| | | | | | | | LIFO | {} | {} | | |", dash(sc_s), dash(sc_v))
+            };
         }
     }
-    cfg.beem = crate::manifest::locate_beem(beem_dir.as_deref())?;
-    let log = |s: &str| eprintln!("{s}");
-    match which.as_deref() {
-        Some("table2") => table2(&cfg, log),
-        Some("table3") => table3(&cfg, log),
-        Some("table2-report") => table2_report(&cfg),
-        _ => anyhow::bail!("usage: caching-bench table2|table3 [--beem DIR] [--out DIR] [--max-states N] [--instances a,b] [--strategies r1,r2] [--threads N] [--max-pct P]"),
-    }
+    (csv, md)
 }
 
 #[cfg(test)]
@@ -1429,22 +1164,22 @@ mod tests {
     use super::*;
 
     /// A cell whose best run has cache `s`, visits `v` to `worst` over 3
-    /// successful runs, and `fails` = (out_of_memory, out_of_time) at the
+    /// successful runs, and `fails` = (cache_full, visit_limit) at the
     /// paper's S.
     fn cell(s: u32, v: f64, worst: f64, fails: Option<(u32, u32)>) -> Cell {
         let best = Some(Best {
             cache_pct: s,
             visits_pct: v,
             stored_pct: s as f64,
-            order: Order::Dfs,
-            replacement: Replacement::Random,
+            param: String::new(),
+            replacement: "random".into(),
             runs: 8,
             ok_runs: 3,
             worst_visits_pct: worst,
         });
-        let at_paper_s = fails.map(|(out_of_memory, out_of_time)| Failures {
-            out_of_memory,
-            out_of_time,
+        let at_paper_s = fails.map(|(cache_full, visit_limit)| Failures {
+            cache_full,
+            visit_limit,
         });
         Cell { best, at_paper_s }
     }
@@ -1471,7 +1206,7 @@ mod tests {
         row.cells[3][1] = cell(35, 225.0, 300.0, None);
         let text = differences(&[row], &paper);
         assert!(
-            text.contains("at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 out_of_memory, 7 out_of_time"),
+            text.contains("at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 cache_full, 7 visit_limit"),
             "{text}"
         );
         assert!(text.contains("at.2 DFS+CR: V 300 vs 428; our 3 successful runs at 30 % visit 300–450 %, the paper's V within that range"), "{text}");
@@ -1480,8 +1215,8 @@ mod tests {
         // Within 5 points: not listed; a cell without a run is.
         assert!(!text.contains("at.2 BBFS:"), "{text}");
         assert!(text.contains("at.2 BBFS+CR: no successful run"), "{text}");
-        assert!(text.contains("at.2 Alt: S↑ 35 vs 30, V 300 vs 219; at 30 % our 72 runs ended 60 out_of_memory, 12 out_of_time"), "{text}");
+        assert!(text.contains("at.2 Alt: S↑ 35 vs 30, V 300 vs 219; at 30 % our 72 runs ended 60 cache_full, 12 visit_limit"), "{text}");
         assert!(!text.contains("at.2 Alt+CR"), "{text}");
-        assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ran out of memory, 1 where most ran out of time"), "{text}");
+        assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ended cache_full, 1 where most ended visit_limit"), "{text}");
     }
 }
