@@ -121,13 +121,7 @@ fn better(a: &Row, b: &Row) -> std::cmp::Ordering {
 
 /// The value of grid parameter `key` of a row (from its `params` column).
 fn param(r: &Row, key: &str) -> String {
-    let params: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(r.get("params")).unwrap_or_default();
-    match params.get(key) {
-        None => "—".into(),
-        Some(serde_json::Value::String(s)) => s.clone(),
-        Some(v) => v.to_string(),
-    }
+    r.params_value(key).unwrap_or_else(|| "—".into())
 }
 
 /// Writes the report of `csv` into `out_dir`; returns the files written.
@@ -136,6 +130,24 @@ fn param(r: &Row, key: &str) -> String {
 pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>> {
     let table = Table::read(csv)?;
     let rows = &table.rows;
+    let known: std::collections::BTreeSet<String> = rows
+        .iter()
+        .filter_map(|r| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(r.get("params")).ok())
+        .flat_map(|p| p.into_iter().map(|(k, _)| k))
+        .collect();
+    for b in by {
+        if !known.contains(b) {
+            anyhow::bail!(
+                "--by {b}: no cell of {} has the grid parameter `{b}` (its parameters: {})",
+                csv.display(),
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.iter().cloned().collect::<Vec<_>>().join(", ")
+                }
+            );
+        }
+    }
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
     let sizes = state_space_sizes(rows);
     let mut md_out = String::new();

@@ -16,6 +16,7 @@ use super::matrix::Cell;
 use super::provenance::Provenance;
 use super::schema::{build_row, classify, Appender, Row, Table, CRASHED, ERROR};
 use super::util::{human_duration, now_utc};
+use crate::search::limits::interrupt;
 
 /// What `run_cells` needs besides the cells.
 pub struct RunConfig<'a> {
@@ -25,6 +26,9 @@ pub struct RunConfig<'a> {
     /// Skip cells whose key is in `out` already; without it `out` must be
     /// new or empty.
     pub resume: bool,
+    /// With `resume`: run the cells recorded as `crashed` or `error` again
+    /// (their rows are dropped from the file first).
+    pub retry_failed: bool,
     pub provenance: Provenance,
     /// `None`: a bar when stderr is a terminal, else a line per cell.
     pub progress: Option<ProgressMode>,
@@ -46,6 +50,9 @@ pub struct RunSummary {
     /// Rows of the cells of this run (including those found on resume).
     pub rows: Vec<Row>,
     pub wall: Duration,
+    /// SIGINT or SIGTERM stopped the run: the cells in flight are not
+    /// recorded, and `--resume` runs them and the rest.
+    pub interrupted: bool,
 }
 
 impl RunSummary {
@@ -69,6 +76,14 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                     cfg.out.display()
                 );
             }
+        }
+    }
+    if cfg.retry_failed && cfg.out.exists() {
+        let mut t = Table::read(cfg.out)?;
+        let before = t.rows.len();
+        t.rows.retain(|r| r.get("result") != CRASHED && r.get("result") != ERROR);
+        if t.rows.len() < before {
+            t.write(cfg.out)?;
         }
     }
     let (appender, _) = Appender::open(cfg.out)?;
@@ -108,6 +123,9 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                         if write_error.lock().unwrap().is_some() {
                             return;
                         }
+                        if interrupt::requested() {
+                            return;
+                        }
                         if let Some(c) = sched.next() {
                             break c;
                         }
@@ -135,6 +153,14 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                     &cfg.provenance,
                     &now_utc(),
                 );
+                if interrupt::requested() && row.get("result") != "complete" {
+                    // Stopped by the same signal, or cut short: run it again
+                    // on --resume rather than record a partial result.
+                    schedule.0.lock().unwrap().running -= 1;
+                    schedule.1.notify_all();
+                    progress.abandon();
+                    return;
+                }
                 ran.fetch_add(1, Ordering::Relaxed);
                 let written = appender.lock().unwrap().append(&row);
                 let remaining = {
@@ -158,6 +184,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     }
     let ran = ran.into_inner();
     let issued = schedule.0.into_inner().unwrap().issued;
+    let interrupted = interrupt::requested();
     // The matrix's plain cells and the steps its searches took.
     let table = Table::read(cfg.out)?;
     let rows: Vec<Row> = table
@@ -171,6 +198,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
         ran,
         rows,
         wall: started.elapsed(),
+        interrupted,
     })
 }
 
@@ -248,14 +276,16 @@ impl<'a> Schedule<'a> {
         for i in 0..s.searches.len() {
             s.searches[i].steps.retain(|v| !v.is_empty());
             let first: Vec<Cell> = s.searches[i].steps[0].iter().map(|&c| c.clone()).collect();
-            s.issue(i, first);
+            s.issue(i, first, true);
         }
         s
     }
 
     /// Queues a search's cells for one value (those in the file count at
-    /// once), moving on while no cell has to run.
-    fn issue(&mut self, i: usize, cells: Vec<Cell>) {
+    /// once), moving on while no cell has to run. The first values queue in
+    /// matrix order; later ones go first, so that searches end one by one
+    /// and their results are complete sooner.
+    fn issue(&mut self, i: usize, cells: Vec<Cell>, initial: bool) {
         let mut fresh = Vec::new();
         for c in cells {
             self.issued.insert(c.key.clone());
@@ -265,10 +295,12 @@ impl<'a> Schedule<'a> {
             }
         }
         self.searches[i].outstanding = fresh.len();
-        // Searches run one at a time where they can: their results come
-        // complete sooner.
-        for c in fresh.into_iter().rev() {
-            self.ready.push_front(c);
+        if initial {
+            self.ready.extend(fresh);
+        } else {
+            for c in fresh.into_iter().rev() {
+                self.ready.push_front(c);
+            }
         }
         if self.searches[i].outstanding == 0 {
             self.advance(i);
@@ -308,7 +340,7 @@ impl<'a> Schedule<'a> {
             }
         };
         if let Some(cells) = next {
-            return self.issue(i, cells);
+            return self.issue(i, cells, false);
         }
         let st = &mut self.searches[i];
         match (&st.bisect, sr.bisect) {
@@ -316,7 +348,7 @@ impl<'a> Schedule<'a> {
                 st.mid = (lo + hi) / 2;
                 let value = st.mid as f64 * res;
                 let cells = at.iter().map(|c| c.with_search_value(value)).collect();
-                self.issue(i, cells)
+                self.issue(i, cells, false)
             }
             _ => st.over = true,
         }
@@ -461,6 +493,11 @@ impl Progress {
             }
             ProgressMode::Quiet => {}
         }
+    }
+
+    /// A running cell will not be recorded (interruption).
+    fn abandon(&self) {
+        self.state.lock().unwrap().1 -= 1;
     }
 
     fn close(&self) {
@@ -624,6 +661,7 @@ mod tests {
             out: &out,
             jobs: 2,
             resume: false,
+            retry_failed: false,
             provenance: Provenance::gather(),
             progress: Some(ProgressMode::Quiet),
         };
@@ -645,6 +683,11 @@ mod tests {
         assert_eq!(crashed.get("signal"), "SIGSEGV");
         let table = summary_table(&s.rows);
         assert!(table.contains("bfs"), "{table}");
+        // --retry-failed runs the three crashed cells again, in place.
+        let cfg = RunConfig { retry_failed: true, ..cfg };
+        let s = run_cells(&cells, &Mock, &cfg).unwrap();
+        assert_eq!((s.ran, s.rows.len(), s.failures()), (3, 6, 3));
+        assert_eq!(Table::read(&out).unwrap().rows.len(), 6);
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -700,6 +743,7 @@ mod tests {
             out: &out,
             jobs: 2,
             resume: false,
+            retry_failed: false,
             provenance: Provenance::gather(),
             progress: Some(ProgressMode::Quiet),
         };

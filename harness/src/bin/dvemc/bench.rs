@@ -42,7 +42,8 @@ pub enum BenchCommand {
         #[arg(long, value_name = "PARAM")]
         by: Vec<String>,
         /// Render this paper's tables instead (the file is a run of its
-        /// reproduction matrix): udupa-dbdfs, meulen-bbmc, abed-random.
+        /// reproduction matrix): evangelista-table2, evangelista-table3,
+        /// udupa-dbdfs, meulen-bbmc, abed-random.
         #[arg(long, value_name = "NAME")]
         paper: Option<String>,
         /// BEEM directory (for --paper); default: $BEEM_DIR, else ../shared/beem.
@@ -115,6 +116,9 @@ pub struct RunArgs {
     /// Skip the cells already in --out (after an interruption).
     #[arg(long)]
     pub resume: bool,
+    /// With --resume: run the cells recorded as `crashed` or `error` again.
+    #[arg(long, requires = "resume")]
+    pub retry_failed: bool,
     /// Run only shard K of N (every N-th cell from the K-th).
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
@@ -212,6 +216,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 out: &a.out,
                 jobs: a.jobs as usize,
                 resume: a.resume,
+                retry_failed: a.retry_failed,
                 provenance: Provenance::gather(),
                 progress: a.quiet.then_some(ProgressMode::Quiet),
             };
@@ -228,7 +233,39 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                     a.out.display()
                 );
             }
+            // Ctrl-C: no new cells; those in flight end (they get the
+            // signal too) and are left for --resume.
+            harness::search::limits::interrupt::install();
             let s = run_cells(&cells, &exec, &cfg)?;
+            if s.interrupted {
+                let mut again = vec![
+                    "dvemc".to_string(),
+                    "bench".into(),
+                    "run".into(),
+                    a.matrix.display().to_string(),
+                    "--out".into(),
+                    a.out.display().to_string(),
+                    "--resume".into(),
+                ];
+                if a.jobs != 1 {
+                    again.extend(["--jobs".into(), a.jobs.to_string()]);
+                }
+                if let Some((k, n)) = a.shard {
+                    again.extend(["--shard".into(), format!("{k}/{n}")]);
+                }
+                if let Some(b) = &a.beem {
+                    again.extend(["--beem".into(), b.display().to_string()]);
+                }
+                let again: Vec<String> = again.iter().map(|x| harness::bench::util::shell_quote(x)).collect();
+                eprintln!(
+                    "bench: interrupted after {} cells ({} recorded in {}); the rest runs with\n    {}",
+                    s.ran,
+                    s.rows.len(),
+                    a.out.display(),
+                    again.join(" ")
+                );
+                return Ok(130);
+            }
             println!(
                 "matrix {}{shard_text}: {} cells ({} run now, {} already in the file) in {}; results: {}",
                 m.name,
