@@ -15,13 +15,11 @@
 //!   next queue must give every non-sink state of `Q_d` at least one
 //!   successor in `Q_{d+1} ∪ V`, so the slice has no sink that is not a
 //!   deadlock of the model (Proposition 1). The paper chooses uniformly among
-//!   all admissible `N`-close subsets; we draw one as follows: the states of
-//!   `Q_d` without a successor in `V` are taken in random order, and each one
-//!   not yet served by an earlier pick gets a uniformly random successor;
-//!   the rest of the queue is a uniformly random subset of the remaining
-//!   states of `R`. Every admissible subset can be drawn (because
-//!   `|Q_d| <= N`, the picks never exceed the bound), though not all with
-//!   the same probability.
+//!   all admissible `N`-close subsets; so do we, by rejection (a uniform
+//!   subset, kept if admissible). Counting admissible subsets is a
+//!   hitting-set count, so after 1,000 rejections we build one instead (the
+//!   needy states served by random successors, the rest uniform) and count
+//!   the queue in `biased_queues`.
 //! - *Graceful degradation* (Algorithm 3): below depth `D` as Algorithm 2;
 //!   from depth `D` on, only the states of `Q_d` that have no successor in
 //!   `V` (and are not sinks) are continued: the next queue is an `|R|`-close
@@ -184,6 +182,9 @@ pub struct Slice {
     pub single_steps: u64,
     pub back_edges: u64,
     pub jumps: u64,
+    /// Queues not drawn uniformly among the admissible subsets (rejection
+    /// gave up: see `build_slice`).
+    pub biased_queues: u64,
     /// Distinct states generated (`V` plus successors considered but not
     /// chosen): the peak of the construction's visited-state storage.
     pub generated: u64,
@@ -372,6 +373,9 @@ fn choose_k(rng: &mut Rng, pool: &mut [u32], k: usize) {
     }
 }
 
+/// Rejected draws after which a queue is built rather than drawn.
+const UNIFORM_TRIES: usize = 1000;
+
 /// Builds a slice of `model` with the options' algorithm, drawing from `rng`.
 pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) -> Slice {
     assert!(opts.breadth > 0, "the breadth bound must be positive");
@@ -387,6 +391,10 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
     // Per seen id: last queue in which it was put in R / was picked.
     let mut r_mark: Vec<u32> = Vec::new();
     let mut pick_mark: Vec<u32> = Vec::new();
+    // Per seen id: the draw (`stamp`) that last put it in a tried queue.
+    let mut try_mark: Vec<u32> = Vec::new();
+    let mut stamp: u32 = 0;
+    let mut biased_queues = 0u64;
     // Per slice id.
     let mut seen_of: Vec<u32> = Vec::new();
     let mut queue: Vec<u32> = Vec::new();
@@ -407,6 +415,7 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
     slice_of.push(0);
     r_mark.push(NONE);
     pick_mark.push(NONE);
+    try_mark.push(0);
     seen_of.push(0);
     queue.push(0);
     queue_starts.push(0);
@@ -443,7 +452,7 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         // the expansion of Q_d and the transitions, each vector counted
         // with its next doubling.
         let aux = |seen_len: usize, v: usize, flat: usize, edges: usize, pending: usize| {
-            seen_len * 12
+            seen_len * 16
                 + v * (28 + n + 16)
                 + 2 * (flat.max(64) * 20 + edges * std::mem::size_of::<SliceEdge>() + pending * 24)
         };
@@ -477,6 +486,7 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
                         slice_of.push(NONE);
                         r_mark.push(NONE);
                         pick_mark.push(NONE);
+                        try_mark.push(0);
                     }
                     flat.push((id, e));
                     if slice_of[id as usize] == NONE && r_mark[id as usize] != d {
@@ -523,9 +533,38 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
             (&r_list, opts.breadth.min(r_list.len()))
         };
 
-        // Serve every needy state, in random order, then fill uniformly.
+        // The next queue: a uniformly random `size`-subset of the candidates
+        // that serves every needy state, as the paper draws it ("uniformly
+        // among all admissible subsets"). Counting the admissible subsets
+        // is a hitting-set count, so we draw by rejection: a uniform subset,
+        // kept if it serves every needy state. After `UNIFORM_TRIES`
+        // rejections (many needy states with few successors each) we build
+        // one instead, each needy state not yet served getting a random
+        // successor and the rest drawn uniformly: every admissible subset
+        // can still come, not all with the same probability; such queues
+        // are counted (`biased_queues`).
         picked.clear();
-        if opts.total {
+        let tries = if needy.is_empty() { 1 } else { UNIFORM_TRIES };
+        for _ in 0..tries {
+            pool.clear();
+            pool.extend_from_slice(candidates);
+            choose_k(rng, &mut pool, size);
+            stamp = stamp.wrapping_add(1).max(1);
+            for &id in &pool[..size] {
+                try_mark[id as usize] = stamp;
+            }
+            let serves = |i: &u32| {
+                flat[lo[*i as usize]..lo[*i as usize + 1]]
+                    .iter()
+                    .any(|&(id, _)| try_mark[id as usize] == stamp)
+            };
+            if needy.iter().all(serves) {
+                picked.extend_from_slice(&pool[..size]);
+                break;
+            }
+        }
+        if picked.is_empty() && size > 0 {
+            biased_queues += 1;
             let k = needy.len();
             choose_k(rng, &mut needy, k);
             for &i in &needy {
@@ -544,21 +583,21 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
                 pick_mark[id as usize] = d;
                 picked.push(id);
             }
+            // |Q_d| <= N, so the picks never exceed the queue's size.
+            debug_assert!(picked.len() <= size);
+            pool.clear();
+            pool.extend(
+                candidates
+                    .iter()
+                    .copied()
+                    .filter(|&id| pick_mark[id as usize] != d),
+            );
+            let more = size.saturating_sub(picked.len());
+            choose_k(rng, &mut pool, more);
+            picked.extend_from_slice(&pool[..more.min(pool.len())]);
         }
-        // |Q_d| <= N, so the picks never exceed the queue's size.
-        debug_assert!(picked.len() <= size);
-        pool.clear();
-        pool.extend(
-            candidates
-                .iter()
-                .copied()
-                .filter(|&id| pick_mark[id as usize] != d),
-        );
-        let more = size.saturating_sub(picked.len());
-        choose_k(rng, &mut pool, more);
-        for &id in &pool[..more.min(pool.len())] {
+        for &id in &picked {
             pick_mark[id as usize] = d;
-            picked.push(id);
         }
 
         // V := V ∪ Q_{d+1}.
@@ -653,6 +692,7 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         single_steps,
         back_edges,
         jumps,
+        biased_queues,
         generated: seen.len() as u64,
         successors,
         time_s: start.elapsed().as_secs_f64(),
@@ -914,6 +954,7 @@ pub struct RunRecord {
     pub single_steps: u64,
     pub back_edges: u64,
     pub jumps: u64,
+    pub biased_queues: u64,
     pub queues: u64,
     pub deadlocks: u64,
     pub introduced_sinks: u64,
@@ -972,6 +1013,7 @@ fn one_run(
         single_steps: slice.single_steps,
         back_edges: slice.back_edges,
         jumps: slice.jumps,
+        biased_queues: slice.biased_queues,
         queues: slice.queues() as u64,
         deadlocks: slice.deadlocks(),
         introduced_sinks: slice.introduced_sinks(),

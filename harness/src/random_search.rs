@@ -11,7 +11,10 @@
 //! a loop of *select* (the next node), *check* (the property) and *update*
 //! (the stored set). One **step** is one select: one node is picked and one
 //! of its successors, chosen uniformly, is *visited*; the number of steps is
-//! the paper's time `n`.
+//! the paper's time `n`. "A successor chosen uniformly" is a successor
+//! *state*: several transitions to one state count once
+//! ([`SuccessorChoice::State`]; `Transition`, a uniform transition, is kept
+//! as an option).
 //!
 //! - **URS** (Uniform Random Search, Fig. 2): pick a stored state `u ∈ V`
 //!   uniformly, then a successor `v` of `u` uniformly; if `v ∉ V` it is
@@ -118,6 +121,55 @@ impl Restart {
     }
 }
 
+/// How a step chooses among the successors of the selected state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SuccessorChoice {
+    /// A uniformly random successor *state* (the paper: "a successor of u
+    /// chosen uniformly"): several transitions to one state count once.
+    #[default]
+    State,
+    /// A uniformly random *transition*: a state reached by k transitions is
+    /// k times as likely (dvemc's choice before the paper's was followed).
+    Transition,
+}
+
+impl std::str::FromStr for SuccessorChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SuccessorChoice, String> {
+        match s {
+            "state" => Ok(SuccessorChoice::State),
+            "transition" => Ok(SuccessorChoice::Transition),
+            _ => Err(format!("unknown successor choice `{s}` (expected state or transition)")),
+        }
+    }
+}
+
+impl SuccessorChoice {
+    pub fn name(self) -> &'static str {
+        match self {
+            SuccessorChoice::State => "state",
+            SuccessorChoice::Transition => "transition",
+        }
+    }
+
+    /// The entry of `buf` (not empty) a step goes to. `firsts` is scratch.
+    fn pick(self, rng: &mut Rng, buf: &SuccBuf, firsts: &mut Vec<usize>) -> usize {
+        if self == SuccessorChoice::Transition || buf.len() == 1 {
+            return rng.below(buf.len());
+        }
+        // The first entry of each distinct successor state (degrees are
+        // small: pairwise comparison).
+        firsts.clear();
+        for i in 0..buf.len() {
+            if !firsts.iter().any(|&j| buf.state(j) == buf.state(i)) {
+                firsts.push(i);
+            }
+        }
+        firsts[rng.below(firsts.len())]
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
     pub algo: Algo,
@@ -126,6 +178,7 @@ pub struct SearchOptions {
     /// `n`: most steps.
     pub steps: u64,
     pub restart: Restart,
+    pub successor_choice: SuccessorChoice,
     /// URS mixing parameter `X` (probability of selecting a leaf).
     pub mixing: Option<f64>,
     /// Budgets of one run: distinct states covered (`max_states`), the
@@ -149,6 +202,7 @@ impl SearchOptions {
             memory_states,
             steps,
             restart: Restart::Stop,
+            successor_choice: SuccessorChoice::State,
             mixing: None,
             limits: Limits::default(),
             cover_targets: Vec::new(),
@@ -497,6 +551,7 @@ fn urs_sdrs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, s
     let mut rng = Rng::seeded(seed);
     let mut ev = Eval::new(opts, n);
     let mut buf = SuccBuf::new(n);
+    let mut firsts: Vec<usize> = Vec::new();
     let init = model.initial_vec();
     let init_fp = model.fingerprint(&init);
     let mut mem = Memory::new(n, &init, init_fp, Vec::new());
@@ -532,7 +587,7 @@ fn urs_sdrs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, s
             current = None;
             continue;
         }
-        let i = rng.below(buf.len());
+        let i = opts.successor_choice.pick(&mut rng, &buf, &mut firsts);
         let e = buf.entry(i);
         let v = buf.state(i);
         let fp = model.fingerprint(v);
@@ -593,6 +648,7 @@ fn random_walk(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     let mut rng = Rng::seeded(seed);
     let mut ev = Eval::new(opts, n);
     let mut buf = SuccBuf::new(n);
+    let mut firsts: Vec<usize> = Vec::new();
     let init = model.initial_vec();
     let mut cur = init.clone();
     ev.stored_peak = 1;
@@ -618,7 +674,7 @@ fn random_walk(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
             ev.restarts += 1;
             continue;
         }
-        let i = rng.below(buf.len());
+        let i = opts.successor_choice.pick(&mut rng, &buf, &mut firsts);
         let v = buf.state(i);
         cur.copy_from_slice(v);
         if let Some(stop) = ev.visit(&cur, model.fingerprint(&cur), 0) {

@@ -194,6 +194,10 @@ pub struct RunRecord {
     pub back_edges: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub jumps: Option<f64>,
+    /// Queues not drawn uniformly among the admissible subsets (the
+    /// rejection sampler gave up), mean over the runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub biased_queues: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queues: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -225,6 +229,9 @@ pub struct RunRecord {
     pub restart: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mixing: Option<f64>,
+    /// Randomized searches: `state` or `transition` (`--successor-choice`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub successor_choice: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub steps_bound: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -352,6 +359,7 @@ pub const FIELDS: &[&str] = &[
     "single_steps",
     "back_edges",
     "jumps",
+    "biased_queues",
     "queues",
     "max_slice_states",
     "introduced_sinks",
@@ -365,6 +373,7 @@ pub const FIELDS: &[&str] = &[
     "memory_states",
     "restart",
     "mixing",
+    "successor_choice",
     "steps_bound",
     "steps",
     "restarts",
@@ -567,7 +576,7 @@ mod tests {
                         "chain_reduction" | "edge_lean" | "state_space_exhausted" => Value::from(true),
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
-                        | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
+                        | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop" | "successor_choice"
                         | "instance" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         _ => Value::from(1),

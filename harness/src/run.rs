@@ -690,6 +690,7 @@ fn slices(
     rec.single_steps = Some(mean(&|r| r.single_steps as f64));
     rec.back_edges = Some(mean(&|r| r.back_edges as f64));
     rec.jumps = Some(mean(&|r| r.jumps as f64));
+    rec.biased_queues = Some(mean(&|r| r.biased_queues as f64));
     rec.queues = Some(summary.mean_queues);
     rec.max_slice_states = Some(summary.max_slice_states);
     rec.deadlocks = Some(recs.iter().map(|r| r.deadlocks).sum());
@@ -768,6 +769,7 @@ fn randomized(
     let opts = SearchOptions {
         restart,
         mixing: p.mixing,
+        successor_choice: p.successor_choice.unwrap_or_default(),
         limits: per_run(&req.limits, workers),
         cover_targets: targets.clone(),
         stop_when_covered: p.stop_when_covered,
@@ -791,6 +793,7 @@ fn randomized(
         .to_string(),
     );
     rec.mixing = p.mixing;
+    rec.successor_choice = Some(opts.successor_choice.name().to_string());
     rec.runs = Some(runs as u64);
     rec.seed = Some(seed);
     rec.steps_bound = Some(opts.steps);

@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use crate::caching::{CacheSize, Derivation, Replacement};
 use crate::dbdfs::{FrontierKind, Variant};
-use crate::random_search::Restart;
+use crate::random_search::{Restart, SuccessorChoice};
 
 /// `None` = ∞.
 pub type Bound = Option<u64>;
@@ -321,6 +321,8 @@ pub struct Params {
     pub steps: Option<u64>,
     pub mixing: Option<f64>,
     pub restart: Option<Restart>,
+    /// Randomized searches: a uniform successor state (default) or transition.
+    pub successor_choice: Option<SuccessorChoice>,
     /// Randomized searches: coverage levels (% of |S|) whose cover times
     /// are measured; stop at the last one.
     pub cover_targets: Vec<f64>,
@@ -492,6 +494,10 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         flag: "restart",
         takers: Takers::Only(&["rurs", "rsdrs"]),
+    },
+    OptionInfo {
+        flag: "successor-choice",
+        takers: Takers::Only(STEPPED),
     },
     OptionInfo {
         flag: "cover-targets",
@@ -714,6 +720,9 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
     }
     if let Some(r) = p.restart {
         flag("restart", Some(r.name().to_string()));
+    }
+    if let Some(c) = p.successor_choice {
+        flag("successor-choice", Some(c.name().to_string()));
     }
     if !p.cover_targets.is_empty() {
         let t: Vec<String> = p.cover_targets.iter().map(f64::to_string).collect();

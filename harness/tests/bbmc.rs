@@ -816,3 +816,32 @@ mod cli {
         }
     }
 }
+
+/// Algorithm 2 chooses the next queue uniformly among the admissible
+/// N-close subsets. With Q_1 = {a, b}, succ(a) = {x1, x2}, succ(b) = {x1, y}
+/// and N = 2, all three 2-subsets of {x1, x2, y} serve both a and b, so each
+/// must come with probability 1/3 (serving a then b with a random successor
+/// each, and filling up, gives 3/8, 3/8, 1/4).
+#[test]
+fn bounded_exploration_draws_admissible_queues_uniformly() {
+    // 0 -> a=1, b=2; a -> x1=3, x2=4; b -> x1=3, y=5.
+    let g = Graph::new("uniform", vec![vec![1, 2], vec![3, 4], vec![3, 5], vec![], vec![], vec![]]);
+    let runs = 6000;
+    let mut count: HashMap<Vec<u32>, u32> = HashMap::new();
+    for seed in 0..runs {
+        let slice = build_slice(&g, &SliceOptions::bounded(2), &mut Rng::seeded(seed));
+        assert_eq!(slice.biased_queues, 0, "every queue drawn by rejection");
+        let mut q2: Vec<u32> = (0..slice.queue.len())
+            .filter(|&i| slice.queue[i] == 2)
+            .map(|i| node(slice.states.get(i as u32)))
+            .collect();
+        q2.sort_unstable();
+        *count.entry(q2).or_default() += 1;
+    }
+    assert_eq!(count.len(), 3, "{count:?}");
+    // Four standard deviations of a binomial(6000, 1/3) proportion: 0.024.
+    for (q, &n) in &count {
+        let p = n as f64 / runs as f64;
+        assert!((p - 1.0 / 3.0).abs() < 0.024, "{q:?}: {p:.3} of the draws ({count:?})");
+    }
+}

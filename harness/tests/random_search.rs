@@ -337,3 +337,33 @@ fn mixing_controls_depth() {
     // selected and only the root's successors are covered.
     assert_eq!(run(0.0), 10 * 3);
 }
+
+/// URS, SDRS and the random walk choose "a successor of u uniformly": a
+/// successor *state*. From 0, three transitions lead to 1 and one to 2:
+/// the first step reaches 2 with probability 1/2 (1/4 with the
+/// transition-level choice, kept as `SuccessorChoice::Transition`).
+#[test]
+fn a_step_chooses_a_successor_state_uniformly() {
+    use harness::random_search::SuccessorChoice;
+    let g = graph(vec![vec![1, 1, 1, 2], vec![], vec![]]);
+    let is_two = |s: &[u8]| u32::from_le_bytes(s.try_into().unwrap()) == 2;
+    let runs = 4000u64;
+    for algo in [Algo::Urs, Algo::Sdrs, Algo::RandomWalk] {
+        for (choice, p) in [(SuccessorChoice::State, 0.5), (SuccessorChoice::Transition, 0.25)] {
+            let opts = SearchOptions {
+                successor_choice: choice,
+                ..SearchOptions::new(algo, 3, 1)
+            };
+            let hits = (0..runs)
+                .filter(|&seed| search(&g, &opts, Some(&is_two), seed).goal_step == Some(1))
+                .count();
+            let observed = hits as f64 / runs as f64;
+            // Four standard deviations of a binomial proportion.
+            let sd = (p * (1.0 - p) / runs as f64).sqrt();
+            assert!(
+                (observed - p).abs() < 4.0 * sd,
+                "{algo:?} {choice:?}: state 2 first in {observed:.3} of the runs, expected {p}"
+            );
+        }
+    }
+}

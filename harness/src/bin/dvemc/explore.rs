@@ -12,7 +12,7 @@ use harness::caching::{CacheSize, Derivation, Replacement};
 use harness::check::Checks;
 use harness::dbdfs::{FrontierKind, Variant};
 use harness::manifest::StatFile;
-use harness::random_search::Restart;
+use harness::random_search::{Restart, SuccessorChoice};
 use harness::record::RunRecord;
 use harness::run::{Request, RunError};
 use harness::search::progress::{Meter, Ticker, TickerText};
@@ -243,6 +243,12 @@ pub struct ExploreArgs {
     /// random [default: initial].
     #[arg(long, value_name = "FROM")]
     pub restart: Option<Restart>,
+    /// urs, sdrs, rurs, rsdrs, random-walk: how a step chooses among the
+    /// successors: `state` (a uniformly random successor state, the paper's
+    /// choice) or `transition` (a uniformly random transition: a state
+    /// reached by several transitions is more likely) [default: state].
+    #[arg(long, value_name = "HOW")]
+    pub successor_choice: Option<SuccessorChoice>,
     /// urs, sdrs, rurs, rsdrs, random-walk: measure the cover times of
     /// these coverage levels, in % of |S| (e.g. 60,70,80,90,100; |S| from
     /// instances.csv).
@@ -287,6 +293,7 @@ impl ExploreArgs {
             memory_states: self.memory_states,
             steps: self.steps,
             mixing: self.mixing,
+            successor_choice: self.successor_choice,
             restart: self.restart,
             cover_targets: self.cover_targets.clone(),
             stop_when_covered: self.stop_when_covered,
