@@ -346,7 +346,7 @@ fn three_shards_merged_equal_the_unsharded_run() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
     assert!(
-        md.contains("## Best run per instance and strategy") && md.contains("| adding.1 |"),
+        md.contains("## Best run per instance and configuration") && md.contains("| adding.1 |"),
         "{md}"
     );
     for svg in [

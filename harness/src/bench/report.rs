@@ -1,9 +1,11 @@
 //! `bench report`: a results file as markdown tables and SVG plots.
 //!
 //! - `report.md`: outcomes per strategy; the best run of each (instance,
-//!   backend, strategy) group; throughput per strategy; failures.
-//! - `states_per_s.svg`: states per second per strategy and backend (bar:
-//!   median of the complete runs; dots: the runs).
+//!   backend, configuration) group, a configuration being a strategy with
+//!   all its parameters; throughput per configuration from the runs long
+//!   enough to measure it; failures.
+//! - `states_per_s.svg`: states per second per configuration and backend
+//!   (bar: median of the complete runs of at least 0.1 s; dots: the runs).
 //! - `stored_vs_visited.svg`: stored states against visited states, both in
 //!   % of the state space, one point per complete run.
 //! - `seconds_per_instance.svg`: search time against state-space size.
@@ -102,6 +104,20 @@ fn state_space_sizes(rows: &[Row]) -> BTreeMap<String, f64> {
     m.retain(|_, v| *v > 0.0);
     m
 }
+
+/// A row's configuration: the strategy and every parameter of its cell
+/// (`spec args`), the seed excepted (seeds repeat a configuration).
+fn configuration(r: &Row) -> String {
+    if r.get("args").is_empty() {
+        r.get("spec").to_string()
+    } else {
+        format!("{} {}", r.get("spec"), r.get("args"))
+    }
+}
+
+/// Runs shorter than this are left out of throughput figures: their
+/// states per second is mostly start-up and timer noise.
+const MIN_THROUGHPUT_SECONDS: f64 = 0.1;
 
 /// Orders complete runs: fewest stored, then fewest visited, then fastest.
 fn better(a: &Row, b: &Row) -> std::cmp::Ordering {
@@ -218,22 +234,23 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
         );
     }
 
-    // Best run per group.
-    let _ = writeln!(md_out, "\n## Best run per instance and strategy\n");
+    // Best run per configuration.
+    let _ = writeln!(md_out, "\n## Best run per instance and configuration\n");
     let _ = writeln!(
         md_out,
-        "The best of the complete runs of a group (instance, backend, strategy): fewest states stored, \
-         then fewest visited, then the shortest search. Stored and visited are also given in % of the \
-         state space |S|.\n"
+        "A configuration is a strategy with all its parameters (the seeds of a configuration are its \
+         repetitions). Per instance, backend and configuration, the best of the complete runs: fewest \
+         states stored, then fewest visited, then the shortest search. Stored and visited are also \
+         given in % of the state space |S|.\n"
     );
     let by_cols: String = by.iter().map(|b| format!(" {} |", md(b))).collect();
     let _ = writeln!(
         md_out,
-        "| instance | \\|S\\| | strategy | backend |{by_cols} best run | seed | stored | stored % | visited | visited % | search s | states/s | complete runs |"
+        "| instance | \\|S\\| | configuration | backend |{by_cols} seed | stored | stored % | visited | visited % | search s | complete runs |"
     );
     let _ = writeln!(
         md_out,
-        "|---|---:|---|---|{}---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---|---|{}---:|---:|---:|---:|---:|---:|---:|",
         "---|".repeat(by.len())
     );
     let mut groups: BTreeMap<(String, String, String, Vec<String>), Vec<&Row>> = BTreeMap::new();
@@ -241,14 +258,14 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
         groups
             .entry((
                 r.get("instance").to_string(),
-                r.get("strategy").to_string(),
+                configuration(r),
                 r.get("backend").to_string(),
                 by.iter().map(|b| param(r, b)).collect(),
             ))
             .or_default()
             .push(r);
     }
-    for ((inst, st, be, by_vals), rs) in &groups {
+    for ((inst, config, be, by_vals), rs) in &groups {
         let by_vals: String = by_vals.iter().map(|v| format!(" {} |", md(v))).collect();
         let s = sizes.get(inst).copied();
         let mut complete: Vec<&Row> = rs
@@ -259,19 +276,13 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
         complete.sort_by(|a, b| better(a, b));
         match complete.first() {
             Some(b) => {
-                let run = if b.get("args").is_empty() {
-                    b.get("spec").to_string()
-                } else {
-                    format!("{} {}", b.get("spec"), b.get("args"))
-                };
                 let _ = writeln!(
                     md_out,
-                    "| {} | {} | {} | {} |{by_vals} `{}` | {} | {} | {} | {} | {} | {} | {} | {}/{} |",
+                    "| {} | {} | `{}` | {} |{by_vals} {} | {} | {} | {} | {} | {} | {}/{} |",
                     md(inst),
                     fmt_num(s),
-                    md(st),
+                    md(config),
                     md(be),
-                    md(&run),
                     b.get("seed"),
                     fmt_num(stored(b)),
                     pct(stored(b), s),
@@ -279,9 +290,6 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
                     pct(visited(b), s),
                     seconds(b)
                         .map(|x| format!("{x:.3}"))
-                        .unwrap_or_else(|| "—".into()),
-                    b.states_per_second()
-                        .map(|x| format!("{x:.0}"))
                         .unwrap_or_else(|| "—".into()),
                     complete.len(),
                     rs.len()
@@ -293,10 +301,10 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
                 res.dedup();
                 let _ = writeln!(
                     md_out,
-                    "| {} | {} | {} | {} |{by_vals} no complete run ({}) | | | | | | | | 0/{} |",
+                    "| {} | {} | `{}` | {} |{by_vals} no complete run ({}) | | | | | | 0/{} |",
                     md(inst),
                     fmt_num(s),
-                    md(st),
+                    md(config),
                     md(be),
                     res.join(", "),
                     rs.len()
@@ -305,22 +313,39 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
         }
     }
 
-    // Throughput.
+    // Throughput, per configuration.
     let _ = writeln!(md_out, "\n## Throughput\n");
     let _ = writeln!(
         md_out,
-        "| strategy | backend | complete runs | states | search s | median states/s | median peak memory MiB |"
+        "Per configuration and backend, over its complete runs whose search took at least {MIN_THROUGHPUT_SECONDS} s \
+         (shorter runs measure start-up and timer noise more than the search): the median states per \
+         second and its spread (lowest–highest).\n"
     );
-    let _ = writeln!(md_out, "|---|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        md_out,
+        "| configuration | backend | complete runs | timed runs | states | search s | median states/s | spread | median peak memory MiB |"
+    );
+    let _ = writeln!(md_out, "|---|---|---:|---:|---:|---:|---:|---|---:|");
     let mut bars = Vec::new();
-    let strategies: Vec<&(String, String)> = by_strategy.keys().collect();
-    for (i, key) in strategies.iter().enumerate() {
-        let rs: Vec<&Row> = by_strategy[*key]
+    let mut by_config: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        by_config
+            .entry((configuration(r), r.get("backend").to_string()))
+            .or_default()
+            .push(r);
+    }
+    for (i, (key, all)) in by_config.iter().enumerate() {
+        let rs: Vec<&Row> = all
             .iter()
             .copied()
             .filter(|r| r.get("result") == "complete")
             .collect();
-        let mut sps: Vec<f64> = rs.iter().filter_map(|r| r.states_per_second()).collect();
+        let timed: Vec<&Row> = rs
+            .iter()
+            .copied()
+            .filter(|r| seconds(r).is_some_and(|t| t >= MIN_THROUGHPUT_SECONDS))
+            .collect();
+        let mut sps: Vec<f64> = timed.iter().filter_map(|r| r.states_per_second()).collect();
         let mut mem: Vec<f64> = rs
             .iter()
             .filter_map(|r| r.num("peak_mem_bytes"))
@@ -329,15 +354,25 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
         let states: f64 = rs.iter().filter_map(|r| r.num("states")).sum();
         let secs: f64 = rs.iter().filter_map(|r| seconds(r)).sum();
         let m = median(&mut sps);
+        let spread = match (
+            sps.iter().copied().reduce(f64::min),
+            sps.iter().copied().reduce(f64::max),
+        ) {
+            (Some(lo), Some(hi)) if sps.len() > 1 => format!("{lo:.0}–{hi:.0}"),
+            _ => "—".into(),
+        };
         let _ = writeln!(
             md_out,
-            "| {} | {} | {} | {} | {:.3} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {:.3} | {} | {} | {} |",
             md(&key.0),
             md(&key.1),
             rs.len(),
+            timed.len(),
             fmt_num(Some(states)),
             secs,
-            m.map(|x| format!("{x:.0}")).unwrap_or_else(|| "—".into()),
+            m.map(|x| format!("{x:.0}"))
+                .unwrap_or_else(|| format!("— (no run ≥ {MIN_THROUGHPUT_SECONDS} s)")),
+            spread,
             median(&mut mem)
                 .map(|x| format!("{x:.1}"))
                 .unwrap_or_else(|| "—".into()),
@@ -384,11 +419,11 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
             50.0,
         );
         let svg = svg::bars(
-            "States per second (bar: median of complete runs; dots: runs)",
+            "States per second per configuration (bar: median of the complete runs of at least 0.1 s; dots: runs)",
             &axis,
             &bars,
         );
-        plots.push(("states_per_s.svg", "States per second per strategy", svg));
+        plots.push(("states_per_s.svg", "States per second per configuration", svg));
     }
     let mut series = Vec::new();
     let mut seconds_series = Vec::new();
@@ -420,7 +455,10 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
             points: pts,
         });
     }
-    if series.iter().any(|s| !s.points.is_empty()) {
+    // A legend entry without points says nothing.
+    series.retain(|s| !s.points.is_empty());
+    seconds_series.retain(|s| !s.points.is_empty());
+    if !series.is_empty() {
         let x = Axis::fit(
             "stored states (% of |S|)",
             series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
@@ -437,7 +475,7 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
             svg::scatter("Stored vs visited states (complete runs)", &x, &y, &series),
         ));
     }
-    if seconds_series.iter().any(|s| !s.points.is_empty()) {
+    if !seconds_series.is_empty() {
         let x = Axis::fit(
             "state space size |S|",
             seconds_series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
