@@ -163,10 +163,10 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                 }
                 ran.fetch_add(1, Ordering::Relaxed);
                 let written = appender.lock().unwrap().append(&row);
-                let remaining = {
+                let (remaining, pending) = {
                     let mut sched = schedule.0.lock().unwrap();
                     sched.finished(&cell, row.get("result") == "complete");
-                    sched.planned()
+                    (sched.planned(), progress.eta_due().then(|| sched.pending_kinds()))
                 };
                 if let Err(e) = written {
                     *write_error.lock().unwrap() = Some(e);
@@ -174,7 +174,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                     return;
                 }
                 schedule.1.notify_all();
-                progress.finish(&row, remaining);
+                progress.finish(&row, remaining, pending, jobs);
             });
         }
     });
@@ -373,6 +373,29 @@ impl<'a> Schedule<'a> {
         }
     }
 
+    /// The cells still to run (queued, and the search values not reached
+    /// yet), counted per (instance, strategy) with their time budget: what
+    /// the ETA is estimated from.
+    fn pending_kinds(&self) -> HashMap<(String, String), (usize, Option<f64>)> {
+        let mut m: HashMap<(String, String), (usize, Option<f64>)> = HashMap::new();
+        let mut add = |c: &Cell| {
+            let e = m
+                .entry((c.instance.name.clone(), c.strategy.clone()))
+                .or_insert((0, c.budgets.deadline().map(|d| d.as_secs_f64())));
+            e.0 += 1;
+        };
+        self.ready.iter().for_each(&mut add);
+        for st in self.searches.iter().filter(|s| !s.over && s.bisect.is_none()) {
+            st.steps
+                .iter()
+                .skip(st.step + 1)
+                .flatten()
+                .filter(|c| !self.done.contains_key(&c.key))
+                .for_each(|c| add(c));
+        }
+        m
+    }
+
     /// Cells to run as far as known now: those queued or running, and the
     /// values of each search not reached yet (an upper bound).
     fn planned(&self) -> usize {
@@ -399,7 +422,55 @@ struct Progress {
     bar: Option<indicatif::ProgressBar>,
     /// Done, running, failed, and the total as known now (searches change it).
     state: Mutex<(usize, usize, usize, usize)>,
-    start: Instant,
+    eta: Mutex<Eta>,
+}
+
+/// What the ETA is made of: the wall time of finished cells per (instance,
+/// strategy), per strategy and over all, and the last estimate.
+#[derive(Default)]
+struct Eta {
+    by_kind: HashMap<(String, String), (f64, u32)>,
+    by_strategy: HashMap<String, (f64, u32)>,
+    all: (f64, u32),
+    /// Seconds left when last estimated, and when.
+    left: Option<(f64, Instant)>,
+}
+
+impl Eta {
+    fn record(&mut self, row: &Row) {
+        let w = row.num("wall_s").unwrap_or(0.0);
+        let add = |e: &mut (f64, u32)| {
+            e.0 += w;
+            e.1 += 1;
+        };
+        add(self
+            .by_kind
+            .entry((row.get("instance").to_string(), row.get("strategy").to_string()))
+            .or_default());
+        add(self.by_strategy.entry(row.get("strategy").to_string()).or_default());
+        add(&mut self.all);
+    }
+
+    /// Seconds to run `pending` with `jobs` workers: each cell as long as the
+    /// finished cells of its instance and strategy took on average (else of
+    /// its strategy, else of all), at most its time budget.
+    fn estimate(&self, pending: &HashMap<(String, String), (usize, Option<f64>)>, jobs: usize) -> Option<f64> {
+        let mean = |e: &(f64, u32)| (e.1 > 0).then(|| e.0 / e.1 as f64);
+        let overall = mean(&self.all)?;
+        let total: f64 = pending
+            .iter()
+            .map(|((inst, strategy), (n, budget))| {
+                let per = self
+                    .by_kind
+                    .get(&(inst.clone(), strategy.clone()))
+                    .and_then(mean)
+                    .or_else(|| self.by_strategy.get(strategy).and_then(mean))
+                    .unwrap_or(overall);
+                *n as f64 * budget.map_or(per, |b| per.min(b))
+            })
+            .sum();
+        Some(total / jobs.max(1) as f64)
+    }
 }
 
 impl Progress {
@@ -410,7 +481,7 @@ impl Progress {
                 indicatif::ProgressDrawTarget::stderr(),
             );
             let style = indicatif::ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} cells  {msg}  ETA {eta}",
+                "{elapsed_precise} [{bar:30}] {pos}/{len} cells  {msg}",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
             .progress_chars("=> ");
@@ -422,7 +493,7 @@ impl Progress {
             mode,
             bar,
             state: Mutex::new((0, 0, 0, total)),
-            start: Instant::now(),
+            eta: Mutex::new(Eta::default()),
         }
     }
 
@@ -434,8 +505,44 @@ impl Progress {
         }
     }
 
-    /// A cell ended; `remaining`: the cells still to run or running.
-    fn finish(&self, row: &Row, remaining: usize) {
+    /// Whether the ETA should be estimated again (at most once a second).
+    fn eta_due(&self) -> bool {
+        self.mode != ProgressMode::Quiet
+            && self
+                .eta
+                .lock()
+                .unwrap()
+                .left
+                .is_none_or(|(_, at)| at.elapsed() >= Duration::from_secs(1))
+    }
+
+    /// The time left as last estimated, counted down since.
+    fn left_text(&self) -> String {
+        match self.eta.lock().unwrap().left {
+            Some((left, at)) => format!(
+                "~{} left",
+                human_duration(Duration::from_secs_f64((left - at.elapsed().as_secs_f64()).max(0.0)))
+            ),
+            None => String::new(),
+        }
+    }
+
+    /// A cell ended; `remaining`: the cells still to run or running;
+    /// `pending`: the cells to run by kind, when the ETA is due.
+    fn finish(
+        &self,
+        row: &Row,
+        remaining: usize,
+        pending: Option<HashMap<(String, String), (usize, Option<f64>)>>,
+        jobs: usize,
+    ) {
+        {
+            let mut eta = self.eta.lock().unwrap();
+            eta.record(row);
+            if let Some(p) = pending {
+                eta.left = eta.estimate(&p, jobs).map(|l| (l, Instant::now()));
+            }
+        }
         let mut s = self.state.lock().unwrap();
         s.0 += 1;
         s.1 -= 1;
@@ -456,21 +563,15 @@ impl Progress {
                             row.get("message")
                         ));
                     }
-                    b.set_message(format!("{} running, {} failed", s.1, s.2));
+                    b.set_message(format!("{} running, {} failed  {}", s.1, s.2, self.left_text()));
                     b.set_length(total as u64);
                     b.inc(1);
                 }
             }
             ProgressMode::Lines => {
-                let elapsed = self.start.elapsed();
-                let left = if s.0 > 0 && s.0 < total {
-                    let per = elapsed.as_secs_f64() / s.0 as f64;
-                    format!(
-                        ", ~{} left",
-                        human_duration(Duration::from_secs_f64(per * (total - s.0) as f64))
-                    )
-                } else {
-                    String::new()
+                let left = match self.left_text() {
+                    t if t.is_empty() || s.0 >= total => String::new(),
+                    t => format!(", {t}"),
                 };
                 let states = row.get("states");
                 let mut line = format!(
@@ -639,6 +740,32 @@ mod tests {
                 cpu_s: 0.4,
             })
         }
+    }
+
+    #[test]
+    fn the_eta_counts_each_pending_cell_by_its_kind_and_budget() {
+        let row = |inst: &str, strategy: &str, wall: f64| {
+            let mut r = Row::empty();
+            r.set("instance", inst);
+            r.set("strategy", strategy);
+            r.set("wall_s", wall.to_string());
+            r
+        };
+        let mut eta = Eta::default();
+        for _ in 0..3 {
+            eta.record(&row("a", "bfs", 6.0));
+            eta.record(&row("b", "bfs", 0.1));
+        }
+        eta.record(&row("b", "dfs", 1.0));
+        let pending: HashMap<(String, String), (usize, Option<f64>)> = [
+            (("a".to_string(), "bfs".to_string()), (6, Some(5.0))), // capped by the budget
+            (("b".to_string(), "bfs".to_string()), (3, None)),
+            (("c".to_string(), "dfs".to_string()), (2, None)), // the strategy's mean
+        ]
+        .into_iter()
+        .collect();
+        let left = eta.estimate(&pending, 2).unwrap();
+        assert!((left - (6.0 * 5.0 + 3.0 * 0.1 + 2.0 * 1.0) / 2.0).abs() < 1e-9, "{left}");
     }
 
     #[test]
