@@ -166,7 +166,10 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                 let (remaining, pending) = {
                     let mut sched = schedule.0.lock().unwrap();
                     sched.finished(&cell, row.get("result") == "complete");
-                    (sched.planned(), progress.eta_due().then(|| sched.pending_kinds()))
+                    (
+                        sched.planned(),
+                        progress.eta_due().then(|| (sched.pending_kinds(), sched.searching())),
+                    )
                 };
                 if let Err(e) = written {
                     *write_error.lock().unwrap() = Some(e);
@@ -376,8 +379,8 @@ impl<'a> Schedule<'a> {
     /// The cells still to run (queued, and the search values not reached
     /// yet), counted per (instance, strategy) with their time budget: what
     /// the ETA is estimated from.
-    fn pending_kinds(&self) -> HashMap<(String, String), (usize, Option<f64>)> {
-        let mut m: HashMap<(String, String), (usize, Option<f64>)> = HashMap::new();
+    fn pending_kinds(&self) -> PendingKinds {
+        let mut m: PendingKinds = HashMap::new();
         let mut add = |c: &Cell| {
             let e = m
                 .entry((c.instance.name.clone(), c.strategy.clone()))
@@ -394,6 +397,12 @@ impl<'a> Schedule<'a> {
                 .for_each(|c| add(c));
         }
         m
+    }
+
+    /// Whether a search may still stop early (its later values are counted
+    /// in `planned` and `pending_kinds` in full).
+    fn searching(&self) -> bool {
+        self.searches.iter().any(|s| !s.over && s.bisect.is_none())
     }
 
     /// Cells to run as far as known now: those queued or running, and the
@@ -425,6 +434,10 @@ struct Progress {
     eta: Mutex<Eta>,
 }
 
+/// Cells still to run per (instance, strategy): how many, and their time
+/// budget in seconds.
+type PendingKinds = HashMap<(String, String), (usize, Option<f64>)>;
+
 /// What the ETA is made of: the wall time of finished cells per (instance,
 /// strategy), per strategy and over all, and the last estimate.
 #[derive(Default)]
@@ -434,6 +447,8 @@ struct Eta {
     all: (f64, u32),
     /// Seconds left when last estimated, and when.
     left: Option<(f64, Instant)>,
+    /// Unfinished searches were counted in full: the estimate is a bound.
+    bound: bool,
 }
 
 impl Eta {
@@ -454,7 +469,7 @@ impl Eta {
     /// Seconds to run `pending` with `jobs` workers: each cell as long as the
     /// finished cells of its instance and strategy took on average (else of
     /// its strategy, else of all), at most its time budget.
-    fn estimate(&self, pending: &HashMap<(String, String), (usize, Option<f64>)>, jobs: usize) -> Option<f64> {
+    fn estimate(&self, pending: &PendingKinds, jobs: usize) -> Option<f64> {
         let mean = |e: &(f64, u32)| (e.1 > 0).then(|| e.0 / e.1 as f64);
         let overall = mean(&self.all)?;
         let total: f64 = pending
@@ -518,9 +533,11 @@ impl Progress {
 
     /// The time left as last estimated, counted down since.
     fn left_text(&self) -> String {
-        match self.eta.lock().unwrap().left {
+        let eta = self.eta.lock().unwrap();
+        match eta.left {
             Some((left, at)) => format!(
-                "~{} left",
+                "{}~{} left",
+                if eta.bound { "up to " } else { "" },
                 human_duration(Duration::from_secs_f64((left - at.elapsed().as_secs_f64()).max(0.0)))
             ),
             None => String::new(),
@@ -533,14 +550,15 @@ impl Progress {
         &self,
         row: &Row,
         remaining: usize,
-        pending: Option<HashMap<(String, String), (usize, Option<f64>)>>,
+        pending: Option<(PendingKinds, bool)>,
         jobs: usize,
     ) {
         {
             let mut eta = self.eta.lock().unwrap();
             eta.record(row);
-            if let Some(p) = pending {
+            if let Some((p, bound)) = pending {
                 eta.left = eta.estimate(&p, jobs).map(|l| (l, Instant::now()));
+                eta.bound = bound;
             }
         }
         let mut s = self.state.lock().unwrap();
@@ -757,7 +775,7 @@ mod tests {
             eta.record(&row("b", "bfs", 0.1));
         }
         eta.record(&row("b", "dfs", 1.0));
-        let pending: HashMap<(String, String), (usize, Option<f64>)> = [
+        let pending: PendingKinds = [
             (("a".to_string(), "bfs".to_string()), (6, Some(5.0))), // capped by the budget
             (("b".to_string(), "bfs".to_string()), (3, None)),
             (("c".to_string(), "dfs".to_string()), (2, None)), // the strategy's mean
