@@ -1009,6 +1009,18 @@ pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
     Ok(files.to_vec())
 }
 
+/// The replacement strategies of `evangelista-table2.toml`, in its order.
+const REPLACEMENTS: [&str; 8] = [
+    "random",
+    "depth-min",
+    "depth-max",
+    "indegree",
+    "outdegree",
+    "visits",
+    "stratified",
+    "age",
+];
+
 /// The family of a run: 0..4 for DFS, BFS, BBFS, Alt.
 fn family(r: &RunRow) -> Option<usize> {
     ["dfs", "bfs", "bbfs", "alt"].iter().position(|f| *f == r.get("strategy"))
@@ -1032,7 +1044,21 @@ fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
     let best = best_pct.and_then(|pct| {
         let ok: Vec<&RunRow> = at(pct).into_iter().filter(|r| is_complete(r)).collect();
         let v = |r: &&RunRow| fig(r, "V").unwrap_or(f64::INFINITY);
-        let b = ok.iter().min_by(|a, b| v(a).total_cmp(&v(b)))?;
+        // Ties (equal visits) go to the first run in the protocol's order:
+        // the family's orders by parameter, then the replacement strategies
+        // as the matrix lists them (rows come in the order cells ended).
+        let order = |r: &&RunRow| -> (Vec<u32>, usize) {
+            let params = r
+                .get("spec")
+                .split_once(':')
+                .map(|(_, p)| p.split(',').filter_map(|x| x.parse().ok()).collect())
+                .unwrap_or_default();
+            let rep = r.params_value("replacement").unwrap_or_default();
+            (params, REPLACEMENTS.iter().position(|x| *x == rep).unwrap_or(REPLACEMENTS.len()))
+        };
+        let b = ok
+            .iter()
+            .min_by(|a, b| v(a).total_cmp(&v(b)).then_with(|| order(a).cmp(&order(b))))?;
         let size = b.num("state_space_size").unwrap_or(f64::NAN);
         Some(Best {
             cache_pct: pct.round() as u32,
@@ -1162,6 +1188,43 @@ fn table3_of(rows: &[RunRow], derivation: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run row of the Table 2 matrix.
+    fn run(spec: &str, cache: &str, replacement: &str, result: &str, v: f64) -> RunRow {
+        let mut r = RunRow::empty();
+        r.set("instance", "at.2");
+        r.set("strategy", spec.split(':').next().unwrap());
+        r.set("spec", spec);
+        r.set("result", result);
+        r.set("state_space_size", "1000");
+        r.set("stored_peak", "100");
+        r.set(
+            "params",
+            format!(r#"{{"cache":"{cache}","replacement":"{replacement}","chain_reduction":false}}"#),
+        );
+        r.set("V", v.to_string());
+        r
+    }
+
+    #[test]
+    fn a_cell_is_the_smallest_complete_cache_then_fewest_visits_then_protocol_order() {
+        let rows = [
+            run("bbfs:4", "5%", "random", "cache_full", 50.0),
+            run("bbfs:16", "5%", "random", "visit_limit", 500.0),
+            run("bbfs:256", "10%", "age", "complete", 300.0),
+            run("bbfs:16", "10%", "age", "complete", 300.0),
+            run("bbfs:16", "10%", "random", "complete", 300.0),
+            run("bbfs:4", "10%", "random", "complete", 350.0),
+        ];
+        let group: Vec<&RunRow> = rows.iter().collect();
+        let c = cell_of(&group, 5);
+        let b = c.best.expect("a complete run");
+        assert_eq!((b.cache_pct, b.visits_pct, b.param.as_str(), b.replacement.as_str()), (10, 300.0, "16", "random"));
+        assert_eq!((b.runs, b.ok_runs, b.worst_visits_pct), (6, 4, 350.0));
+        assert_eq!(c.at_paper_s, Some(Failures { cache_full: 1, visit_limit: 1 }));
+        // Nothing ran at the paper's S: no failure counts.
+        assert_eq!(cell_of(&group, 35).at_paper_s, None);
+    }
 
     /// A cell whose best run has cache `s`, visits `v` to `worst` over 3
     /// successful runs, and `fails` = (cache_full, visit_limit) at the
