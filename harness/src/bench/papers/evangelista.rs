@@ -1143,7 +1143,7 @@ fn table3_of(rows: &[RunRow], derivation: &str) -> (String, String) {
             .and_then(|p| p.as_array().cloned())
             .map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join(" "))
             .unwrap_or_default();
-        let regress = f(fig(sl, "regress_pct"));
+        let regress = fig(sl, "regress_pct").map(|v| format!("{v:.2}")).unwrap_or_default();
         let sl_figs = [fig(sl, "S"), fig(sl, "V"), fig(sl, "P"), fig(sl, "L")].map(f);
         let sl_figs = if is_complete(sl) {
             sl_figs
