@@ -239,9 +239,8 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                     a.out.display()
                 );
             }
-            // Ctrl-C: no new cells; those in flight end (they get the
-            // signal too) and are left for --resume.
-            harness::search::limits::interrupt::install();
+            // Ctrl-C (main installed the handler): no new cells; those in
+            // flight end (they get the signal too) and are left for --resume.
             let s = run_cells(&cells, &exec, &cfg)?;
             if s.interrupted {
                 let mut again = vec![
