@@ -155,13 +155,17 @@ pub fn auto_progress(model: &dyn NextState, graph: &Graph, level: u8) -> AutoPro
         })
         .collect();
     let mut chosen: Vec<usize> = Vec::new();
-    // Per state: its class under the chosen prefix; per edge: whether the
-    // prefix already orders it (-1 less, 0 equal, 1 regress).
+    // Per state: its class under the chosen prefix. `open`: the edges the
+    // prefix does not order yet (equal values at both ends); the ordered
+    // ones can never change a later component's regress count.
     let mut class = vec![0u32; states];
-    let mut order = vec![0i8; edges.len()];
+    let mut open: Vec<(u32, u32)> = edges.clone();
     let mut regress = 0u64;
     let mut largest = states as u64;
     let mut nclasses = 1u64;
+    // (class, value) keys, sorted to count the classes a component makes.
+    let mut keys: Vec<u64> = Vec::with_capacity(states);
+    let key = |class: u32, v: i32| (class as u64) << 32 | v as u32 as u64;
     loop {
         let mut best: Option<(u64, u64, usize)> = None; // (largest, regress, comp)
         for &c in &candidates {
@@ -169,22 +173,14 @@ pub fn auto_progress(model: &dyn NextState, graph: &Graph, level: u8) -> AutoPro
                 continue;
             }
             let slot = &info.slots[c];
-            let mut reg = regress;
-            for (e, &(s, t)) in edges.iter().enumerate() {
-                if order[e] == 0 && value(slot, s) > value(slot, t) {
-                    reg += 1;
-                }
-            }
+            let reg = regress + open.iter().filter(|&&(s, t)| value(slot, s) > value(slot, t)).count() as u64;
             if reg > allowed {
                 continue;
             }
-            let mut counts: HashMap<(u32, i32), u64> = HashMap::new();
-            let mut big = 0;
-            for id in 0..states as u32 {
-                let k = counts.entry((class[id as usize], value(slot, id))).or_insert(0);
-                *k += 1;
-                big = big.max(*k);
-            }
+            keys.clear();
+            keys.extend((0..states as u32).map(|id| key(class[id as usize], value(slot, id))));
+            keys.sort_unstable();
+            let big = keys.chunk_by(|a, b| a == b).map(|run| run.len() as u64).max().unwrap_or(0);
             if big >= largest {
                 continue;
             }
@@ -196,18 +192,7 @@ pub fn auto_progress(model: &dyn NextState, graph: &Graph, level: u8) -> AutoPro
         }
         let Some((big, reg, c)) = best else { break };
         let slot = &info.slots[c];
-        for (e, &(s, t)) in edges.iter().enumerate() {
-            if order[e] == 0 {
-                let (a, b) = (value(slot, s), value(slot, t));
-                order[e] = if a < b {
-                    -1
-                } else if a > b {
-                    1
-                } else {
-                    0
-                };
-            }
-        }
+        open.retain(|&(s, t)| value(slot, s) == value(slot, t));
         let mut ids: HashMap<(u32, i32), u32> = HashMap::new();
         for id in 0..states as u32 {
             let key = (class[id as usize], value(slot, id));
