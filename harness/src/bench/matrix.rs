@@ -1146,6 +1146,21 @@ mod tests {
         let groups: std::collections::HashSet<&str> =
             ok.iter().map(|c| c.search.as_ref().unwrap().group.as_str()).collect();
         assert_eq!((ok.len(), groups.len()), (4, 2));
+        // A shard holds whole searches (every third cell would split them).
+        let three = search(
+            "{ cache = [\"5%\", \"10%\", \"15%\"], chain_reduction = [false, true] }",
+            "{ param = \"cache\", per = [\"chain_reduction\"] }",
+        )
+        .unwrap();
+        let shards: Vec<Vec<Cell>> = (1..=3).map(|k| shard(three.clone(), k, 3)).collect();
+        assert_eq!(shards.iter().map(Vec::len).sum::<usize>(), three.len());
+        for s in &shards {
+            for c in s {
+                let g = &c.search.as_ref().unwrap().group;
+                assert_eq!(three.iter().filter(|x| &x.search.as_ref().unwrap().group == g).count(),
+                    s.iter().filter(|x| &x.search.as_ref().unwrap().group == g).count());
+            }
+        }
         let mid = ok[0].with_search_value(7.5);
         assert!(mid.key.contains("--cache 7.5%"), "{}", mid.key);
         assert_eq!(ok[0].with_search_value(7.0).params["cache"], "7%");
