@@ -140,7 +140,9 @@ impl std::str::FromStr for SuccessorChoice {
         match s {
             "state" => Ok(SuccessorChoice::State),
             "transition" => Ok(SuccessorChoice::Transition),
-            _ => Err(format!("unknown successor choice `{s}` (expected state or transition)")),
+            _ => Err(format!(
+                "unknown successor choice `{s}` (expected state or transition)"
+            )),
         }
     }
 }

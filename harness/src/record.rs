@@ -576,8 +576,8 @@ mod tests {
                         "chain_reduction" | "edge_lean" | "state_space_exhausted" => Value::from(true),
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
-                        | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop" | "successor_choice"
-                        | "instance" => Value::from("x"),
+                        | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
+                        | "successor_choice" | "instance" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         _ => Value::from(1),
                     };

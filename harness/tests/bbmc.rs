@@ -825,7 +825,10 @@ mod cli {
 #[test]
 fn bounded_exploration_draws_admissible_queues_uniformly() {
     // 0 -> a=1, b=2; a -> x1=3, x2=4; b -> x1=3, y=5.
-    let g = Graph::new("uniform", vec![vec![1, 2], vec![3, 4], vec![3, 5], vec![], vec![], vec![]]);
+    let g = Graph::new(
+        "uniform",
+        vec![vec![1, 2], vec![3, 4], vec![3, 5], vec![], vec![], vec![]],
+    );
     let runs = 6000;
     let mut count: HashMap<Vec<u32>, u32> = HashMap::new();
     for seed in 0..runs {
@@ -842,6 +845,9 @@ fn bounded_exploration_draws_admissible_queues_uniformly() {
     // Four standard deviations of a binomial(6000, 1/3) proportion: 0.024.
     for (q, &n) in &count {
         let p = n as f64 / runs as f64;
-        assert!((p - 1.0 / 3.0).abs() < 0.024, "{q:?}: {p:.3} of the draws ({count:?})");
+        assert!(
+            (p - 1.0 / 3.0).abs() < 0.024,
+            "{q:?}: {p:.3} of the draws ({count:?})"
+        );
     }
 }

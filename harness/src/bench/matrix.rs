@@ -323,7 +323,10 @@ impl Cell {
             c.args[i + 1] = text.clone();
         }
         c.params.insert(search.param.clone(), text.into());
-        c.search = Some(Search { value, ..search.clone() });
+        c.search = Some(Search {
+            value,
+            ..search.clone()
+        });
         c.key = cell_key(&c.instance.name, &c.backend, &c.spec_with_args(), c.seed);
         c
     }
@@ -803,7 +806,10 @@ fn check_search(
         bail!("search: `{}` is not a key of params", sr.param);
     };
     if placeholders.contains(&sr.param) {
-        bail!("search: `{}` is a placeholder of the spec; search a flag", sr.param);
+        bail!(
+            "search: `{}` is a placeholder of the spec; search a flag",
+            sr.param
+        );
     }
     let values = match list {
         toml::Value::Array(a) => a.clone(),
@@ -1143,8 +1149,10 @@ mod tests {
             "{ param = \"cache\", per = [\"chain_reduction\"], bisect = \"0.1%\" }",
         )
         .unwrap();
-        let groups: std::collections::HashSet<&str> =
-            ok.iter().map(|c| c.search.as_ref().unwrap().group.as_str()).collect();
+        let groups: std::collections::HashSet<&str> = ok
+            .iter()
+            .map(|c| c.search.as_ref().unwrap().group.as_str())
+            .collect();
         assert_eq!((ok.len(), groups.len()), (4, 2));
         // A shard holds whole searches (every third cell would split them).
         let three = search(
@@ -1157,8 +1165,15 @@ mod tests {
         for s in &shards {
             for c in s {
                 let g = &c.search.as_ref().unwrap().group;
-                assert_eq!(three.iter().filter(|x| &x.search.as_ref().unwrap().group == g).count(),
-                    s.iter().filter(|x| &x.search.as_ref().unwrap().group == g).count());
+                assert_eq!(
+                    three
+                        .iter()
+                        .filter(|x| &x.search.as_ref().unwrap().group == g)
+                        .count(),
+                    s.iter()
+                        .filter(|x| &x.search.as_ref().unwrap().group == g)
+                        .count()
+                );
             }
         }
         let mid = ok[0].with_search_value(7.5);

@@ -148,7 +148,9 @@ pub fn report(csv: &Path, out_dir: &Path, by: &[String]) -> Result<Vec<PathBuf>>
     let rows = &table.rows;
     let known: std::collections::BTreeSet<String> = rows
         .iter()
-        .filter_map(|r| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(r.get("params")).ok())
+        .filter_map(|r| {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(r.get("params")).ok()
+        })
         .flat_map(|p| p.into_iter().map(|(k, _)| k))
         .collect();
     for b in by {

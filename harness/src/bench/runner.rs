@@ -81,7 +81,8 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     if cfg.retry_failed && cfg.out.exists() {
         let mut t = Table::read(cfg.out)?;
         let before = t.rows.len();
-        t.rows.retain(|r| r.get("result") != CRASHED && r.get("result") != ERROR);
+        t.rows
+            .retain(|r| r.get("result") != CRASHED && r.get("result") != ERROR);
         if t.rows.len() < before {
             t.write(cfg.out)?;
         }
@@ -168,7 +169,9 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                     sched.finished(&cell, row.get("result") == "complete");
                     (
                         sched.planned(),
-                        progress.eta_due().then(|| (sched.pending_kinds(), sched.searching())),
+                        progress
+                            .eta_due()
+                            .then(|| (sched.pending_kinds(), sched.searching())),
                     )
                 };
                 if let Err(e) = written {
@@ -320,7 +323,9 @@ impl<'a> Schedule<'a> {
         let next: Option<Vec<Cell>> = match (&mut st.bisect, sr.bisect) {
             (None, _) if !complete => {
                 st.step += 1;
-                st.steps.get(st.step).map(|v| v.iter().map(|&c| c.clone()).collect())
+                st.steps
+                    .get(st.step)
+                    .map(|v| v.iter().map(|&c| c.clone()).collect())
             }
             (None, None) => None,
             (None, Some(res)) => {
@@ -462,7 +467,10 @@ impl Eta {
             .by_kind
             .entry((row.get("instance").to_string(), row.get("strategy").to_string()))
             .or_default());
-        add(self.by_strategy.entry(row.get("strategy").to_string()).or_default());
+        add(self
+            .by_strategy
+            .entry(row.get("strategy").to_string())
+            .or_default());
         add(&mut self.all);
     }
 
@@ -538,7 +546,9 @@ impl Progress {
             Some((left, at)) => format!(
                 "{}~{} left",
                 if eta.bound { "up to " } else { "" },
-                human_duration(Duration::from_secs_f64((left - at.elapsed().as_secs_f64()).max(0.0)))
+                human_duration(Duration::from_secs_f64(
+                    (left - at.elapsed().as_secs_f64()).max(0.0)
+                ))
             ),
             None => String::new(),
         }
@@ -546,13 +556,7 @@ impl Progress {
 
     /// A cell ended; `remaining`: the cells still to run or running;
     /// `pending`: the cells to run by kind, when the ETA is due.
-    fn finish(
-        &self,
-        row: &Row,
-        remaining: usize,
-        pending: Option<(PendingKinds, bool)>,
-        jobs: usize,
-    ) {
+    fn finish(&self, row: &Row, remaining: usize, pending: Option<(PendingKinds, bool)>, jobs: usize) {
         {
             let mut eta = self.eta.lock().unwrap();
             eta.record(row);
@@ -783,7 +787,10 @@ mod tests {
         .into_iter()
         .collect();
         let left = eta.estimate(&pending, 2).unwrap();
-        assert!((left - (6.0 * 5.0 + 3.0 * 0.1 + 2.0 * 1.0) / 2.0).abs() < 1e-9, "{left}");
+        assert!(
+            (left - (6.0 * 5.0 + 3.0 * 0.1 + 2.0 * 1.0) / 2.0).abs() < 1e-9,
+            "{left}"
+        );
     }
 
     #[test]
@@ -829,7 +836,10 @@ mod tests {
         let table = summary_table(&s.rows);
         assert!(table.contains("bfs"), "{table}");
         // --retry-failed runs the three crashed cells again, in place.
-        let cfg = RunConfig { retry_failed: true, ..cfg };
+        let cfg = RunConfig {
+            retry_failed: true,
+            ..cfg
+        };
         let s = run_cells(&cells, &Mock, &cfg).unwrap();
         assert_eq!((s.ran, s.rows.len(), s.failures()), (3, 6, 3));
         assert_eq!(Table::read(&out).unwrap().rows.len(), 6);
@@ -842,7 +852,12 @@ mod tests {
     impl Executor for Threshold {
         fn execute(&self, cell: &Cell) -> std::io::Result<ChildResult> {
             self.0.lock().unwrap().push(cell.key.clone());
-            let cache: f64 = cell.params["cache"].as_str().unwrap().trim_end_matches('%').parse().unwrap();
+            let cache: f64 = cell.params["cache"]
+                .as_str()
+                .unwrap()
+                .trim_end_matches('%')
+                .parse()
+                .unwrap();
             let need = match cell.params["replacement"].as_str().unwrap() {
                 "random" => 23.7,
                 _ => 31.0,

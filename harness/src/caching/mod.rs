@@ -21,7 +21,6 @@
 //! the wall-time limit). A *visit* is an insertion of a state in `O` (new or
 //! deleted before); `visits − states` are the revisits.
 
-
 pub mod reductions;
 pub mod replacement;
 pub mod sweep;

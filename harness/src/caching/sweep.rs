@@ -173,14 +173,22 @@ pub fn auto_progress(model: &dyn NextState, graph: &Graph, level: u8) -> AutoPro
                 continue;
             }
             let slot = &info.slots[c];
-            let reg = regress + open.iter().filter(|&&(s, t)| value(slot, s) > value(slot, t)).count() as u64;
+            let reg = regress
+                + open
+                    .iter()
+                    .filter(|&&(s, t)| value(slot, s) > value(slot, t))
+                    .count() as u64;
             if reg > allowed {
                 continue;
             }
             keys.clear();
             keys.extend((0..states as u32).map(|id| key(class[id as usize], value(slot, id))));
             keys.sort_unstable();
-            let big = keys.chunk_by(|a, b| a == b).map(|run| run.len() as u64).max().unwrap_or(0);
+            let big = keys
+                .chunk_by(|a, b| a == b)
+                .map(|run| run.len() as u64)
+                .max()
+                .unwrap_or(0);
             if big >= largest {
                 continue;
             }

@@ -560,7 +560,12 @@ struct Row {
     pi: usize,
 }
 
-fn write_table2_md(path: &Path, rows: &[Row], paper: &[PaperRow], strategies: &[String]) -> anyhow::Result<()> {
+fn write_table2_md(
+    path: &Path,
+    rows: &[Row],
+    paper: &[PaperRow],
+    strategies: &[String],
+) -> anyhow::Result<()> {
     let mut md = String::new();
     let _ = writeln!(md, "# Table 2 of the state-caching paper, measured by dvemc\n");
     let _ = writeln!(
@@ -715,7 +720,9 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                         counts[2] += 1;
                         lines.push(format!(
                             "- {what}: S↓ {s} vs {ps}{vs}; {} with {} succeeds ({} of our runs at {s} %)",
-                            b.param_text(FAMILIES[fam]), b.replacement, b.ok_runs
+                            b.param_text(FAMILIES[fam]),
+                            b.replacement,
+                            b.ok_runs
                         ));
                     }
                 } else if s == ps as i64 && (v - pv as i64).abs() > 5 {
@@ -951,7 +958,10 @@ pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
     let mut csv = String::from(TABLE2_HEADER);
     let mut strategies: Vec<String> = Vec::new();
     for (pi, prow) in paper.iter().enumerate() {
-        let of: Vec<&RunRow> = rows.iter().filter(|r| r.get("instance") == prow.instance).collect();
+        let of: Vec<&RunRow> = rows
+            .iter()
+            .filter(|r| r.get("instance") == prow.instance)
+            .collect();
         if of.is_empty() {
             continue;
         }
@@ -1002,7 +1012,11 @@ pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
         table.push(row);
     }
     std::fs::create_dir_all(out)?;
-    let files = [out.join("table2.csv"), out.join("table2.md"), out.join("table2.svg")];
+    let files = [
+        out.join("table2.csv"),
+        out.join("table2.md"),
+        out.join("table2.svg"),
+    ];
     std::fs::write(&files[0], csv)?;
     write_table2_md(&files[1], &table, &paper, &strategies)?;
     write_table2_svg(&files[2], &table, &paper)?;
@@ -1023,7 +1037,9 @@ const REPLACEMENTS: [&str; 8] = [
 
 /// The family of a run: 0..4 for DFS, BFS, BBFS, Alt.
 fn family(r: &RunRow) -> Option<usize> {
-    ["dfs", "bfs", "bbfs", "alt"].iter().position(|f| *f == r.get("strategy"))
+    ["dfs", "bfs", "bbfs", "alt"]
+        .iter()
+        .position(|f| *f == r.get("strategy"))
 }
 
 /// One cell of Table 2 from the runs of its search: the best complete run,
@@ -1054,7 +1070,13 @@ fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
                 .map(|(_, p)| p.split(',').filter_map(|x| x.parse().ok()).collect())
                 .unwrap_or_default();
             let rep = r.params_value("replacement").unwrap_or_default();
-            (params, REPLACEMENTS.iter().position(|x| *x == rep).unwrap_or(REPLACEMENTS.len()))
+            (
+                params,
+                REPLACEMENTS
+                    .iter()
+                    .position(|x| *x == rep)
+                    .unwrap_or(REPLACEMENTS.len()),
+            )
         };
         let b = ok
             .iter()
@@ -1064,7 +1086,11 @@ fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
             cache_pct: pct.round() as u32,
             visits_pct: v(b),
             stored_pct: 100.0 * b.num("stored_peak").unwrap_or(f64::NAN) / size,
-            param: b.get("spec").split_once(':').map(|(_, p)| p.to_string()).unwrap_or_default(),
+            param: b
+                .get("spec")
+                .split_once(':')
+                .map(|(_, p)| p.to_string())
+                .unwrap_or_default(),
             replacement: b.params_value("replacement").unwrap_or_default(),
             runs: group.len() as u32,
             ok_runs: ok.len() as u32,
@@ -1096,9 +1122,16 @@ pub fn render_table3(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
     derivations.sort_by_key(|d| d != "projection");
     let mut files = Vec::new();
     for d in &derivations {
-        let suffix = if d == "projection" { String::new() } else { format!("-{d}") };
+        let suffix = if d == "projection" {
+            String::new()
+        } else {
+            format!("-{d}")
+        };
         let (csv, md) = table3_of(rows, d);
-        let (c, m) = (out.join(format!("table3{suffix}.csv")), out.join(format!("table3{suffix}.md")));
+        let (c, m) = (
+            out.join(format!("table3{suffix}.csv")),
+            out.join(format!("table3{suffix}.md")),
+        );
         std::fs::write(&c, csv)?;
         std::fs::write(&m, md)?;
         files.extend([c, m]);
@@ -1143,12 +1176,19 @@ fn table3_of(rows: &[RunRow], derivation: &str) -> (String, String) {
             .and_then(|p| p.as_array().cloned())
             .map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join(" "))
             .unwrap_or_default();
-        let regress = fig(sl, "regress_pct").map(|v| format!("{v:.2}")).unwrap_or_default();
+        let regress = fig(sl, "regress_pct")
+            .map(|v| format!("{v:.2}"))
+            .unwrap_or_default();
         let sl_figs = [fig(sl, "S"), fig(sl, "V"), fig(sl, "P"), fig(sl, "L")].map(f);
         let sl_figs = if is_complete(sl) {
             sl_figs
         } else {
-            [sl.get("result").to_string(), String::new(), String::new(), String::new()]
+            [
+                sl.get("result").to_string(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]
         };
         for (k, order) in ["bfs", "dfs"].into_iter().enumerate() {
             let runs: Vec<&RunRow> = ours
@@ -1156,10 +1196,11 @@ fn table3_of(rows: &[RunRow], derivation: &str) -> (String, String) {
                 .copied()
                 .filter(|r| r.params_value("cache").is_some() && r.get("spec") == order)
                 .collect();
-            let best = runs
-                .iter()
-                .filter(|r| is_complete(r))
-                .min_by(|a, b| pct_param(a, "cache").unwrap_or(f64::MAX).total_cmp(&pct_param(b, "cache").unwrap_or(f64::MAX)));
+            let best = runs.iter().filter(|r| is_complete(r)).min_by(|a, b| {
+                pct_param(a, "cache")
+                    .unwrap_or(f64::MAX)
+                    .total_cmp(&pct_param(b, "cache").unwrap_or(f64::MAX))
+            });
             let (sc_s, sc_v) = match best {
                 Some(b) => (f(pct_param(b, "cache")), f(fig(b, "V"))),
                 None => (String::new(), String::new()),
@@ -1219,9 +1260,23 @@ mod tests {
         let group: Vec<&RunRow> = rows.iter().collect();
         let c = cell_of(&group, 5);
         let b = c.best.expect("a complete run");
-        assert_eq!((b.cache_pct, b.visits_pct, b.param.as_str(), b.replacement.as_str()), (10, 300.0, "16", "random"));
+        assert_eq!(
+            (
+                b.cache_pct,
+                b.visits_pct,
+                b.param.as_str(),
+                b.replacement.as_str()
+            ),
+            (10, 300.0, "16", "random")
+        );
         assert_eq!((b.runs, b.ok_runs, b.worst_visits_pct), (6, 4, 350.0));
-        assert_eq!(c.at_paper_s, Some(Failures { cache_full: 1, visit_limit: 1 }));
+        assert_eq!(
+            c.at_paper_s,
+            Some(Failures {
+                cache_full: 1,
+                visit_limit: 1
+            })
+        );
         // Nothing ran at the paper's S: no failure counts.
         assert_eq!(cell_of(&group, 35).at_paper_s, None);
     }
@@ -1269,7 +1324,9 @@ mod tests {
         row.cells[3][1] = cell(35, 225.0, 300.0, None);
         let text = differences(&[row], &paper);
         assert!(
-            text.contains("at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 cache_full, 7 visit_limit"),
+            text.contains(
+                "at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 cache_full, 7 visit_limit"
+            ),
             "{text}"
         );
         assert!(text.contains("at.2 DFS+CR: V 300 vs 428; our 3 successful runs at 30 % visit 300–450 %, the paper's V within that range"), "{text}");

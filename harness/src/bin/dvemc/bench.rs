@@ -162,7 +162,12 @@ fn validate_cells(m: &Matrix, cells: &[Cell], beem: Option<&Path>) -> Result<()>
     // each command line once (a search matrix has 100,000 cells).
     let mut seen = std::collections::HashSet::new();
     for c in cells {
-        if !seen.insert((c.backend.as_str(), c.spec_with_args(), c.seed, format!("{:?}", c.budgets))) {
+        if !seen.insert((
+            c.backend.as_str(),
+            c.spec_with_args(),
+            c.seed,
+            format!("{:?}", c.budgets),
+        )) {
             continue;
         }
         let argv = std::iter::once("dvemc".to_string()).chain(c.argv(beem));
@@ -261,7 +266,10 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 if let Some(b) = &a.beem {
                     again.extend(["--beem".into(), b.display().to_string()]);
                 }
-                let again: Vec<String> = again.iter().map(|x| harness::bench::util::shell_quote(x)).collect();
+                let again: Vec<String> = again
+                    .iter()
+                    .map(|x| harness::bench::util::shell_quote(x))
+                    .collect();
                 eprintln!(
                     "bench: interrupted after {} cells ({} recorded in {}); the rest runs with\n    {}",
                     s.ran,
