@@ -1247,6 +1247,47 @@ mod tests {
         r
     }
 
+    /// A run row of the Table 3 matrix (bopdp.2, level 3, projection).
+    fn sweep(spec: &str, cache: Option<&str>, result: &str, figs: [f64; 4]) -> RunRow {
+        let mut r = RunRow::empty();
+        r.set("instance", "bopdp.2");
+        r.set("spec", spec);
+        r.set("result", result);
+        r.set("state_space_size", "25685");
+        let cache = cache.map(|c| format!(r#","cache":"{c}""#)).unwrap_or_default();
+        r.set(
+            "params",
+            format!(r#"{{"progress_level":3,"progress_derivation":"projection"{cache}}}"#),
+        );
+        for (k, v) in ["S", "V", "P", "L"].iter().zip(figs) {
+            r.set(k, v.to_string());
+        }
+        r.set("regress_pct", "0.2336");
+        r.set("extra", r#"{"progress":["-a","b"]}"#);
+        r
+    }
+
+    #[test]
+    fn table3_gives_sl_and_fifo_and_lifo_rows_beside_the_paper() {
+        let rows = [
+            sweep("bfs", None, "complete", [52.4, 230.7, 0.5, 51.9]),
+            sweep("bfs", Some("20%"), "cache_full", [20.0, 100.0, 0.0, 0.0]),
+            sweep("bfs", Some("33.3%"), "complete", [33.3, 305.9, 0.0, 0.0]),
+            sweep("dfs", Some("30%"), "complete", [30.0, 400.0, 0.0, 0.0]),
+            sweep("dfs", Some("29.9%"), "cache_full", [29.9, 10.0, 0.0, 0.0]),
+        ];
+        let (csv, md) = table3_of(&rows, "projection");
+        assert!(
+            csv.contains("bopdp.2,25685,3,projection,\"-a b\",0.23,52.4,230.7,0.5,51.9,fifo,33.3,305.9,2,52.4,231,0.5,51.9,20.4,498"),
+            "{csv}"
+        );
+        assert!(csv.contains(",lifo,30.0,400.0,2,"), "{csv}");
+        assert!(md.contains("| bopdp.2 | 25685 | 3 | 52.4 [52.4] |"), "{md}");
+        assert!(md.contains("| LIFO | 30.0 | 400.0 |"), "{md}");
+        // Rows of the paper without runs are left out.
+        assert!(!csv.contains("brp.3"), "{csv}");
+    }
+
     #[test]
     fn a_cell_is_the_smallest_complete_cache_then_fewest_visits_then_protocol_order() {
         let rows = [
