@@ -235,19 +235,22 @@ pub struct Search {
 
 /// A searched value: a number, or a string holding a number and an optional `%`.
 fn search_value(v: &toml::Value) -> Result<(f64, String)> {
-    let (num, unit) = match v {
-        toml::Value::Integer(i) => return Ok((*i as f64, String::new())),
-        toml::Value::Float(f) => return Ok((*f, String::new())),
-        toml::Value::String(s) => match s.strip_suffix('%') {
-            Some(n) => (n, "%"),
-            None => (s.as_str(), ""),
-        },
+    let (x, unit) = match v {
+        toml::Value::Integer(i) => (*i as f64, ""),
+        toml::Value::Float(f) => (*f, ""),
+        toml::Value::String(s) => {
+            let (num, unit) = match s.strip_suffix('%') {
+                Some(n) => (n, "%"),
+                None => (s.as_str(), ""),
+            };
+            let x: f64 = num
+                .trim()
+                .parse()
+                .map_err(|_| anyhow!("`{v}` is not a number (or a number and `%`)"))?;
+            (x, unit)
+        }
         other => bail!("`{other}` is not a number"),
     };
-    let x: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| anyhow!("`{v}` is not a number (or a number and `%`)"))?;
     if !x.is_finite() || x < 0.0 {
         bail!("`{v}` is not a non-negative number");
     }
@@ -815,6 +818,9 @@ fn check_search(
         toml::Value::Array(a) => a.clone(),
         one => vec![one.clone()],
     };
+    if values.is_empty() {
+        bail!("search: `{}` has no values", sr.param);
+    }
     let mut last: Option<(f64, String)> = None;
     for v in &values {
         let (x, unit) = search_value(v).with_context(|| format!("search: `{}`", sr.param))?;
@@ -1144,6 +1150,8 @@ mod tests {
         assert!(err("{ cache = [\"5%\"] }", "{ param = \"cache\", per = [\"cr\"] }").contains("`cr`"));
         assert!(err("{ cache = [\"5%\"] }", "{ param = \"cache\", bisect = \"1\" }").contains("unit"));
         assert!(err("{ cache = [\"x%\"] }", "{ param = \"cache\" }").contains("not a number"));
+        assert!(err("{ cache = [nan, 5.0] }", "{ param = \"cache\" }").contains("non-negative"));
+        assert!(err("{ cache = [] }", "{ param = \"cache\", bisect = \"1\" }").contains("no values"));
         let ok = search(
             "{ cache = [\"5%\", \"10%\"], chain_reduction = [false, true] }",
             "{ param = \"cache\", per = [\"chain_reduction\"], bisect = \"0.1%\" }",
