@@ -70,16 +70,16 @@ bench-random:
 # evangelista-table3.toml, the projection and greedy measures, about an
 # hour); then their tables beside the paper's: results/caching/table2.{csv,md,svg},
 # table3.{csv,md} and table3-greedy.{csv,md}. An interrupted run resumes
-# (delete results/caching/table*-runs.csv to start afresh).
+# (delete results/runs/caching/table*-runs.csv to start afresh).
 bench-caching:
 	$(CARGO) build --release -p harness
-	./target/release/dvemc bench run beem/matrices/evangelista-table2.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/caching/table2-runs.csv
-	./target/release/dvemc bench report results/caching/table2-runs.csv --paper evangelista-table2 --out results/caching
+	./target/release/dvemc bench run beem/matrices/evangelista-table2.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/caching/table2-runs.csv
+	./target/release/dvemc bench report results/runs/caching/table2-runs.csv --paper evangelista-table2 --out results/caching
 
 bench-sweepline:
 	$(CARGO) build --release -p harness
-	./target/release/dvemc bench run beem/matrices/evangelista-table3.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/caching/table3-runs.csv
-	./target/release/dvemc bench report results/caching/table3-runs.csv --paper evangelista-table3 --out results/caching
+	./target/release/dvemc bench run beem/matrices/evangelista-table3.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/caching/table3-runs.csv
+	./target/release/dvemc bench report results/runs/caching/table3-runs.csv --paper evangelista-table3 --out results/caching
 
 # Iterative depth-bounded DFS (Udupa, Desai, Rajamani): revisits with and
 # without thresholds (their Table 2), getState time with traces against the
