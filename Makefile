@@ -95,11 +95,20 @@ bench-dbdfs:
 	./target/release/dvemc bench report results/dbdfs/runs.csv --paper udupa-dbdfs --out results/dbdfs
 
 # Benchmark matrices (`dvemc bench`; beem/matrices/*.toml, results/SCHEMA.md).
-# `make bench`: the quick matrix (about a minute) into results/runs/BENCH_RUN/
-# (CSV and report; git-ignored). BENCH_RUN defaults to the UTC date and time;
-# naming an earlier one resumes it. BENCH_JOBS cells run at once.
-# `make bench-full`: every reproduction matrix (all but quick and regressions;
-# hours: see each file's header), one CSV and report folder per matrix.
+# `make bench`: a reproduction run, about 6 minutes on 2 cores: the quick
+# strategy matrix and a slice of every paper's experiment (BENCH_SLICES:
+# matrix:instances, a few instances each that show the paper's headline
+# effect), into results/runs/BENCH_RUN/ (git-ignored): one CSV per matrix,
+# report.md and report.html (every paper's tables beside its figures), then
+# the report checked in headless Chromium where it is installed.
+# BENCH_RUN defaults to the UTC date and time; naming an earlier one resumes
+# it. BENCH_JOBS cells run at once.
+# `make bench-full`: every reproduction matrix whole (hours: see each file's
+# header), one CSV and report folder per matrix.
+# `make check-report`: a smaller slice of every paper into
+# results/runs/check-report/, its report.html opened in headless Chromium
+# (apt-get install chromium): a screenshot, and a check that every chart has
+# points for each legend entry and every table rows (scripts/check_report.py).
 # `make check-regressions`: the regression matrix (seconds) against
 # results/baseline/regressions.csv; fails when a deterministic counter differs
 # or a jit/interp speed ratio (or, where SPIN is installed, the dvemc/SPIN
@@ -110,19 +119,55 @@ endif
 BENCH_JOBS ?= 2
 BENCH_DIR = results/runs/$(BENCH_RUN)
 REPRO_MATRICES ?= $(filter-out beem/matrices/quick.toml beem/matrices/regressions.toml,$(sort $(wildcard beem/matrices/*.toml)))
-.PHONY: bench bench-full check-regressions
+# Caching (Table 2): small instances where BFS needs a larger cache than the
+# other orders; sweep-line (Table 3): both derivations on two instances;
+# dbdfs: the ten instances of Tables 2-4 and one deep instance of Table 1;
+# BBMC: the paper's instances but the three slowest; random search: two of
+# the four instances.
+BENCH_SLICES ?= \
+  evangelista-table2:gear.2,bopdp.2,iprotocol.2 \
+  evangelista-table3:iprotocol.1,bopdp.2 \
+  udupa-dbdfs:plc.2,plc.1,gear.2,hanoi.1,leader_election.2,sorter.1,brp2.1,brp2.3,driving_phils.1,brp2.2,plc.3 \
+  meulen-bbmc:iprotocol.2,protocols.2,needham.2,reader_writer.1,cambridge.2,bakery.2,krebs.2,lamport.2,szymanski.2,rushhour.1,krebs.3,frogs.1,production_cell.4,gear.1,production_cell.2,sokoban.1,hanoi.1,brp2.2,lifts.2 \
+  abed-random:bridge.1,reader_writer.2
+CHECK_SLICES ?= \
+  evangelista-table2:gear.2 \
+  evangelista-table3:iprotocol.1 \
+  udupa-dbdfs:gear.2,leader_election.2,driving_phils.1 \
+  meulen-bbmc:needham.2,cambridge.2,bakery.2,frogs.1 \
+  abed-random:bridge.1
+.PHONY: bench bench-full check-report check-regressions
+
+# $(call run_slices,SLICES,DIR): the quick matrix and each slice into DIR,
+# then one report of them all.
+define run_slices
+	./target/release/dvemc bench run beem/matrices/quick.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(2)/quick.csv
+	@set -e; for s in $(1); do \
+	  m=$${s%%:*}; i=$${s#*:}; \
+	  echo "./target/release/dvemc bench run beem/matrices/$$m.toml --instances $$i ..."; \
+	  ./target/release/dvemc bench run beem/matrices/$$m.toml --instances $$i --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(2)/$$m.csv; \
+	done
+	./target/release/dvemc bench report $(2)/*.csv --html --beem $(BEEM_DIR) --out $(2)
+endef
 
 bench:
 	$(CARGO) build --release -p harness
-	./target/release/dvemc bench run beem/matrices/quick.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(BENCH_DIR)/quick.csv
-	./target/release/dvemc bench report $(BENCH_DIR)/quick.csv --out $(BENCH_DIR)
+	$(call run_slices,$(BENCH_SLICES),$(BENCH_DIR))
+	@if command -v chromium >/dev/null 2>&1; then python3 scripts/check_report.py $(BENCH_DIR)/report.html; \
+	else echo "note: Chromium is not installed, so $(BENCH_DIR)/report.html was not checked in a browser (apt-get install chromium; make check-report)"; fi
+
+check-report:
+	$(CARGO) build --release -p harness
+	rm -rf results/runs/check-report
+	$(call run_slices,$(CHECK_SLICES),results/runs/check-report)
+	python3 scripts/check_report.py results/runs/check-report/report.html
 
 bench-full:
 	$(CARGO) build --release -p harness
 	@status=0; for m in $(REPRO_MATRICES); do \
 	  n=$$(basename $$m .toml); \
 	  ./target/release/dvemc bench run $$m --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(BENCH_DIR)/$$n.csv || status=1; \
-	  ./target/release/dvemc bench report $(BENCH_DIR)/$$n.csv --out $(BENCH_DIR)/$$n || status=1; \
+	  ./target/release/dvemc bench report $(BENCH_DIR)/$$n.csv --html --beem $(BEEM_DIR) --out $(BENCH_DIR)/$$n || status=1; \
 	done; exit $$status
 
 # The dvemc/SPIN speed ratio (where SPIN is installed) on these instances;

@@ -361,6 +361,38 @@ fn three_shards_merged_equal_the_unsharded_run() {
         .iter()
         .any(|r| r.get("result") == "complete" && r.num("time_s").is_some_and(|t| t >= 0.1));
     assert_eq!(rep.join("states_per_s.svg").exists(), timed, "{md}");
+
+    // The HTML report: every run a row, every chart's legend entries with
+    // points (the browser check of `make check-report` reads the same).
+    let o = dvemc(&[
+        "bench",
+        "report",
+        &merged,
+        "--html",
+        "--out",
+        rep.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let html = std::fs::read_to_string(rep.join("report.html")).unwrap();
+    let runs = html.split("id=\"t-runs\"").nth(1).expect("the table of runs");
+    assert_eq!(runs.matches("<tr class=").count(), 24, "one row per cell");
+    let charts: Vec<&str> = html.split("<svg class=\"plot\" data-legend=\"").skip(1).collect();
+    assert!(
+        charts.len() >= 3,
+        "overview and per-instance charts: {}",
+        charts.len()
+    );
+    for c in charts {
+        let legend = c[..c.find('"').unwrap()].replace("&quot;", "\"");
+        let names: Vec<String> = serde_json::from_str(&legend).unwrap();
+        let body = &c[..c.find("</svg>").unwrap()];
+        for n in &names {
+            assert!(
+                body.contains(&format!("data-series=\"{n}\"")),
+                "legend entry {n} without a point"
+            );
+        }
+    }
 }
 
 trait OutputAsync {

@@ -779,6 +779,30 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// The cells on the named instances only (`bench run --instances`: a
+/// slice of a matrix, e.g. the few instances `make bench` reproduces of a
+/// paper). A name that no cell has is an error, so a typo does not run an
+/// empty slice. Searches are per instance, so they stay whole.
+pub fn only_instances(cells: Vec<Cell>, names: &[String]) -> Result<Vec<Cell>> {
+    let present: std::collections::BTreeSet<&str> = cells.iter().map(|c| c.instance.name.as_str()).collect();
+    let missing: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !present.contains(n))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "--instances: {} not in the matrix (its instances: {})",
+            missing.join(", "),
+            present.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(cells
+        .into_iter()
+        .filter(|c| names.contains(&c.instance.name))
+        .collect())
+}
+
 /// The cells of shard K of N: every N-th cell of the expansion, starting at
 /// the K-th (round robin, so shards get a mix of small and large instances).
 /// A search stays in one shard: its cells go with its first cell.

@@ -14,14 +14,15 @@
 
 pub mod compare;
 pub mod exec;
+pub mod html;
 pub mod matrix;
 pub mod papers;
+pub mod plot;
 pub mod provenance;
 pub mod report;
 pub mod runner;
 pub mod schema;
 pub mod slurm;
-mod svg;
 pub mod util;
 
 use std::collections::BTreeMap;

@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use serde_json::Value;
 
+use crate::bench::plot;
 use crate::bench::schema::Row;
-use crate::bench::svg;
 
 /// The name of a configuration, as the paper's tables call it.
 fn variant(r: &Row) -> String {
@@ -214,7 +214,7 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
             })
             .collect();
         let n = rs.iter().map(|r| memory_of(r)).fold(0.0, f64::max);
-        let svg = svg::lines(
+        let svg = plot::lines(
             &format!("{inst}: coverage over time, memory N = {n} states (15 %)"),
             "time (s)",
             "covered states (% of the state space)",

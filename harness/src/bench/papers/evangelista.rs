@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use super::super::schema::Row as RunRow;
+use crate::bench::plot::{self, Axis, Series};
 
 /// One cell pair of the paper's Table 2: (S, V) for no CR and CR per family.
 pub struct PaperRow {
@@ -656,7 +657,7 @@ fn write_table2_md(
     let _ = writeln!(md, "\nPaper, average on 135 models: DFS 18.5/259 (CR 17.7/251), BFS 30.1/131 (26.3/143), BBFS 19.4/236 (17.4/241), Alt 16.4/239 (15.5/249).");
     let _ = writeln!(
         md,
-        "\nPlot: `table2.svg` (our S and V against the paper's, every cell)."
+        "\nPlots: `table2-S.svg` and `table2-V.svg` (our S and V against the paper's, every cell)."
     );
     md.push_str(&differences(rows, paper));
     std::fs::write(path, md)?;
@@ -767,118 +768,51 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
     out
 }
 
-/// Two scatter plots (S and V: ours against the paper's), SVG by hand.
-fn write_table2_svg(path: &Path, rows: &[Row], paper: &[PaperRow]) -> anyhow::Result<()> {
-    let colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
-    let mut pts: [Vec<(f64, f64, usize)>; 2] = [Vec::new(), Vec::new()];
-    for row in rows {
-        for fam in 0..4 {
-            for ci in 0..2 {
-                if let Some(b) = &row.cells[fam][ci].best {
-                    let (ps, pv, _) = paper[row.pi].cells[fam][ci];
-                    pts[0].push((ps as f64, b.cache_pct as f64, fam));
-                    pts[1].push((pv as f64, b.visits_pct, fam));
+/// Two scatter plots, S and V: ours against the paper's, one point per
+/// cell, one series per search family, the diagonal where they agree.
+fn write_table2_svgs(paths: [&Path; 2], rows: &[Row], paper: &[PaperRow]) -> anyhow::Result<()> {
+    for (k, path) in paths.iter().enumerate() {
+        let series: Vec<Series> = FAMILIES
+            .iter()
+            .enumerate()
+            .map(|(fam, name)| {
+                let mut s = Series::new(*name, Vec::new());
+                for row in rows {
+                    for ci in 0..2 {
+                        if let Some(b) = &row.cells[fam][ci].best {
+                            let (ps, pv, _) = paper[row.pi].cells[fam][ci];
+                            let (p, ours) = if k == 0 {
+                                (ps as f64, b.cache_pct as f64)
+                            } else {
+                                (pv as f64, b.visits_pct)
+                            };
+                            s.points.push((p, ours));
+                            s.tips.push(format!(
+                                "{} {name}{}: dvemc {ours:.0}, paper {p:.0}",
+                                row.name,
+                                if ci == 1 { " CR" } else { "" }
+                            ));
+                        }
+                    }
                 }
-            }
-        }
+                s
+            })
+            .collect();
+        let (title, max) = if k == 0 {
+            ("S: cache size (% of |S|), dvemc against the paper", 100.0)
+        } else {
+            ("V: visits (% of |S|), dvemc against the paper", 500.0)
+        };
+        let axis = |label: &str| Axis {
+            label: label.into(),
+            min: 0.0,
+            max,
+            log: false,
+            base2: false,
+        };
+        let svg = plot::scatter_with_diagonal(title, &axis("paper"), &axis("dvemc"), &series);
+        std::fs::write(path, svg)?;
     }
-    let (w, h, m) = (420.0, 420.0, 50.0);
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" font-family="sans-serif" font-size="12">"#,
-        2.0 * w + 20.0,
-        h + 40.0
-    );
-    let _ = writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    for (k, (title, maxv)) in [
-        ("S: cache size (% of |S|)", 100.0),
-        ("V: visits (% of |S|)", 500.0),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let ox = k as f64 * (w + 20.0);
-        let sx = |v: f64| ox + m + (v.min(*maxv) / maxv) * (w - 2.0 * m);
-        let sy = |v: f64| h - m + 20.0 - (v.min(*maxv) / maxv) * (h - 2.0 * m);
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="18" text-anchor="middle" font-size="14">{title}</text>"#,
-            ox + w / 2.0
-        );
-        let _ = writeln!(
-            svg,
-            r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="#999" stroke-dasharray="4,3"/>"##,
-            sx(0.0),
-            sy(0.0),
-            sx(*maxv),
-            sy(*maxv)
-        );
-        let _ = writeln!(
-            svg,
-            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="black"/><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="black"/>"#,
-            sx(0.0),
-            sy(0.0),
-            sx(*maxv),
-            sy(0.0),
-            sx(0.0),
-            sy(0.0),
-            sx(0.0),
-            sy(*maxv)
-        );
-        for i in 0..=4 {
-            let v = maxv * i as f64 / 4.0;
-            let _ = writeln!(
-                svg,
-                r#"<text x="{}" y="{}" text-anchor="middle">{v:.0}</text>"#,
-                sx(v),
-                sy(0.0) + 15.0
-            );
-            let _ = writeln!(
-                svg,
-                r#"<text x="{}" y="{}" text-anchor="end">{v:.0}</text>"#,
-                sx(0.0) - 4.0,
-                sy(v) + 4.0
-            );
-        }
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{}" text-anchor="middle">paper</text>"#,
-            ox + w / 2.0,
-            h + 10.0
-        );
-        let _ = writeln!(
-            svg,
-            r#"<text x="{}" y="{}" text-anchor="middle" transform="rotate(-90 {} {})">dvemc</text>"#,
-            ox + 14.0,
-            h / 2.0,
-            ox + 14.0,
-            h / 2.0
-        );
-        for &(x, y, fam) in &pts[k] {
-            let _ = writeln!(
-                svg,
-                r#"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="{}" fill-opacity="0.7"/>"#,
-                sx(x),
-                sy(y),
-                colors[fam]
-            );
-        }
-        for (fam, name) in FAMILIES.iter().enumerate() {
-            let y = 40.0 + 16.0 * fam as f64;
-            let _ = writeln!(
-                svg,
-                r#"<circle cx="{}" cy="{}" r="4" fill="{}"/><text x="{}" y="{}">{name}</text>"#,
-                ox + m + 10.0,
-                y,
-                colors[fam],
-                ox + m + 18.0,
-                y + 4.0
-            );
-        }
-    }
-    let _ = writeln!(svg, "</svg>");
-    std::fs::write(path, svg)?;
     Ok(())
 }
 
@@ -1015,11 +949,12 @@ pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
     let files = [
         out.join("table2.csv"),
         out.join("table2.md"),
-        out.join("table2.svg"),
+        out.join("table2-S.svg"),
+        out.join("table2-V.svg"),
     ];
     std::fs::write(&files[0], csv)?;
     write_table2_md(&files[1], &table, &paper, &strategies)?;
-    write_table2_svg(&files[2], &table, &paper)?;
+    write_table2_svgs([&files[2], &files[3]], &table, &paper)?;
     Ok(files.to_vec())
 }
 

@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
+use crate::bench::plot;
 use crate::bench::schema::Row;
-use crate::bench::svg;
 use crate::manifest::{Beem, PropertyKind};
 
 /// One property's figures.
@@ -256,7 +256,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         };
         plot(
             format!("witness-rate-{class}.svg"),
-            svg::lines(
+            plot::lines(
                 &format!("Witness probability, {class} goals (Algorithm 2, {runs} runs)"),
                 "breadth bound N",
                 "probability of a witness",
@@ -267,7 +267,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         )?;
         plot(
             format!("ratio-{class}.svg"),
-            svg::lines(
+            plot::lines(
                 &format!("Slice states / BMC states, {class} goals"),
                 "breadth bound N",
                 "mean slice states / BMC states (log)",
@@ -296,7 +296,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         let file = format!("degradation-{}-{}", p.instance, p.id);
         plot(
             format!("{file}-rate.svg"),
-            svg::lines(
+            plot::lines(
                 &format!("{}: witness probability", p.name()),
                 "breadth bound N (log2)",
                 "probability of a witness",
@@ -307,7 +307,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         )?;
         plot(
             format!("{file}-states.svg"),
-            svg::lines(
+            plot::lines(
                 &format!("{}: mean slice states (BMC {})", p.name(), opt(p.bmc)),
                 "breadth bound N (log2)",
                 "mean slice states (log)",

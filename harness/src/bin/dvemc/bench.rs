@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use harness::bench::exec::ProcessExecutor;
-use harness::bench::matrix::{parse_shard, shard, Cell, Matrix};
+use harness::bench::matrix::{only_instances, parse_shard, shard, Cell, Matrix};
 use harness::bench::provenance::Provenance;
 use harness::bench::runner::{run_cells, summary_table, ProgressMode, RunConfig};
 use harness::bench::schema::Table;
@@ -26,14 +26,24 @@ pub enum BenchCommand {
         /// Only shard K of N.
         #[arg(long, value_name = "K/N", value_parser = parse_shard)]
         shard: Option<(usize, usize)>,
+        /// Only the cells on these instances (comma-separated).
+        #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+        instances: Vec<String>,
         /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
     /// Write markdown tables and SVG plots of a results file.
     Report {
-        /// A results CSV.
-        csv: PathBuf,
+        /// Results CSVs (several: one report of all their runs, e.g. the
+        /// matrices of `make bench`).
+        #[arg(required = true)]
+        csv: Vec<PathBuf>,
+        /// Also write `report.html`: one self-contained page with sortable,
+        /// filterable tables, plots, and the tables of every paper whose
+        /// reproduction matrix is among the runs beside the paper's figures.
+        #[arg(long, conflicts_with = "paper")]
+        html: bool,
         /// Output directory [default: the CSV's directory].
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
@@ -122,6 +132,10 @@ pub struct RunArgs {
     /// Run only shard K of N (every N-th cell from the K-th).
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
+    /// Only the cells on these instances (comma-separated): a slice of the
+    /// matrix, e.g. a few instances of a paper's experiment.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub instances: Vec<String>,
     /// No progress output.
     #[arg(long)]
     pub quiet: bool,
@@ -136,6 +150,7 @@ fn cells_of(
     matrix: &Path,
     beem: Option<&Path>,
     shard_of: Option<(usize, usize)>,
+    instances: &[String],
 ) -> Result<(Matrix, Vec<Cell>, Option<PathBuf>)> {
     let m = Matrix::load(matrix)?;
     let located = if m.needs_beem() || beem.is_some() {
@@ -144,6 +159,9 @@ fn cells_of(
         Beem::locate(None).ok()
     };
     let mut cells = m.expand(located.as_ref())?;
+    if !instances.is_empty() {
+        cells = only_instances(cells, instances).with_context(|| format!("matrix {}", matrix.display()))?;
+    }
     let beem_dir = located.map(|b| b.root().to_path_buf());
     validate_cells(&m, &cells, beem_dir.as_deref())?;
     if let Some((k, n)) = shard_of {
@@ -217,7 +235,7 @@ fn validate_cells(m: &Matrix, cells: &[Cell], beem: Option<&Path>) -> Result<()>
 pub fn run(cmd: BenchCommand) -> Result<u8> {
     match cmd {
         BenchCommand::Run(a) => {
-            let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard)?;
+            let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard, &a.instances)?;
             let exec = ProcessExecutor {
                 exe: harness::bench::runner::current_exe()?,
                 beem,
@@ -298,8 +316,13 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             }
             Ok(0)
         }
-        BenchCommand::List { matrix, shard, beem } => {
-            let (_, cells, beem) = cells_of(&matrix, beem.as_deref(), shard)?;
+        BenchCommand::List {
+            matrix,
+            shard,
+            instances,
+            beem,
+        } => {
+            let (_, cells, beem) = cells_of(&matrix, beem.as_deref(), shard, &instances)?;
             let exe = harness::bench::runner::current_exe()?.display().to_string();
             let mut out = std::io::stdout().lock();
             for c in &cells {
@@ -312,23 +335,34 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         }
         BenchCommand::Report {
             csv,
+            html,
             out,
             by,
             paper,
             beem,
         } => {
-            let out = out.unwrap_or_else(|| match csv.parent() {
+            let out = out.unwrap_or_else(|| match csv[0].parent() {
                 Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
                 _ => PathBuf::from("."),
             });
             let written = match paper {
                 Some(p) => {
-                    let table = Table::read(&csv)?;
+                    let mut rows = Vec::new();
+                    for c in &csv {
+                        rows.extend(Table::read(c)?.rows);
+                    }
                     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
                     let beem = Beem::locate(beem.as_deref()).ok();
-                    harness::bench::papers::render(&p, &table.rows, &out, beem.as_ref())?
+                    harness::bench::papers::render(&p, &rows, &out, beem.as_ref())?
                 }
-                None => harness::bench::report::report(&csv, &out, &by)?,
+                None => {
+                    let beem = if html {
+                        Beem::locate(beem.as_deref()).ok()
+                    } else {
+                        None
+                    };
+                    harness::bench::report::report(&csv, &out, &by, html, beem.as_ref())?
+                }
             };
             for f in written {
                 println!("wrote {}", f.display());
@@ -363,7 +397,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             partition,
             beem,
         } => {
-            let (m, cells, beem) = cells_of(&matrix, beem.as_deref(), None)?;
+            let (m, cells, beem) = cells_of(&matrix, beem.as_deref(), None, &[])?;
             let abs = |p: &Path| -> Result<PathBuf> {
                 Ok(if p.is_absolute() {
                     p.to_path_buf()
