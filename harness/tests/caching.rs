@@ -558,7 +558,7 @@ fn tiny_caches_on_random_graphs_keep_invariant_i4() {
         let g = Graph::new(succ);
         let fps = exhaustive(&g);
         for order in orders() {
-            for repl in Replacement::ALL {
+            for repl in Replacement::family() {
                 for cr in [false, true] {
                     for cache in [5u64, 15] {
                         let opts = Options {

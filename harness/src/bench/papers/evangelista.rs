@@ -958,17 +958,16 @@ pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
     Ok(files.to_vec())
 }
 
-/// The replacement strategies of `evangelista-table2.toml`, in its order.
-const REPLACEMENTS: [&str; 8] = [
-    "random",
-    "depth-min",
-    "depth-max",
-    "indegree",
-    "outdegree",
-    "visits",
-    "stratified",
-    "age",
-];
+/// Replacement strategies in the order that breaks ties between equally
+/// good runs: `Replacement::family()`, whose first 8 are the order of
+/// `evangelista-table2.toml`.
+fn replacement_rank() -> std::collections::HashMap<String, usize> {
+    crate::caching::Replacement::family()
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.to_string(), i))
+        .collect()
+}
 
 /// The family of a run: 0..4 for DFS, BFS, BBFS, Alt.
 fn family(r: &RunRow) -> Option<usize> {
@@ -995,9 +994,10 @@ fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
     let best = best_pct.and_then(|pct| {
         let ok: Vec<&RunRow> = at(pct).into_iter().filter(|r| is_complete(r)).collect();
         let v = |r: &&RunRow| fig(r, "V").unwrap_or(f64::INFINITY);
+        let rank = replacement_rank();
         // Ties (equal visits) go to the first run in the protocol's order:
         // the family's orders by parameter, then the replacement strategies
-        // as the matrix lists them (rows come in the order cells ended).
+        // in `replacement_rank`'s order (rows come in the order cells ended).
         let order = |r: &&RunRow| -> (Vec<u32>, usize) {
             let params = r
                 .get("spec")
@@ -1005,13 +1005,7 @@ fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
                 .map(|(_, p)| p.split(',').filter_map(|x| x.parse().ok()).collect())
                 .unwrap_or_default();
             let rep = r.params_value("replacement").unwrap_or_default();
-            (
-                params,
-                REPLACEMENTS
-                    .iter()
-                    .position(|x| *x == rep)
-                    .unwrap_or(REPLACEMENTS.len()),
-            )
+            (params, rank.get(&rep).copied().unwrap_or(rank.len()))
         };
         let b = ok
             .iter()

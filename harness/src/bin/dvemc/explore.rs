@@ -164,7 +164,10 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "SIZE|P%", allow_hyphen_values = true)]
     pub cache: Option<CacheSize>,
     /// Cache replacement strategy: random, depth-min, depth-max, indegree,
-    /// outdegree, visits, stratified[:K], age [default: random].
+    /// outdegree, visits, stratified[:K], age, indegree-max, outdegree-max,
+    /// visits-max, newest, or FIRST+THEN (a first key, ties broken by
+    /// random, newest, depth, indegree, outdegree or visits; e.g.
+    /// depth-max+random) [default: random].
     #[arg(long, value_name = "NAME")]
     pub replacement: Option<Replacement>,
     /// Single-successor chain reduction (state-caching paper, Sect. 4.1).
