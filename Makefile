@@ -3,6 +3,8 @@ CARGO ?= cargo
 BEEM_DIR ?= ../shared/beem
 # verify-beem: largest instance (by BEEM's state count) to explore.
 MAX_STATES ?= 20000000
+# verify-beem: STORE=tree explores with the tree-compressed store (into
+# results/beem-verify-tree.csv).
 
 .PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs fmt lint clean
 
@@ -21,7 +23,7 @@ test:
 # Explore every complete BEEM instance with at most MAX_STATES states (BFS)
 # and compare with instances.csv; writes results/beem-verify.csv.
 verify-beem: build
-	./target/release/dvemc verify-beem --beem $(BEEM_DIR) --max-states $(MAX_STATES) --out results/beem-verify.csv
+	./target/release/dvemc verify-beem --beem $(BEEM_DIR) --max-states $(MAX_STATES) $(if $(STORE),--store $(STORE)) --out $(if $(STORE),results/beem-verify-$(STORE).csv,results/beem-verify.csv)
 
 # The JIT against the interpreter on every BEEM file (instances and property
 # products): successor lists and fingerprints of every reachable state,

@@ -52,7 +52,9 @@ use dve_frontend::model::NextState;
 use crate::record::RunRecord;
 use crate::search::dfs::keep_cap;
 use crate::search::progress::Meter;
-use crate::search::{self, BfsOptions, Budget, DfsOptions, Nothing, Root, StateStore};
+use crate::search::{
+    self, BfsOptions, Budget, DfsOptions, Nothing, Root, StateStore, Store, StoreKind, TreeStore,
+};
 pub use crate::search::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
 use crate::strategy::Strategy;
 
@@ -66,19 +68,28 @@ pub struct ExploreOptions {
     /// Where the progress line reads the counters (and, sampling, the
     /// record's `samples` come from).
     pub meter: Option<Meter>,
+    /// The visited set.
+    pub store: StoreKind,
 }
 
 /// Explores `model` with the options' strategy (BFS by default).
 pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+    match opts.store {
+        StoreKind::Exact => explore_into(model, opts, StateStore::new(model.state_len())),
+        StoreKind::Tree => explore_into(model, opts, TreeStore::new(model.state_len())),
+    }
+}
+
+/// [`explore`] with the visited set `store` (empty).
+fn explore_into<S: Store>(model: &dyn NextState, opts: &ExploreOptions, mut store: S) -> RunRecord {
     let strategy = opts.strategy.unwrap_or(Strategy::Bfs);
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let mut store = StateStore::new(model.state_len());
     let mut rec = RunRecord {
         model: model.info().name.clone(),
         strategy: strategy.to_string(),
         config: strategy.to_string(),
-        store: "exact".into(),
+        store: opts.store.to_string(),
         state_len: model.state_len() as u64,
         ..RunRecord::default()
     };
@@ -138,6 +149,7 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> RunReco
             limits: *limits,
             level_table,
             meter: None,
+            store: StoreKind::Exact,
         },
     )
 }
@@ -151,6 +163,7 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> RunRecord {
             limits: *limits,
             level_table: false,
             meter: None,
+            store: StoreKind::Exact,
         },
     )
 }

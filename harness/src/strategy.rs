@@ -329,6 +329,8 @@ pub struct Params {
     pub stop_when_covered: bool,
     /// Keep the counters over time at this interval (seconds).
     pub sample_interval: Option<f64>,
+    /// The visited set of exhaustive BFS and DFS.
+    pub store: Option<crate::search::StoreKind>,
 }
 
 impl Params {
@@ -411,6 +413,10 @@ const PROPERTIES: &[&str] = &[
 /// Every strategy option of `explore` (budgets and general options apply to
 /// every strategy and are not listed).
 pub const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        flag: "store",
+        takers: Takers::Only(&["bfs", "dfs"]),
+    },
     OptionInfo {
         flag: "cache",
         takers: Takers::Only(CACHING),
@@ -638,6 +644,11 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
     if p.cover_targets.iter().any(|&t| !(t > 0.0 && t <= 100.0)) {
         return Err("--cover-targets: each level is a percentage of |S| above 0 and at most 100".into());
     }
+    if p.general_algorithm() && p.store.is_some_and(|s| s != crate::search::StoreKind::Exact) {
+        return Err(
+            "--store: the general algorithm (state caching, sweep-line) keeps its own cache; --store applies to exhaustive bfs and dfs".into(),
+        );
+    }
     if p.general_algorithm() && has("sample-interval") {
         return Err(
             "--sample-interval: the general algorithm (state caching, sweep-line) does not sample".into(),
@@ -661,6 +672,9 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
             None => format!("--{name}"),
         })
     };
+    if let Some(s) = p.store.filter(|s| *s != crate::search::StoreKind::Exact) {
+        flag("store", Some(s.to_string()));
+    }
     if let Some(c) = p.cache {
         flag("cache", Some(c.to_string()));
     }

@@ -45,6 +45,7 @@ pub fn verify_beem(
     beem: &Beem,
     max_states: u64,
     memory_limit: Option<u64>,
+    store: crate::search::StoreKind,
     out: &Path,
     mut progress: impl FnMut(&VerifyRow),
 ) -> Result<VerifySummary> {
@@ -85,6 +86,7 @@ pub fn verify_beem(
                     },
                     level_table: false,
                     meter: None,
+                    store,
                 };
                 let r = explore(model.as_ref(), &opts);
                 VerifyRow {

@@ -141,6 +141,30 @@ fn missing_file_exits_3_and_names_it() {
     }
 }
 
+/// `--store tree` explores like the exact store; where a search keeps
+/// states another way, the option is refused by name.
+#[test]
+fn the_tree_store_on_the_command_line() {
+    for strategy in ["bfs", "dfs"] {
+        let o = dvemc(&["explore", "--json", "--strategy", strategy, "--store", "tree"]);
+        assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(v["store"], "tree");
+        assert_eq!(v["config"], format!("{strategy} --store tree"));
+        assert_eq!((v["states"].as_u64(), v["transitions"].as_u64()), (Some(10), Some(14)));
+    }
+    for (args, says) in [
+        (&["--store", "zip"][..], "unknown store `zip`"),
+        (&["--strategy", "dbdfs", "--store", "tree"], "--store"),
+        (&["--store", "tree", "--cache", "50%"], "keeps its own cache"),
+        (&["--store", "tree", "--check", "deadlock"], "property checks"),
+    ] {
+        let o = dvemc(&[&["explore"][..], args].concat());
+        assert_ne!(o.status.code(), Some(0), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn bad_options_exit_2() {
     for args in [

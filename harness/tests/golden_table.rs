@@ -4,7 +4,7 @@
 //! reach exactly BEEM's state count.
 //!
 //! The configurations are every one that visits every reachable state:
-//! exhaustive BFS and DFS; the general state exploring algorithm with
+//! exhaustive BFS and DFS, with the exact and the tree-compressed store; the general state exploring algorithm with
 //! BBFS(w) and Alt(b, d) open sets and no cache; state caching with a cache
 //! of |S| (with and without the reductions, which keep every state); the
 //! sweep-line method (SL, level 0 measure); depth-bounded DFS, sound
@@ -40,6 +40,22 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
     vec![
         ("bfs".into(), Strategy::Bfs, Params::default()),
         ("dfs".into(), Strategy::Dfs, Params::default()),
+        (
+            "bfs --store tree".into(),
+            Strategy::Bfs,
+            Params {
+                store: Some(harness::search::StoreKind::Tree),
+                ..Params::default()
+            },
+        ),
+        (
+            "dfs --store tree".into(),
+            Strategy::Dfs,
+            Params {
+                store: Some(harness::search::StoreKind::Tree),
+                ..Params::default()
+            },
+        ),
         ("bbfs:4".into(), Strategy::Bbfs(Some(4)), Params::default()),
         (
             "alt:2,3".into(),

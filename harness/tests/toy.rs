@@ -7,6 +7,7 @@ use std::time::Duration;
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
 use harness::explore::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome};
 use harness::manifest::Beem;
+use harness::search::StoreKind;
 use harness::strategy::Strategy;
 
 fn info(name: &str, state_len: usize) -> ModelInfo {
@@ -232,9 +233,18 @@ fn error_transitions_are_edges_into_a_state() {
     }
 }
 
+/// BFS and DFS, each with the exact and the tree-compressed store: the
+/// budgets hold whatever the store.
+fn both_stores() -> Vec<(Strategy, StoreKind)> {
+    [Strategy::Bfs, Strategy::Dfs]
+        .into_iter()
+        .flat_map(|s| [(s, StoreKind::Exact), (s, StoreKind::Tree)])
+        .collect()
+}
+
 #[test]
 fn state_limit() {
-    for s in [Strategy::Bfs, Strategy::Dfs] {
+    for (s, store) in both_stores() {
         let opts = ExploreOptions {
             strategy: Some(s),
             limits: Limits {
@@ -243,10 +253,11 @@ fn state_limit() {
             },
             level_table: false,
             meter: None,
+            store,
         };
         let r = explore(&ring(100), &opts);
-        assert_eq!(r.result, Outcome::StateLimit, "{s}");
-        assert_eq!(r.states, 5, "{s}");
+        assert_eq!(r.result, Outcome::StateLimit, "{s} {store}");
+        assert_eq!(r.states, 5, "{s} {store}");
         // A limit the model stays within is no limit.
         let opts = ExploreOptions {
             limits: Limits {
@@ -256,7 +267,7 @@ fn state_limit() {
             ..opts
         };
         let r = explore(&ring(10), &opts);
-        assert_eq!((r.result, r.states), (Outcome::Complete, 10), "{s}");
+        assert_eq!((r.result, r.states), (Outcome::Complete, 10), "{s} {store}");
         let opts = ExploreOptions {
             limits: Limits {
                 max_states: Some(0),
@@ -265,13 +276,13 @@ fn state_limit() {
             ..opts
         };
         let r = explore(&ring(10), &opts);
-        assert_eq!((r.result, r.states), (Outcome::StateLimit, 0), "{s}");
+        assert_eq!((r.result, r.states), (Outcome::StateLimit, 0), "{s} {store}");
     }
 }
 
 #[test]
 fn time_limit() {
-    for s in [Strategy::Bfs, Strategy::Dfs] {
+    for (s, store) in both_stores() {
         let opts = ExploreOptions {
             strategy: Some(s),
             limits: Limits {
@@ -281,18 +292,19 @@ fn time_limit() {
             },
             level_table: false,
             meter: None,
+            store,
         };
         let t0 = std::time::Instant::now();
         let r = explore(&counter(), &opts);
-        assert_eq!(r.result, Outcome::TimeLimit, "{s}");
-        assert!(t0.elapsed() < Duration::from_secs(5), "{s}");
-        assert!(r.states > 1000, "{s}");
+        assert_eq!(r.result, Outcome::TimeLimit, "{s} {store}");
+        assert!(t0.elapsed() < Duration::from_secs(5), "{s} {store}");
+        assert!(r.states > 1000, "{s} {store}");
     }
 }
 
 #[test]
 fn memory_limit() {
-    for s in [Strategy::Bfs, Strategy::Dfs] {
+    for (s, store) in both_stores() {
         let limit = 4u64 << 20;
         let opts = ExploreOptions {
             strategy: Some(s),
@@ -302,16 +314,17 @@ fn memory_limit() {
             },
             level_table: false,
             meter: None,
+            store,
         };
         let r = explore(&counter(), &opts);
-        assert_eq!(r.result, Outcome::MemoryLimit, "{s}");
+        assert_eq!(r.result, Outcome::MemoryLimit, "{s} {store}");
         assert!(
             r.store_bytes + r.frontier_bytes <= limit,
-            "{s}: {} + {}",
+            "{s} {store}: {} + {}",
             r.store_bytes,
             r.frontier_bytes
         );
-        assert!(r.states > 10_000, "{s}: {}", r.states);
+        assert!(r.states > 10_000, "{s} {store}: {}", r.states);
         assert!(r.bytes_per_state > 4.0);
     }
 }

@@ -191,6 +191,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
             run.levels.last_mut().expect("level").edges += k as u64;
             run.transitions += k as u64;
             run.expansions += 1;
+            store.expanding(src_id);
             if obs.expanded(&cx!(), src_id, k).stop() {
                 run.stopped = true;
                 break 'search;

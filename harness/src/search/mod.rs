@@ -1,7 +1,8 @@
 //! The search engine: the one core every exploration goes through.
 //!
 //! A search is a model ([`NextState`](dve_frontend::model::NextState), the
-//! boundary), a [`Store`] of visited states, an order (the fast
+//! boundary), a [`Store`] of visited states (exact, or tree-compressed:
+//! [`TreeStore`]), an order (the fast
 //! breadth-first [`bfs`] and depth-first [`dfs`] loops, or the open sets of
 //! [`frontier`] — stack, queue, BBFS(w), Alt(b, d), the sweep-line's
 //! priority queue — for the general state exploring algorithm of the
@@ -22,11 +23,13 @@ pub mod outcome;
 pub mod progress;
 pub mod store;
 pub mod trace;
+pub mod tree_store;
 
 pub use bfs::{bfs, Bfs, BfsOptions, LevelStats};
 pub use dfs::{dfs, Dfs, DfsOptions, DfsStats, Root};
 pub use limits::{interrupt, peak_rss_bytes, visit, Budget, Limits, POLL_MASK};
 pub use observer::{Control, Cx, Nothing, Observer, NO_SUCC};
 pub use outcome::Outcome;
-pub use store::{Insert, StateStore, Store};
+pub use store::{Insert, StateStore, Store, StoreKind};
 pub use trace::{Step, Trace};
+pub use tree_store::TreeStore;

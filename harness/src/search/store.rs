@@ -30,6 +30,43 @@
 //! `next_growth_bytes` tells how much the next insertion of a new state would
 //! allocate, so a memory limit can stop a search before it grows.
 
+/// Which visited set a search keeps (`--store`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StoreKind {
+    /// [`StateStore`]: every state kept whole.
+    #[default]
+    Exact,
+    /// [`TreeStore`](super::TreeStore): exact, tree-compressed.
+    Tree,
+}
+
+impl StoreKind {
+    pub const NAMES: &'static str = "exact, tree";
+}
+
+impl std::fmt::Display for StoreKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StoreKind::Exact => "exact",
+            StoreKind::Tree => "tree",
+        })
+    }
+}
+
+impl std::str::FromStr for StoreKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<StoreKind, String> {
+        match s {
+            "exact" => Ok(StoreKind::Exact),
+            "tree" => Ok(StoreKind::Tree),
+            _ => Err(format!(
+                "unknown store `{s}` (expected one of: {})",
+                StoreKind::NAMES
+            )),
+        }
+    }
+}
+
 /// Smallest index capacity (slots).
 const MIN_TABLE: usize = 16;
 /// Target size of one arena chunk in bytes.
@@ -57,6 +94,10 @@ pub trait Store {
     /// Bytes the next insertion of a new state would allocate (0 if none),
     /// so that a memory budget can refuse it before it happens.
     fn next_growth_bytes(&self) -> usize;
+    /// The successors inserted next are those of stored state `id` (a hint:
+    /// a compressed store encodes them relative to it).
+    #[inline]
+    fn expanding(&self, _id: u32) {}
     /// Starts loading what a lookup of `fp` reads first (a hint).
     #[inline]
     fn prefetch(&self, _fp: u64) {}

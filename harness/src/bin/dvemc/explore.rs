@@ -158,6 +158,11 @@ pub struct ExploreArgs {
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub trace_format: TraceFormat,
 
+    /// The visited set of exhaustive bfs and dfs: exact (every state whole)
+    /// or tree (exact, tree-compressed: long state vectors that share
+    /// parts cost a fraction of their length) [default: exact].
+    #[arg(long, value_name = "NAME")]
+    pub store: Option<harness::search::StoreKind>,
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
     /// in memory, or P% of the state space (0 < P <= 100; |S| from
     /// instances.csv, else from an exhaustive run first).
@@ -301,6 +306,7 @@ impl ExploreArgs {
             cover_targets: self.cover_targets.clone(),
             stop_when_covered: self.stop_when_covered,
             sample_interval: self.sample_interval,
+            store: self.store,
         };
         Request {
             model: self.model.clone(),

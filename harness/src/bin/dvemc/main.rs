@@ -117,6 +117,9 @@ pub(crate) enum Command {
         /// Memory budget of each run (same suffixes as `explore --memory-limit`).
         #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
         memory_limit: Option<u64>,
+        /// The visited set: exact or tree (as `explore --store`).
+        #[arg(long, value_name = "NAME", default_value = "exact")]
+        store: harness::search::StoreKind,
         /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
@@ -302,10 +305,11 @@ fn run(cli: Cli) -> Result<u8> {
             max_states,
             out,
             memory_limit,
+            store,
             beem,
         } => {
             let beem = Beem::locate(beem.as_deref())?;
-            let summary = harness::verify::verify_beem(&beem, max_states, memory_limit, &out, |r| {
+            let summary = harness::verify::verify_beem(&beem, max_states, memory_limit, store, &out, |r| {
                 eprintln!(
                     "{:<28} {:>10} {:>10} {:<5} {:>8.2} s",
                     r.instance,

@@ -1,0 +1,517 @@
+//! [`TreeStore`]: an exact visited set with tree compression (Laarman, van
+//! de Pol, Weber, *Parallel Recursive State Compression for Free*, SPIN
+//! 2011), for models whose states are long and share most of their parts.
+//!
+//! **Shape.** A state of `n` bytes is read as `k = ceil(n / 4)` 32-bit
+//! words (the last padded with zeros) and folded by a fixed binary tree:
+//! the words are the leaves; a node over words `[lo, hi)` splits them into
+//! `[lo, mid)` and `[mid, hi)` with `mid = lo + ceil((hi - lo) / 2)`. Each
+//! inner node of the tree has its own table of distinct pairs `(left,
+//! right)`, where a child is its word when it is a leaf and else its index
+//! in the child node's table. A state is its root pair, and the index of
+//! that pair in the root table is the state's id.
+//!
+//! **Tables.** A table is an append-only arena of pairs (one `u64` each, in
+//! chunks of 64 Ki pairs that never move, so indices are stable) and an
+//! open-addressing index of `u32` (`pair index + 1`, 0 = empty; linear
+//! probing, load at most 3/4) that doubles by rehashing the arena. Pairs
+//! are compared whole: the store is exact whatever the hashes. Root pairs
+//! are appended only for new states, so ids are dense and in insertion
+//! order, as the [`Store`] trait requires.
+//!
+//! **Memory.** A new state costs its root pair and index slot (8 bytes plus
+//! 4 / load) and whatever inner pairs are new; the parts of a state that it
+//! shares with stored states (most of them, after the first levels of a
+//! search) cost nothing more. `bytes_used` counts every arena chunk and
+//! index slot.
+//!
+//! **Incremental insertion.** The store remembers the trees of the last
+//! [`RECENT`] states it gave back (`state`: in a search, the states being
+//! expanded; breadth-first search reads a batch of them, then inserts their
+//! successors, telling the store whose through `Store::expanding`). A
+//! successor is compared with its parent's tree word by word, and a subtree whose words
+//! are all unchanged takes the remembered index without a lookup: a
+//! transition that changes one word costs about log2(k) table lookups, not
+//! k - 1. (Reusing an index is exact whatever state is remembered: a pair
+//! table maps equal contents to one index.)
+//!
+//! Not yet here (issue 14): a compact root table.
+
+use std::cell::RefCell;
+
+use super::store::{Insert, Store, MAX_STATES};
+
+/// Pairs per arena chunk.
+const CHUNK: usize = 1 << 16;
+/// Smallest index (slots).
+const MIN_INDEX: usize = 16;
+
+/// A child of a tree node: a word (leaf) or a node of the tree.
+#[derive(Clone, Copy, Debug)]
+enum Child {
+    Word(usize),
+    Node(usize),
+}
+
+/// An inner node of the fixed tree: its two children.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    left: Child,
+    right: Child,
+}
+
+/// A table of distinct pairs with stable indices (see the module comment).
+#[derive(Debug, Default)]
+struct PairTable {
+    chunks: Vec<Vec<u64>>,
+    len: usize,
+    index: Vec<u32>,
+    bits: u32,
+    /// Bytes allocated (kept, so that reading it is O(1)).
+    alloc: usize,
+}
+
+#[inline]
+fn hash(pair: u64) -> u64 {
+    // A 64-bit finalizer (splitmix64): every input bit moves the top bits,
+    // which pick the home slot.
+    let mut z = pair.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl PairTable {
+    fn new() -> PairTable {
+        PairTable {
+            chunks: Vec::new(),
+            len: 0,
+            index: vec![0; MIN_INDEX],
+            bits: MIN_INDEX.trailing_zeros(),
+            alloc: MIN_INDEX * 4,
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: u32) -> u64 {
+        let i = i as usize;
+        self.chunks[i / CHUNK][i % CHUNK]
+    }
+
+    #[inline]
+    fn home(&self, pair: u64) -> usize {
+        (hash(pair) >> (64 - self.bits)) as usize
+    }
+
+    /// The index of `pair`, or the empty slot where it would go.
+    #[inline]
+    fn probe(&self, pair: u64) -> Result<u32, usize> {
+        let mask = self.index.len() - 1;
+        let mut slot = self.home(pair);
+        loop {
+            match self.index[slot] {
+                0 => return Err(slot),
+                e if self.get(e - 1) == pair => return Ok(e - 1),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    fn find(&self, pair: u64) -> Option<u32> {
+        self.probe(pair).ok()
+    }
+
+    fn insert(&mut self, pair: u64) -> (u32, bool) {
+        if (self.len + 1) * 4 > self.index.len() * 3 {
+            self.grow();
+        }
+        match self.probe(pair) {
+            Ok(i) => (i, false),
+            Err(slot) => {
+                let i = self.len;
+                if i.is_multiple_of(CHUNK) {
+                    let cap = if i == 0 { 16 } else { CHUNK };
+                    self.chunks.push(Vec::with_capacity(cap));
+                    self.alloc += cap * 8;
+                }
+                let chunk = self.chunks.last_mut().expect("a chunk");
+                if chunk.len() == chunk.capacity() {
+                    let old = chunk.capacity();
+                    chunk.reserve_exact((old * 2).min(CHUNK) - chunk.len());
+                    self.alloc += (chunk.capacity() - old) * 8;
+                }
+                chunk.push(pair);
+                self.len += 1;
+                self.index[slot] = i as u32 + 1;
+                (i as u32, true)
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let cap = self.index.len() * 2;
+        self.alloc += cap * 2;
+        self.index = vec![0; cap];
+        self.bits = cap.trailing_zeros();
+        let mask = cap - 1;
+        for i in 0..self.len {
+            let mut slot = self.home(self.get(i as u32));
+            while self.index[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.index[slot] = i as u32 + 1;
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        debug_assert_eq!(
+            self.alloc,
+            self.chunks.iter().map(|c| c.capacity() * 8).sum::<usize>() + self.index.len() * 4
+        );
+        self.alloc
+    }
+
+    /// Bytes the insertion of one new pair would allocate.
+    fn growth_bytes(&self) -> usize {
+        let mut b = 0;
+        if (self.len + 1) * 4 > self.index.len() * 3 {
+            b += self.index.len() * 2 * 4;
+        }
+        match self.chunks.last() {
+            Some(_) if self.len.is_multiple_of(CHUNK) => b += CHUNK * 8,
+            Some(c) if c.len() == c.capacity() => b += ((c.capacity() * 2).min(CHUNK) - c.capacity()) * 8,
+            None => b += 16 * 8,
+            _ => {}
+        }
+        b
+    }
+}
+
+/// The exact tree-compressed store (see the module documentation).
+#[derive(Debug)]
+pub struct TreeStore {
+    state_len: usize,
+    words: usize,
+    /// Inner nodes, children before parents; the root is the last.
+    nodes: Vec<Node>,
+    tables: Vec<PairTable>,
+    /// The trees of the states `state` last gave back (see the module
+    /// comment).
+    recent: RefCell<Recent>,
+    /// Sums over the tables of `bytes` and `growth_bytes`, kept as tables
+    /// change (a memory budget reads them for every new state).
+    bytes: usize,
+    growth: usize,
+}
+
+/// Trees remembered for incremental insertion (a BFS batch).
+pub const RECENT: usize = 16;
+
+/// A stored state's words and the index of each of its tree's nodes.
+#[derive(Debug, Default)]
+struct Last {
+    valid: bool,
+    id: u32,
+    words: Vec<u32>,
+    idx: Vec<u32>,
+}
+
+#[derive(Debug, Default)]
+struct Recent {
+    trees: Vec<Last>,
+    /// The tree insertions compare with.
+    cur: usize,
+    /// The slot the next decoded tree goes to.
+    next: usize,
+}
+
+impl TreeStore {
+    pub fn new(state_len: usize) -> TreeStore {
+        // At least two words, so that there is a root pair.
+        let words = state_len.div_ceil(4).max(2);
+        let mut nodes = Vec::new();
+        build(0, words, &mut nodes);
+        let tables: Vec<PairTable> = nodes.iter().map(|_| PairTable::new()).collect();
+        let recent = RefCell::new(Recent {
+            trees: (0..RECENT)
+                .map(|_| Last {
+                    valid: false,
+                    id: 0,
+                    words: vec![0; words],
+                    idx: vec![0; nodes.len()],
+                })
+                .collect(),
+            cur: 0,
+            next: 0,
+        });
+        let bytes = tables.iter().map(PairTable::bytes).sum();
+        let growth = tables.iter().map(PairTable::growth_bytes).sum();
+        TreeStore {
+            state_len,
+            words,
+            nodes,
+            tables,
+            recent,
+            bytes,
+            growth,
+        }
+    }
+
+    fn words_of(&self, state: &[u8], out: &mut [u32]) {
+        for (i, w) in out.iter_mut().enumerate() {
+            let mut b = [0u8; 4];
+            let lo = (4 * i).min(state.len());
+            let hi = (4 * i + 4).min(state.len());
+            b[..hi - lo].copy_from_slice(&state[lo..hi]);
+            *w = u32::from_le_bytes(b);
+        }
+    }
+
+    #[inline]
+    fn pair(&self, node: &Node, words: &[u32], idx: &[u32]) -> u64 {
+        let v = |c: Child| match c {
+            Child::Word(w) => words[w],
+            Child::Node(n) => idx[n],
+        };
+        (v(node.left) as u64) << 32 | v(node.right) as u64
+    }
+
+    /// Decodes node `node`, whose index is `index`, into `words`, noting
+    /// every node's index in `idx`.
+    fn decode(&self, node: usize, index: u32, words: &mut [u32], idx: &mut [u32]) {
+        idx[node] = index;
+        let pair = self.tables[node].get(index);
+        let n = self.nodes[node];
+        for (child, v) in [(n.left, (pair >> 32) as u32), (n.right, pair as u32)] {
+            match child {
+                Child::Word(w) => words[w] = v,
+                Child::Node(c) => self.decode(c, v, words, idx),
+            }
+        }
+    }
+}
+
+impl TreeStore {
+    /// Decodes state `id` into the next slot of the remembered trees and
+    /// makes it the one insertions compare with; the slot.
+    fn remember(&self, id: u32) -> usize {
+        let root = self.nodes.len() - 1;
+        let mut recent = self.recent.borrow_mut();
+        let slot = recent.next;
+        recent.next = (slot + 1) % RECENT;
+        recent.cur = slot;
+        let t = &mut recent.trees[slot];
+        self.decode(root, id, &mut t.words, &mut t.idx);
+        t.valid = true;
+        t.id = id;
+        slot
+    }
+}
+
+/// Appends the inner nodes over words `[lo, hi)` (children first); the
+/// child that stands for the range.
+fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
+    if hi - lo == 1 {
+        return Child::Word(lo);
+    }
+    let mid = lo + (hi - lo).div_ceil(2);
+    let left = build(lo, mid, nodes);
+    let right = build(mid, hi, nodes);
+    nodes.push(Node { left, right });
+    Child::Node(nodes.len() - 1)
+}
+
+/// Words of a state on the stack up to this many (longer states allocate).
+const STACK_WORDS: usize = 64;
+
+impl Store for TreeStore {
+    fn state_len(&self) -> usize {
+        self.state_len
+    }
+
+    fn len(&self) -> usize {
+        self.tables.last().map_or(0, |t| t.len)
+    }
+
+    fn state<'a>(&'a self, id: u32, scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        let slot = self.remember(id);
+        let recent = self.recent.borrow();
+        scratch.clear();
+        for w in recent.trees[slot].words.iter() {
+            scratch.extend_from_slice(&w.to_le_bytes());
+        }
+        scratch.truncate(self.state_len);
+        &scratch[..]
+    }
+
+    fn expanding(&self, id: u32) {
+        let found = {
+            let r = self.recent.borrow();
+            r.trees.iter().position(|t| t.valid && t.id == id)
+        };
+        match found {
+            Some(slot) => self.recent.borrow_mut().cur = slot,
+            None => {
+                self.remember(id);
+            }
+        }
+    }
+
+    fn find(&self, state: &[u8], _fp: u64) -> Option<u32> {
+        let mut buf = [0u32; STACK_WORDS];
+        let mut heap = Vec::new();
+        let words: &mut [u32] = if self.words <= STACK_WORDS {
+            &mut buf[..self.words]
+        } else {
+            heap.resize(self.words, 0);
+            &mut heap
+        };
+        self.words_of(state, words);
+        let mut idx = vec![0u32; self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            idx[i] = self.tables[i].find(self.pair(node, words, &idx))?;
+        }
+        idx.last().copied()
+    }
+
+    fn insert(&mut self, state: &[u8], _fp: u64) -> Insert {
+        let mut buf = [0u32; STACK_WORDS];
+        let mut heap = Vec::new();
+        let words: &mut [u32] = if self.words <= STACK_WORDS {
+            &mut buf[..self.words]
+        } else {
+            heap.resize(self.words, 0);
+            &mut heap
+        };
+        self.words_of(state, words);
+        let mut idx_buf = [0u32; STACK_WORDS];
+        let mut idx_heap = Vec::new();
+        let idx: &mut [u32] = if self.nodes.len() <= STACK_WORDS {
+            &mut idx_buf[..self.nodes.len()]
+        } else {
+            idx_heap.resize(self.nodes.len(), 0);
+            &mut idx_heap
+        };
+        let recent = self.recent.borrow();
+        let last = &recent.trees[recent.cur];
+        let mut changed_buf = [true; STACK_WORDS];
+        let mut changed_heap = Vec::new();
+        let changed: &mut [bool] = if self.nodes.len() <= STACK_WORDS {
+            &mut changed_buf[..self.nodes.len()]
+        } else {
+            changed_heap.resize(self.nodes.len(), true);
+            &mut changed_heap
+        };
+        let mut new = false;
+        for i in 0..self.nodes.len() {
+            let node = self.nodes[i];
+            if last.valid {
+                let differs = |c: Child| match c {
+                    Child::Word(w) => words[w] != last.words[w],
+                    Child::Node(n) => changed[n],
+                };
+                changed[i] = differs(node.left) || differs(node.right);
+                if !changed[i] {
+                    idx[i] = last.idx[i];
+                    new = false;
+                    continue;
+                }
+            }
+            let pair = self.pair(&node, words, idx);
+            let t = &mut self.tables[i];
+            let (b0, g0) = (t.bytes(), t.growth_bytes());
+            let (j, fresh) = t.insert(pair);
+            // (The index may grow on a lookup of a present pair too.)
+            self.bytes = self.bytes + t.bytes() - b0;
+            self.growth = self.growth + t.growth_bytes() - g0;
+            idx[i] = j;
+            new = fresh;
+        }
+        let id = idx[self.nodes.len() - 1];
+        assert!((id as usize) < MAX_STATES, "more states than ids");
+        if new {
+            Insert::New(id)
+        } else {
+            Insert::Seen(id)
+        }
+    }
+
+    fn bytes_used(&self) -> usize {
+        self.bytes
+    }
+
+    fn next_growth_bytes(&self) -> usize {
+        // At worst every table gets a new pair.
+        self.growth
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::store::StateStore;
+    use super::*;
+
+    /// Random states of `n` bytes drawn from few values per position (so
+    /// that they share parts, as a model's states do).
+    fn states(n: usize, count: usize, seed: u64) -> Vec<Vec<u8>> {
+        let mut rng = crate::rng::Rng::seeded(seed);
+        (0..count)
+            .map(|_| (0..n).map(|_| rng.below(3) as u8).collect())
+            .collect()
+    }
+
+    #[test]
+    fn agrees_with_the_exact_store_and_gives_states_back() {
+        for n in [0, 1, 3, 4, 5, 8, 13, 64, 301] {
+            let mut t = TreeStore::new(n);
+            let mut e = StateStore::new(n);
+            let mut scratch = Vec::new();
+            for s in states(n, 3000, n as u64) {
+                let a = t.insert(&s, 0);
+                let b = e.insert(&s, 0);
+                assert_eq!(a, b, "n = {n}: same ids, same novelty");
+                assert_eq!(t.find(&s, 0), Some(a.id()));
+                assert_eq!(t.state(a.id(), &mut scratch), &s[..]);
+            }
+            assert_eq!(t.len(), e.len());
+            for id in 0..t.len() as u32 {
+                let mut s2 = Vec::new();
+                assert_eq!(t.state(id, &mut scratch), e.state(id, &mut s2));
+            }
+            let absent = vec![7u8; n];
+            if n > 0 {
+                assert_eq!(t.find(&absent, 0), None);
+            }
+        }
+    }
+
+    #[test]
+    fn shared_parts_are_stored_once() {
+        // 12^4 states of 400 bytes that differ in four words, one in each
+        // quarter (as a model's processes change their own variables): the
+        // subtrees below the root are shared, a state costs about its root.
+        let n = 400;
+        let mut t = TreeStore::new(n);
+        for i in 0..12u32.pow(4) {
+            let mut s = vec![1u8; n];
+            for q in 0..4 {
+                let v = (i / 12u32.pow(q)) % 12;
+                s[100 * q as usize..][..4].copy_from_slice(&v.to_le_bytes());
+            }
+            assert!(t.insert(&s, 0).is_new());
+        }
+        let per_state = t.bytes_used() as f64 / t.len() as f64;
+        assert!(per_state < 24.0, "{per_state} bytes per state (exact: 400+)");
+    }
+
+    #[test]
+    fn growth_prediction_covers_the_next_insertion() {
+        let mut t = TreeStore::new(24);
+        for s in states(24, 5000, 9) {
+            let before = t.bytes_used();
+            let predicted = t.next_growth_bytes();
+            t.insert(&s, 0);
+            assert!(t.bytes_used() - before <= predicted);
+        }
+    }
+}
