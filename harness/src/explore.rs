@@ -70,14 +70,57 @@ pub struct ExploreOptions {
     pub meter: Option<Meter>,
     /// The visited set.
     pub store: StoreKind,
+    /// Threads (more than 1: the parallel BFS, `search::parallel`).
+    pub threads: usize,
 }
 
 /// Explores `model` with the options' strategy (BFS by default).
 pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+    if opts.threads > 1 && opts.strategy.unwrap_or(Strategy::Bfs) == Strategy::Bfs {
+        return explore_parallel(model, opts);
+    }
     match opts.store {
         StoreKind::Exact => explore_into(model, opts, StateStore::new(model.state_len())),
         StoreKind::Tree => explore_into(model, opts, TreeStore::new(model.state_len())),
     }
+}
+
+/// [`explore`] on `opts.threads` threads (BFS, exact store).
+fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+    let start = Instant::now();
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let r = search::parallel::parallel_bfs(model, opts.threads, &budget);
+    let time_s = start.elapsed().as_secs_f64();
+    let mut rec = RunRecord {
+        model: model.info().name.clone(),
+        strategy: Strategy::Bfs.to_string(),
+        config: format!("bfs --threads {}", opts.threads),
+        store: StoreKind::Exact.to_string(),
+        state_len: model.state_len() as u64,
+        result: r.result,
+        states: r.states,
+        transitions: r.transitions,
+        deadlocks: Some(r.deadlocks),
+        error_transitions: Some(r.error_transitions),
+        levels: Some(r.levels.len() as u64),
+        back_level_edges: Some(r.back_level_edges),
+        max_back_level_edge: Some(r.max_back_level_edge),
+        max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+        store_bytes: r.store_bytes,
+        frontier_bytes: r.frontier_bytes,
+        ..RunRecord::default()
+    };
+    if opts.level_table {
+        rec.level_table = Some(r.levels);
+    }
+    rec.peak_rss_bytes = peak_rss_bytes();
+    rec.finish_rates(time_s);
+    rec.bytes_per_state = if rec.states > 0 {
+        (rec.store_bytes + rec.frontier_bytes) as f64 / rec.states as f64
+    } else {
+        0.0
+    };
+    rec
 }
 
 /// [`explore`] with the visited set `store` (empty).
@@ -150,6 +193,7 @@ pub fn bfs(model: &dyn NextState, limits: &Limits, level_table: bool) -> RunReco
             level_table,
             meter: None,
             store: StoreKind::Exact,
+            threads: 1,
         },
     )
 }
@@ -164,6 +208,7 @@ pub fn dfs(model: &dyn NextState, limits: &Limits) -> RunRecord {
             level_table: false,
             meter: None,
             store: StoreKind::Exact,
+            threads: 1,
         },
     )
 }

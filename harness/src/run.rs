@@ -334,6 +334,12 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 || req.checks.deadlock
                 || req.checks.error
                 || (req.checks.assert && has_asserts);
+            if checking && req.params.threads.is_some_and(|t| t > 1) {
+                return Err(RunError::input(
+                    "--threads: property checks (deadlocks, assertions, goals, LTL) are sequential for now; drop --check, --goal and --property to only explore"
+                        .to_string(),
+                ));
+            }
             if checking && req.params.store.is_some_and(|s| s != search::StoreKind::Exact) {
                 return Err(RunError::input(
                     "--store: property checks (deadlocks, assertions, goals, LTL) keep the exact store for now; drop --check, --goal and --property to only explore"
@@ -471,6 +477,7 @@ fn exhaustive(
             level_table: true,
             meter: meter.clone(),
             store: req.params.store.unwrap_or_default(),
+            threads: req.params.threads.unwrap_or(1),
         },
     );
     let samples = match (req.params.sample_interval, meter) {

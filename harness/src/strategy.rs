@@ -331,6 +331,8 @@ pub struct Params {
     pub sample_interval: Option<f64>,
     /// The visited set of exhaustive BFS and DFS.
     pub store: Option<crate::search::StoreKind>,
+    /// Threads of exhaustive BFS (1: the sequential search).
+    pub threads: Option<usize>,
 }
 
 impl Params {
@@ -416,6 +418,10 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         flag: "store",
         takers: Takers::Only(&["bfs", "dfs"]),
+    },
+    OptionInfo {
+        flag: "threads",
+        takers: Takers::Only(&["bfs"]),
     },
     OptionInfo {
         flag: "cache",
@@ -649,6 +655,18 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             "--store: the general algorithm (state caching, sweep-line) keeps its own cache; --store applies to exhaustive bfs and dfs".into(),
         );
     }
+    if let Some(t) = p.threads.filter(|t| *t > 1) {
+        if p.general_algorithm() {
+            return Err(format!(
+                "--threads {t}: the general algorithm (state caching, sweep-line) is sequential"
+            ));
+        }
+        if p.store.is_some_and(|s| s != crate::search::StoreKind::Exact) {
+            return Err(format!(
+                "--threads {t}: the parallel search shares the exact store (the tree store is sequential for now)"
+            ));
+        }
+    }
     if p.general_algorithm() && has("sample-interval") {
         return Err(
             "--sample-interval: the general algorithm (state caching, sweep-line) does not sample".into(),
@@ -674,6 +692,9 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
     };
     if let Some(s) = p.store.filter(|s| *s != crate::search::StoreKind::Exact) {
         flag("store", Some(s.to_string()));
+    }
+    if let Some(t) = p.threads.filter(|t| *t > 1) {
+        flag("threads", Some(t.to_string()));
     }
     if let Some(c) = p.cache {
         flag("cache", Some(c.to_string()));

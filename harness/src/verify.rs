@@ -87,6 +87,7 @@ pub fn verify_beem(
                     level_table: false,
                     meter: None,
                     store,
+                    threads: 1,
                 };
                 let r = explore(model.as_ref(), &opts);
                 VerifyRow {

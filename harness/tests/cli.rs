@@ -151,7 +151,10 @@ fn the_tree_store_on_the_command_line() {
         let v = json(&o);
         assert_eq!(v["store"], "tree");
         assert_eq!(v["config"], format!("{strategy} --store tree"));
-        assert_eq!((v["states"].as_u64(), v["transitions"].as_u64()), (Some(10), Some(14)));
+        assert_eq!(
+            (v["states"].as_u64(), v["transitions"].as_u64()),
+            (Some(10), Some(14))
+        );
     }
     for (args, says) in [
         (&["--store", "zip"][..], "unknown store `zip`"),

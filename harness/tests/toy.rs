@@ -254,6 +254,7 @@ fn state_limit() {
             level_table: false,
             meter: None,
             store,
+            threads: 1,
         };
         let r = explore(&ring(100), &opts);
         assert_eq!(r.result, Outcome::StateLimit, "{s} {store}");
@@ -280,6 +281,60 @@ fn state_limit() {
     }
 }
 
+/// The parallel BFS stops exactly at a state limit (a new state reserves
+/// its place first), and within time and memory budgets, on any number of
+/// threads.
+#[test]
+fn parallel_budgets() {
+    for threads in [2, 3, 8] {
+        for (model, n) in [(ring(100), 5u64), (ring(100), 1), (ring(10), 10)] {
+            let opts = ExploreOptions {
+                strategy: Some(Strategy::Bfs),
+                limits: Limits {
+                    max_states: Some(n),
+                    ..Default::default()
+                },
+                threads,
+                ..Default::default()
+            };
+            let r = explore(&model, &opts);
+            assert_eq!(r.states, n, "{threads} threads, limit {n}");
+        }
+        let opts = ExploreOptions {
+            strategy: Some(Strategy::Bfs),
+            limits: Limits {
+                time: Some(Duration::from_millis(200)),
+                memory_bytes: Some(1 << 30),
+                ..Default::default()
+            },
+            threads,
+            ..Default::default()
+        };
+        let t0 = std::time::Instant::now();
+        let r = explore(&counter(), &opts);
+        assert_eq!(r.result, Outcome::TimeLimit, "{threads} threads");
+        assert!(t0.elapsed() < Duration::from_secs(5));
+        let limit = 8u64 << 20;
+        let opts = ExploreOptions {
+            strategy: Some(Strategy::Bfs),
+            limits: Limits {
+                memory_bytes: Some(limit),
+                ..Default::default()
+            },
+            threads,
+            ..Default::default()
+        };
+        let r = explore(&binary_tree(20), &opts);
+        assert_eq!(r.result, Outcome::MemoryLimit, "{threads} threads");
+        assert!(r.states > 10_000, "{threads} threads: {}", r.states);
+        assert!(
+            r.store_bytes <= limit,
+            "{threads} threads: {} bytes",
+            r.store_bytes
+        );
+    }
+}
+
 #[test]
 fn time_limit() {
     for (s, store) in both_stores() {
@@ -293,6 +348,7 @@ fn time_limit() {
             level_table: false,
             meter: None,
             store,
+            threads: 1,
         };
         let t0 = std::time::Instant::now();
         let r = explore(&counter(), &opts);
@@ -315,6 +371,7 @@ fn memory_limit() {
             level_table: false,
             meter: None,
             store,
+            threads: 1,
         };
         let r = explore(&counter(), &opts);
         assert_eq!(r.result, Outcome::MemoryLimit, "{s} {store}");

@@ -20,6 +20,7 @@ pub mod frontier;
 pub mod limits;
 pub mod observer;
 pub mod outcome;
+pub mod parallel;
 pub mod progress;
 pub mod store;
 pub mod trace;

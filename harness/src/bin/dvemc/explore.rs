@@ -163,6 +163,11 @@ pub struct ExploreArgs {
     /// parts cost a fraction of their length) [default: exact].
     #[arg(long, value_name = "NAME")]
     pub store: Option<harness::search::StoreKind>,
+    /// Threads of exhaustive bfs (level-synchronous over a shared exact
+    /// store; same states, transitions, levels and deadlocks as one
+    /// thread) [default: 1].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
     /// in memory, or P% of the state space (0 < P <= 100; |S| from
     /// instances.csv, else from an exhaustive run first).
@@ -307,6 +312,7 @@ impl ExploreArgs {
             stop_when_covered: self.stop_when_covered,
             sample_interval: self.sample_interval,
             store: self.store,
+            threads: self.threads.map(|t| t as usize),
         };
         Request {
             model: self.model.clone(),
