@@ -324,6 +324,36 @@ fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
 /// Words of a state on the stack up to this many (longer states allocate).
 const STACK_WORDS: usize = 64;
 
+/// `len` values on the stack when they fit in [`STACK_WORDS`], else on the
+/// heap: per-insertion buffers without an allocation for most models.
+struct Scratch<T: Copy> {
+    stack: [T; STACK_WORDS],
+    heap: Vec<T>,
+    len: usize,
+}
+
+impl<T: Copy> Scratch<T> {
+    fn new(len: usize, fill: T) -> Scratch<T> {
+        Scratch {
+            stack: [fill; STACK_WORDS],
+            heap: if len > STACK_WORDS {
+                vec![fill; len]
+            } else {
+                Vec::new()
+            },
+            len,
+        }
+    }
+
+    fn slice(&mut self) -> &mut [T] {
+        if self.len <= STACK_WORDS {
+            &mut self.stack[..self.len]
+        } else {
+            &mut self.heap
+        }
+    }
+}
+
 impl Store for TreeStore {
     fn state_len(&self) -> usize {
         self.state_len
@@ -358,14 +388,8 @@ impl Store for TreeStore {
     }
 
     fn find(&self, state: &[u8], _fp: u64) -> Option<u32> {
-        let mut buf = [0u32; STACK_WORDS];
-        let mut heap = Vec::new();
-        let words: &mut [u32] = if self.words <= STACK_WORDS {
-            &mut buf[..self.words]
-        } else {
-            heap.resize(self.words, 0);
-            &mut heap
-        };
+        let mut words = Scratch::new(self.words, 0u32);
+        let words = words.slice();
         self.words_of(state, words);
         let mut idx = vec![0u32; self.nodes.len()];
         for (i, node) in self.nodes.iter().enumerate() {
@@ -375,33 +399,15 @@ impl Store for TreeStore {
     }
 
     fn insert(&mut self, state: &[u8], _fp: u64) -> Insert {
-        let mut buf = [0u32; STACK_WORDS];
-        let mut heap = Vec::new();
-        let words: &mut [u32] = if self.words <= STACK_WORDS {
-            &mut buf[..self.words]
-        } else {
-            heap.resize(self.words, 0);
-            &mut heap
-        };
+        let mut words = Scratch::new(self.words, 0u32);
+        let words = words.slice();
         self.words_of(state, words);
-        let mut idx_buf = [0u32; STACK_WORDS];
-        let mut idx_heap = Vec::new();
-        let idx: &mut [u32] = if self.nodes.len() <= STACK_WORDS {
-            &mut idx_buf[..self.nodes.len()]
-        } else {
-            idx_heap.resize(self.nodes.len(), 0);
-            &mut idx_heap
-        };
+        let mut idx = Scratch::new(self.nodes.len(), 0u32);
+        let idx = idx.slice();
         let recent = self.recent.borrow();
         let last = &recent.trees[recent.cur];
-        let mut changed_buf = [true; STACK_WORDS];
-        let mut changed_heap = Vec::new();
-        let changed: &mut [bool] = if self.nodes.len() <= STACK_WORDS {
-            &mut changed_buf[..self.nodes.len()]
-        } else {
-            changed_heap.resize(self.nodes.len(), true);
-            &mut changed_heap
-        };
+        let mut changed = Scratch::new(self.nodes.len(), true);
+        let changed = changed.slice();
         let mut new = false;
         for i in 0..self.nodes.len() {
             let node = self.nodes[i];
