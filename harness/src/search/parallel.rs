@@ -38,6 +38,9 @@ use super::store::{Insert, StateStore, Store};
 
 /// Work between two polls of the budget.
 const BLOCK: usize = 1024;
+/// Levels with fewer states are expanded on the calling thread (starting
+/// threads would cost more than they bring: hanoi.3 has 32,768 levels).
+const SMALL_LEVEL: u64 = 4096;
 /// Successors whose index slots are prefetched together.
 const BATCH: usize = 32;
 
@@ -147,64 +150,69 @@ pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> P
         }
 
         // Expand.
-        let tallies: Vec<Tally> = std::thread::scope(|scope| {
-            let handles: Vec<_> = parts
+        // A small level is not worth the threads' start.
+        let small = level_states < SMALL_LEVEL;
+        let expand = |part: &Part, out: &mut Vec<Inbox>| -> Tally {
+            let mut t = Tally::default();
+            let mut buf = SuccBuf::new(n);
+            for ib in out.iter_mut() {
+                ib.states.clear();
+                ib.fps.clear();
+                ib.self_loop.clear();
+            }
+            for (b, block) in part.level.chunks(BLOCK).enumerate() {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                if b > 0 {
+                    let polled = budget.poll_with(stored, transitions.load(Ordering::Relaxed), depth as u64);
+                    if let Some(o) = polled {
+                        halt(o);
+                        break;
+                    }
+                }
+                let before = t.transitions;
+                for &id in block {
+                    let src = part.store.get(id);
+                    model.successors(src, &mut buf);
+                    let k = buf.len();
+                    t.transitions += k as u64;
+                    if k == 0 {
+                        t.deadlocks += 1;
+                    }
+                    for i in 0..k {
+                        if buf.entry(i).error {
+                            t.errors += 1;
+                        }
+                        let succ = buf.state(i);
+                        let fp = model.fingerprint(succ);
+                        let ib = &mut out[owner(fp)];
+                        ib.states.extend_from_slice(succ);
+                        ib.fps.push(fp);
+                        ib.self_loop.push(succ == src);
+                    }
+                }
+                transitions.fetch_add(t.transitions - before, Ordering::Relaxed);
+            }
+            t
+        };
+        let tallies: Vec<Tally> = if small {
+            parts
                 .iter()
                 .zip(inboxes.iter_mut())
-                .map(|(part, out)| {
-                    let (stop, transitions, halt) = (&stop, &transitions, &halt);
-                    scope.spawn(move || {
-                        let mut t = Tally::default();
-                        let mut buf = SuccBuf::new(n);
-                        for ib in out.iter_mut() {
-                            ib.states.clear();
-                            ib.fps.clear();
-                            ib.self_loop.clear();
-                        }
-                        for (b, block) in part.level.chunks(BLOCK).enumerate() {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            if b > 0 {
-                                let polled = budget.poll_with(
-                                    stored,
-                                    transitions.load(Ordering::Relaxed),
-                                    depth as u64,
-                                );
-                                if let Some(o) = polled {
-                                    halt(o);
-                                    break;
-                                }
-                            }
-                            let before = t.transitions;
-                            for &id in block {
-                                let src = part.store.get(id);
-                                model.successors(src, &mut buf);
-                                let k = buf.len();
-                                t.transitions += k as u64;
-                                if k == 0 {
-                                    t.deadlocks += 1;
-                                }
-                                for i in 0..k {
-                                    if buf.entry(i).error {
-                                        t.errors += 1;
-                                    }
-                                    let succ = buf.state(i);
-                                    let fp = model.fingerprint(succ);
-                                    let ib = &mut out[owner(fp)];
-                                    ib.states.extend_from_slice(succ);
-                                    ib.fps.push(fp);
-                                    ib.self_loop.push(succ == src);
-                                }
-                            }
-                            transitions.fetch_add(t.transitions - before, Ordering::Relaxed);
-                        }
-                        t
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a worker")).collect()
-        });
+                .map(|(part, out)| expand(part, out))
+                .collect()
+        } else {
+            std::thread::scope(|scope| {
+                let expand = &expand;
+                let handles: Vec<_> = parts
+                    .iter()
+                    .zip(inboxes.iter_mut())
+                    .map(|(part, out)| scope.spawn(move || expand(part, out)))
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a worker")).collect()
+            })
+        };
         let inbox_bytes: usize = inboxes.iter().flatten().map(Inbox::bytes).sum();
 
         // Insert.
@@ -212,92 +220,97 @@ pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> P
             .iter()
             .map(|p| AtomicU64::new(p.store.bytes_used() as u64))
             .collect();
-        let inserted: Vec<Tally> = std::thread::scope(|scope| {
-            let inboxes = &inboxes;
-            let handles: Vec<_> = parts
-                .iter_mut()
-                .enumerate()
-                .map(|(q, part)| {
-                    let (stop, count, halt, published) = (&stop, &count, &halt, &published);
-                    scope.spawn(move || {
-                        let mut t = Tally::default();
-                        part.level.clear();
-                        let lens = *part.starts.last().expect("a start");
-                        let mut seen = 0usize;
-                        'all: for from in inboxes.iter() {
-                            let ib = &from[q];
-                            for lo in (0..ib.fps.len()).step_by(BATCH) {
-                                if stop.load(Ordering::Relaxed) {
-                                    break 'all;
+        let inboxes = &inboxes;
+        let insert = |q: usize, part: &mut Part| -> Tally {
+            let mut t = Tally::default();
+            part.level.clear();
+            let lens = *part.starts.last().expect("a start");
+            let mut seen = 0usize;
+            'all: for from in inboxes.iter() {
+                let ib = &from[q];
+                for lo in (0..ib.fps.len()).step_by(BATCH) {
+                    if stop.load(Ordering::Relaxed) {
+                        break 'all;
+                    }
+                    let hi = (lo + BATCH).min(ib.fps.len());
+                    for &fp in &ib.fps[lo..hi] {
+                        part.store.prefetch(fp);
+                    }
+                    for &fp in &ib.fps[lo..hi] {
+                        part.store.prefetch_state(fp);
+                    }
+                    for i in lo..hi {
+                        let succ = &ib.states[i * n..(i + 1) * n];
+                        let fp = ib.fps[i];
+                        let room = !limited || count.fetch_add(1, Ordering::Relaxed) < max_states;
+                        let ins = if room {
+                            Some(part.store.insert(succ, fp))
+                        } else {
+                            part.store.find(succ, fp).map(Insert::Seen)
+                        };
+                        match ins {
+                            Some(Insert::New(id)) => part.level.push(id),
+                            Some(Insert::Seen(id)) => {
+                                if limited {
+                                    count.fetch_sub(1, Ordering::Relaxed);
                                 }
-                                let hi = (lo + BATCH).min(ib.fps.len());
-                                for &fp in &ib.fps[lo..hi] {
-                                    part.store.prefetch(fp);
-                                }
-                                for &fp in &ib.fps[lo..hi] {
-                                    part.store.prefetch_state(fp);
-                                }
-                                for i in lo..hi {
-                                    let succ = &ib.states[i * n..(i + 1) * n];
-                                    let fp = ib.fps[i];
-                                    let room = !limited || count.fetch_add(1, Ordering::Relaxed) < max_states;
-                                    let ins = if room {
-                                        Some(part.store.insert(succ, fp))
-                                    } else {
-                                        part.store.find(succ, fp).map(Insert::Seen)
-                                    };
-                                    match ins {
-                                        Some(Insert::New(id)) => part.level.push(id),
-                                        Some(Insert::Seen(id)) => {
-                                            if limited {
-                                                count.fetch_sub(1, Ordering::Relaxed);
-                                            }
-                                            // A back-level edge: to a state of
-                                            // this or an earlier level, not a
-                                            // self-loop.
-                                            if id < lens && !ib.self_loop[i] {
-                                                t.back += 1;
-                                                let st = &part.starts[..=depth as usize];
-                                                let lv = st.partition_point(|&x| x <= id) as u32 - 1;
-                                                t.max_back = t.max_back.max((depth - lv) as u64);
-                                            }
-                                        }
-                                        None => {
-                                            if limited {
-                                                count.fetch_sub(1, Ordering::Relaxed);
-                                            }
-                                            halt(Outcome::StateLimit);
-                                            break 'all;
-                                        }
-                                    }
-                                }
-                                seen += hi - lo;
-                                if seen >= BLOCK {
-                                    seen = 0;
-                                    if let Some(o) = budget.poll() {
-                                        halt(o);
-                                        break 'all;
-                                    }
-                                    // Memory: every store as last published,
-                                    // this one's next growth, the inboxes.
-                                    published[q].store(part.store.bytes_used() as u64, Ordering::Relaxed);
-                                    let total: u64 =
-                                        published.iter().map(|b| b.load(Ordering::Relaxed)).sum();
-                                    let grow = part.store.next_growth_bytes();
-                                    if budget.refuse_frontier(&SizedStore(total as usize), inbox_bytes, grow)
-                                    {
-                                        halt(Outcome::MemoryLimit);
-                                        break 'all;
-                                    }
+                                // A back-level edge: to a state of
+                                // this or an earlier level, not a
+                                // self-loop.
+                                if id < lens && !ib.self_loop[i] {
+                                    t.back += 1;
+                                    let st = &part.starts[..=depth as usize];
+                                    let lv = st.partition_point(|&x| x <= id) as u32 - 1;
+                                    t.max_back = t.max_back.max((depth - lv) as u64);
                                 }
                             }
+                            None => {
+                                if limited {
+                                    count.fetch_sub(1, Ordering::Relaxed);
+                                }
+                                halt(Outcome::StateLimit);
+                                break 'all;
+                            }
                         }
-                        t
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a worker")).collect()
-        });
+                    }
+                    seen += hi - lo;
+                    if seen >= BLOCK {
+                        seen = 0;
+                        if let Some(o) = budget.poll() {
+                            halt(o);
+                            break 'all;
+                        }
+                        // Memory: every store as last published,
+                        // this one's next growth, the inboxes.
+                        published[q].store(part.store.bytes_used() as u64, Ordering::Relaxed);
+                        let total: u64 = published.iter().map(|b| b.load(Ordering::Relaxed)).sum();
+                        let grow = part.store.next_growth_bytes();
+                        if budget.refuse_frontier(&SizedStore(total as usize), inbox_bytes, grow) {
+                            halt(Outcome::MemoryLimit);
+                            break 'all;
+                        }
+                    }
+                }
+            }
+            t
+        };
+        let inserted: Vec<Tally> = if small {
+            parts
+                .iter_mut()
+                .enumerate()
+                .map(|(q, part)| insert(q, part))
+                .collect()
+        } else {
+            std::thread::scope(|scope| {
+                let insert = &insert;
+                let handles: Vec<_> = parts
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(q, part)| scope.spawn(move || insert(q, part)))
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a worker")).collect()
+            })
+        };
 
         let mut stats = LevelStats {
             level: depth,
