@@ -96,6 +96,7 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
         strategy: Strategy::Bfs.to_string(),
         config: format!("bfs --threads {}", opts.threads),
         store: StoreKind::Exact.to_string(),
+        threads: Some(opts.threads as u64),
         state_len: model.state_len() as u64,
         result: r.result,
         states: r.states,
@@ -133,6 +134,7 @@ fn explore_into<S: Store>(model: &dyn NextState, opts: &ExploreOptions, mut stor
         strategy: strategy.to_string(),
         config: strategy.to_string(),
         store: opts.store.to_string(),
+        threads: Some(1),
         state_len: model.state_len() as u64,
         ..RunRecord::default()
     };

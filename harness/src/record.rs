@@ -33,8 +33,11 @@ pub struct RunRecord {
     /// The strategy with its parameters as flags: a full configuration.
     pub config: String,
     pub backend: String,
-    /// The visited set: `exact`.
+    /// The visited set: `exact` or `tree`.
     pub store: String,
+    /// Threads of an exhaustive search (in the CSV's `extra`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u64>,
     pub state_len: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
