@@ -144,6 +144,7 @@ pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> P
             p.starts.push(p.store.len() as u32);
         }
         let stored: u64 = parts.iter().map(|p| p.store.len() as u64).sum();
+        let store_bytes_before: usize = parts.iter().map(|p| p.store.bytes_used()).sum();
         if let Some(o) = budget.poll_with(stored, run.transitions, depth as u64) {
             halt(o);
             break;
@@ -168,6 +169,13 @@ pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> P
                     let polled = budget.poll_with(stored, transitions.load(Ordering::Relaxed), depth as u64);
                     if let Some(o) = polled {
                         halt(o);
+                        break;
+                    }
+                    // Memory: the stores, and the inboxes as if every
+                    // thread had filled as many as this one.
+                    let inboxes: usize = out.iter().map(Inbox::bytes).sum();
+                    if budget.refuse_frontier(&SizedStore(store_bytes_before), inboxes * t_n, 0) {
+                        halt(Outcome::MemoryLimit);
                         break;
                     }
                 }
