@@ -8,6 +8,11 @@ the geometric mean of the ratios. Counters must be equal (the script says
 so when they are not).
 
     python3 scripts/speed_ratio.py OLD_DVEMC NEW_DVEMC [--reps 3] [INSTANCE ...]
+
+With --old-args/--new-args the two sides may be one build run two ways,
+e.g. the parallel speed-up (also printing bytes per state, new / old):
+
+    python3 scripts/speed_ratio.py D D --strategies bfs --old-args="--threads 1" --new-args="--threads 2"
 """
 import argparse
 import json
@@ -18,8 +23,8 @@ import subprocess
 DEFAULT = ["at.4", "fischer.6", "elevator2.3", "phils.6", "hanoi.3", "frogs.4", "anderson.6"]
 
 
-def run(exe, inst, strategy):
-    out = subprocess.run([exe, "explore", inst, "--strategy", strategy, "--json"],
+def run(exe, inst, strategy, extra):
+    out = subprocess.run([exe, "explore", inst, "--strategy", strategy, "--json"] + extra,
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 
@@ -31,22 +36,27 @@ def main():
     ap.add_argument("instances", nargs="*", default=DEFAULT)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--strategies", default="bfs,dfs")
+    ap.add_argument("--old-args", default="", help="extra explore options of the old side")
+    ap.add_argument("--new-args", default="", help="extra explore options of the new side")
     a = ap.parse_args()
+    extra = {"old": a.old_args.split(), "new": a.new_args.split()}
     ratios = {}
     for strategy in a.strategies.split(","):
         for inst in a.instances:
             rates = {"old": [], "new": []}
             counts = {}
+            bps = {}
             for _ in range(a.reps):
                 for which, exe in (("old", a.old), ("new", a.new)):
-                    d = run(exe, inst, strategy)
+                    d = run(exe, inst, strategy, extra[which])
                     rates[which].append(d["states"] / d["time_s"])
                     counts[which] = (d["states"], d["transitions"])
+                    bps[which] = d["bytes_per_state"]
             old, new = statistics.median(rates["old"]), statistics.median(rates["new"])
             r = new / old
             ratios.setdefault(strategy, []).append(r)
             same = "" if counts["old"] == counts["new"] else f"  COUNTERS DIFFER {counts}"
-            print(f"{strategy:4} {inst:14} old {old/1e6:6.2f} M/s  new {new/1e6:6.2f} M/s  new/old {r:5.3f}{same}",
+            print(f"{strategy:4} {inst:14} old {old/1e6:6.2f} M/s  new {new/1e6:6.2f} M/s  new/old {r:5.3f}  bytes/state {bps['new'] / bps['old']:5.3f}{same}",
                   flush=True)
     for strategy, rs in ratios.items():
         g = math.exp(sum(math.log(x) for x in rs) / len(rs))

@@ -57,6 +57,13 @@ pub struct SuccBuf {
 }
 
 impl SuccBuf {
+    /// Bytes allocated (for memory accounting).
+    pub fn bytes(&self) -> usize {
+        self.states.capacity()
+            + self.entries.capacity() * std::mem::size_of::<Succ>()
+            + self.scratch.capacity() * 4
+    }
+
     pub fn new(state_len: usize) -> SuccBuf {
         SuccBuf {
             state_len,

@@ -22,6 +22,7 @@ pub mod observer;
 pub mod outcome;
 pub mod parallel;
 pub mod progress;
+pub mod shared_store;
 pub mod store;
 pub mod trace;
 pub mod tree_store;

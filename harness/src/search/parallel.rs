@@ -1,48 +1,44 @@
 //! Multi-core exhaustive breadth-first search (`explore --threads N`):
-//! level-synchronous, the state space partitioned between the threads.
+//! level-synchronous, every thread on one shared store.
 //!
-//! **Ownership.** Each of the N threads owns an exact store
-//! ([`StateStore`]) holding the states whose fingerprint is `p mod N`, and
-//! it alone reads or writes it: no lock, no shared cache line per
-//! successor. A level is two phases. *Expand*: each thread expands the
-//! states of the level it owns and sends each successor (its bytes and
-//! fingerprint) to the owner's inbox. *Insert*: each thread inserts the
-//! successors sent to it into its store (prefetching index slots a batch
-//! at a time, as the sequential search does), and the new ones form its
-//! part of the next level.
+//! **Levels.** The states of a level are shared out in claims of
+//! [`CLAIM`] sources (an atomic cursor, so a thread that is done early
+//! takes more); each thread expands its claims and looks every successor
+//! up in the [`SharedStore`], inserting it if new (one lookup per
+//! transition, as the sequential search). A thread's new states go to its
+//! own arena, so the next level is, per thread, the states its arena
+//! gained during this one. The level ends when every thread is done (the
+//! threads are joined; a level smaller than [`SMALL_LEVEL`] is run on the
+//! calling thread alone).
 //!
 //! So the set of states of each level, and every counter (states,
 //! transitions, deadlocks, levels, back-level edges), is the sequential
-//! search's, whatever the timing; only which id a state gets differs.
-//! Within a store, ids are given level by level, which tells a stored
-//! state's level (back-level edges).
+//! search's, whatever the timing: a successor already stored when its
+//! source's level began is of this or an earlier level (a back-level edge
+//! unless a self-loop), any other of the next. Only the ids differ.
 //!
-//! **Budgets.** The state limit is exact (a new state reserves its place
-//! in an atomic count first, only when there is a limit); time and
-//! interruption are polled between blocks of work, and memory too while
-//! inserting (every store as its thread last published it, the level lists
-//! and the inboxes counted).
-//!
-//! **Memory**: the stores, plus the inboxes of one level (a state's bytes
-//! and fingerprint per transition of the level).
+//! **Budgets.** The state limit is exact (a new state first reserves its
+//! place in an atomic count, only when there is a limit); time,
+//! interruption and memory (the store's index and arenas, and what they
+//! may allocate next) are polled at every claim.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use dve_frontend::model::{NextState, SuccBuf};
 
-use super::bfs::LevelStats;
+use super::bfs::{LevelStats, BATCH};
 use super::limits::Budget;
 use super::outcome::Outcome;
-use super::store::{Insert, StateStore, Store};
+use super::shared_store::{SharedStore, Writer};
+use super::store::{Insert, Store};
 
-/// Work between two polls of the budget.
-const BLOCK: usize = 1024;
+/// Sources a thread takes at a time (then polls the budget and lets a
+/// thread growing the index in).
+const CLAIM: usize = 256;
 /// Levels with fewer states are expanded on the calling thread (starting
 /// threads would cost more than they bring: hanoi.3 has 32,768 levels).
-const SMALL_LEVEL: u64 = 4096;
-/// Successors whose index slots are prefetched together.
-const BATCH: usize = 32;
+const SMALL_LEVEL: usize = 4096;
 
 /// What a parallel breadth-first search did (the fields of
 /// [`super::Bfs`] that plain exploration reports).
@@ -57,31 +53,8 @@ pub struct ParallelBfs {
     pub back_level_edges: u64,
     pub max_back_level_edge: u64,
     pub store_bytes: u64,
-    /// Peak bytes of the level lists and inboxes.
+    /// Peak bytes of the threads' successor buffers.
     pub frontier_bytes: u64,
-}
-
-/// Successors sent to one owner: bytes back to back, fingerprints, and
-/// whether each is its source (a self-loop is no back-level edge).
-#[derive(Default)]
-struct Inbox {
-    states: Vec<u8>,
-    fps: Vec<u64>,
-    self_loop: Vec<bool>,
-}
-
-impl Inbox {
-    fn bytes(&self) -> usize {
-        self.states.capacity() + self.fps.capacity() * 8 + self.self_loop.capacity()
-    }
-}
-
-/// One thread's part: its store, its states of the current level, the
-/// first id of every level in its store.
-struct Part {
-    store: StateStore,
-    level: Vec<u32>,
-    starts: Vec<u32>,
 }
 
 /// Counters of one thread in one level.
@@ -94,238 +67,319 @@ struct Tally {
     max_back: u64,
 }
 
+/// Where each arena's levels start: level `l` of arena `q` is
+/// `start(l, q)..start(l + 1, q)` (the arena's length when level `l - 1`
+/// began to be expanded, and when level `l` did). Flat, `writers` numbers
+/// per level: hanoi.3 has 32,768 levels, searched at every back-level edge.
+struct Levels {
+    writers: usize,
+    starts: Vec<usize>,
+}
+
+impl Levels {
+    fn count(&self) -> usize {
+        self.starts.len() / self.writers
+    }
+
+    fn start(&self, level: usize, q: usize) -> usize {
+        self.starts[level * self.writers + q]
+    }
+
+    fn push(&mut self, lens: &[usize]) {
+        self.starts.extend_from_slice(lens);
+    }
+
+    /// The level of stored state `local` of arena `q`, at most `depth`:
+    /// the last level starting at or before it.
+    fn level_of(&self, q: usize, local: usize, depth: usize) -> usize {
+        let (mut lo, mut hi) = (0, depth + 1);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if self.start(mid, q) <= local {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+}
+
+/// A thread's buffers, kept from level to level.
+struct Scratch {
+    bufs: Vec<SuccBuf>,
+    fps: Vec<u64>,
+    sources: Vec<u32>,
+}
+
+impl Scratch {
+    fn new(state_len: usize) -> Scratch {
+        Scratch {
+            bufs: (0..BATCH).map(|_| SuccBuf::new(state_len)).collect(),
+            fps: Vec::new(),
+            sources: Vec::with_capacity(BATCH),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.bufs.iter().map(SuccBuf::bytes).sum::<usize>()
+            + self.fps.capacity() * 8
+            + self.sources.capacity() * 4
+    }
+}
+
+/// What the threads share while expanding level `depth`.
+struct Round<'a> {
+    model: &'a dyn NextState,
+    store: &'a SharedStore,
+    budget: &'a Budget,
+    levels: &'a Levels,
+    depth: usize,
+    /// Per arena, its states of this level (`lo..hi`), in the order the
+    /// cursor runs over them.
+    segments: Vec<(usize, usize, usize)>,
+    total: usize,
+    cursor: AtomicUsize,
+    /// Exact state limit (`u64::MAX`: none).
+    max_states: u64,
+    count: &'a AtomicU64,
+    transitions: &'a AtomicU64,
+    stop: &'a AtomicBool,
+    outcome: &'a Mutex<Outcome>,
+}
+
+impl Round<'_> {
+    fn halt(&self, o: Outcome) {
+        let mut slot = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
+        if *slot == Outcome::Complete {
+            *slot = o;
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Thread `q`'s work in this level.
+    fn work(&self, q: usize, scratch: &mut Scratch) -> Tally {
+        let mut w = self.store.writer(q);
+        let mut t = Tally::default();
+        let Scratch { bufs, fps, sources } = scratch;
+        loop {
+            w.release();
+            let c = self.cursor.fetch_add(CLAIM, Ordering::Relaxed);
+            if c >= self.total || self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Some(o) = self.poll() {
+                self.halt(o);
+                break;
+            }
+            let before = t.transitions;
+            let mut ids = self.claimed(c, (c + CLAIM).min(self.total));
+            loop {
+                sources.clear();
+                sources.extend(ids.by_ref().take(BATCH));
+                if sources.is_empty() {
+                    break;
+                }
+                if !self.expand(&mut w, sources, bufs, fps, &mut t) {
+                    break;
+                }
+            }
+            self.transitions
+                .fetch_add(t.transitions - before, Ordering::Relaxed);
+        }
+        t
+    }
+
+    /// The ids of positions `lo..hi` of the level.
+    fn claimed(&self, lo: usize, hi: usize) -> impl Iterator<Item = u32> + '_ {
+        let mut base = 0;
+        self.segments.iter().flat_map(move |&(q, s_lo, s_hi)| {
+            let len = s_hi - s_lo;
+            let (from, to) = (lo.max(base), hi.min(base + len));
+            let first = s_lo + from.saturating_sub(base);
+            base += len;
+            (first..first + to.saturating_sub(from)).map(move |local| self.store.id(q, local))
+        })
+    }
+
+    /// Budget check at a claim: interruption and time, then memory.
+    fn poll(&self) -> Option<Outcome> {
+        let stored = self.store.len() as u64;
+        let done = self.transitions.load(Ordering::Relaxed);
+        if let Some(o) = self.budget.poll_with(stored, done, self.depth as u64) {
+            return Some(o);
+        }
+        let store = SizedStore(self.store.bytes_used());
+        if self
+            .budget
+            .refuse_frontier(&store, 0, self.store.next_growth_bytes())
+        {
+            return Some(Outcome::MemoryLimit);
+        }
+        None
+    }
+
+    /// Expands `sources` (their successors' index slots prefetched
+    /// together, as in the sequential search); false if the search must
+    /// stop.
+    fn expand(
+        &self,
+        w: &mut Writer<'_>,
+        sources: &[u32],
+        bufs: &mut [SuccBuf],
+        fps: &mut Vec<u64>,
+        t: &mut Tally,
+    ) -> bool {
+        let model = self.model;
+        let store = self.store;
+        fps.clear();
+        for (b, &id) in sources.iter().enumerate() {
+            let buf = &mut bufs[b];
+            model.successors(store.get(id), buf);
+            for i in 0..buf.len() {
+                let fp = model.fingerprint(buf.state(i));
+                w.prefetch(fp);
+                fps.push(fp);
+            }
+        }
+        for &fp in fps.iter() {
+            w.prefetch_state(fp);
+        }
+        let levels = self.levels;
+        let mut f = 0;
+        for (b, &src) in sources.iter().enumerate() {
+            let buf = &bufs[b];
+            let k = buf.len();
+            t.transitions += k as u64;
+            if k == 0 {
+                t.deadlocks += 1;
+            }
+            for i in 0..k {
+                if buf.entry(i).error {
+                    t.errors += 1;
+                }
+                let succ = buf.state(i);
+                let fp = fps[f];
+                f += 1;
+                let found = match self.visit(w, succ, fp) {
+                    Some(Insert::New(_)) => continue,
+                    Some(Insert::Seen(id)) => id,
+                    None => {
+                        self.halt(Outcome::StateLimit);
+                        return false;
+                    }
+                };
+                // Stored before this level began: a back-level edge,
+                // unless a self-loop; how far back is searched only for
+                // an earlier level.
+                let (q, local) = store.locate(found);
+                if local < levels.start(self.depth + 1, q) && found != src {
+                    t.back += 1;
+                    if local < levels.start(self.depth, q) {
+                        let lv = levels.level_of(q, local, self.depth);
+                        t.max_back = t.max_back.max((self.depth - lv) as u64);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// Finds or inserts `succ`; `None` if it is new and the state limit
+    /// leaves no room.
+    #[inline]
+    fn visit(&self, w: &mut Writer<'_>, succ: &[u8], fp: u64) -> Option<Insert> {
+        if self.max_states == u64::MAX {
+            return Some(w.insert(succ, fp));
+        }
+        if self.count.fetch_add(1, Ordering::Relaxed) < self.max_states {
+            let ins = w.insert(succ, fp);
+            if !ins.is_new() {
+                self.count.fetch_sub(1, Ordering::Relaxed);
+            }
+            return Some(ins);
+        }
+        self.count.fetch_sub(1, Ordering::Relaxed);
+        w.find(succ, fp).map(Insert::Seen)
+    }
+}
+
 /// Breadth-first search of `model` with `threads` threads.
 pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> ParallelBfs {
     let t_n = threads.max(1);
-    let n = model.state_len();
     let mut run = ParallelBfs::default();
-    let max_states = budget.max_states() as u64;
-    let limited = budget.max_states() != usize::MAX;
-    let count = AtomicU64::new(0);
-    let transitions = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let outcome = Mutex::new(Outcome::Complete);
-    let halt = |o: Outcome| {
-        *outcome.lock().expect("outcome") = o;
-        stop.store(true, Ordering::Relaxed);
+    let max_states = match budget.max_states() {
+        usize::MAX => u64::MAX,
+        m => m as u64,
     };
-    let owner = |fp: u64| (fp % t_n as u64) as usize;
-
-    let mut parts: Vec<Part> = (0..t_n)
-        .map(|_| Part {
-            store: StateStore::new(n),
-            level: Vec::new(),
-            starts: vec![0],
-        })
-        .collect();
     if max_states == 0 {
         run.result = Outcome::StateLimit;
         return run;
     }
+    let store = SharedStore::new(model.state_len(), t_n);
+    let count = AtomicU64::new(1);
+    let transitions = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let outcome = Mutex::new(Outcome::Complete);
     let init = model.initial_vec();
-    let fp = model.fingerprint(&init);
-    let p0 = &mut parts[owner(fp)];
-    let id = p0.store.insert(&init, fp).id();
-    p0.level.push(id);
-    count.store(1, Ordering::Relaxed);
+    store.writer(0).insert(&init, model.fingerprint(&init));
+    let mut levels = Levels {
+        writers: t_n,
+        starts: vec![0; t_n],
+    };
+    let mut scratch: Vec<Scratch> = (0..t_n).map(|_| Scratch::new(model.state_len())).collect();
 
-    // inboxes[from][to]
-    let mut inboxes: Vec<Vec<Inbox>> = (0..t_n)
-        .map(|_| (0..t_n).map(|_| Inbox::default()).collect())
-        .collect();
     loop {
-        let depth = run.levels.len() as u32;
-        let level_states: u64 = parts.iter().map(|p| p.level.len() as u64).sum();
-        if level_states == 0 {
-            break;
-        }
-        for p in parts.iter_mut() {
-            // The next level's states get ids from the store's length on.
-            p.starts.push(p.store.len() as u32);
-        }
-        let stored: u64 = parts.iter().map(|p| p.store.len() as u64).sum();
-        let store_bytes_before: usize = parts.iter().map(|p| p.store.bytes_used()).sum();
-        if let Some(o) = budget.poll_with(stored, run.transitions, depth as u64) {
-            halt(o);
-            break;
-        }
-
-        // Expand.
-        // A small level is not worth the threads' start.
-        let small = level_states < SMALL_LEVEL;
-        let expand = |part: &Part, out: &mut Vec<Inbox>| -> Tally {
-            let mut t = Tally::default();
-            let mut buf = SuccBuf::new(n);
-            for ib in out.iter_mut() {
-                ib.states.clear();
-                ib.fps.clear();
-                ib.self_loop.clear();
-            }
-            for (b, block) in part.level.chunks(BLOCK).enumerate() {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                if b > 0 {
-                    let polled = budget.poll_with(stored, transitions.load(Ordering::Relaxed), depth as u64);
-                    if let Some(o) = polled {
-                        halt(o);
-                        break;
-                    }
-                    // Memory: the stores, and the inboxes as if every
-                    // thread had filled as many as this one.
-                    let inboxes: usize = out.iter().map(Inbox::bytes).sum();
-                    if budget.refuse_frontier(&SizedStore(store_bytes_before), inboxes * t_n, 0) {
-                        halt(Outcome::MemoryLimit);
-                        break;
-                    }
-                }
-                let before = t.transitions;
-                for &id in block {
-                    let src = part.store.get(id);
-                    model.successors(src, &mut buf);
-                    let k = buf.len();
-                    t.transitions += k as u64;
-                    if k == 0 {
-                        t.deadlocks += 1;
-                    }
-                    for i in 0..k {
-                        if buf.entry(i).error {
-                            t.errors += 1;
-                        }
-                        let succ = buf.state(i);
-                        let fp = model.fingerprint(succ);
-                        let ib = &mut out[owner(fp)];
-                        ib.states.extend_from_slice(succ);
-                        ib.fps.push(fp);
-                        ib.self_loop.push(succ == src);
-                    }
-                }
-                transitions.fetch_add(t.transitions - before, Ordering::Relaxed);
-            }
-            t
-        };
-        let tallies: Vec<Tally> = if small {
-            parts
-                .iter()
-                .zip(inboxes.iter_mut())
-                .map(|(part, out)| expand(part, out))
-                .collect()
-        } else {
-            std::thread::scope(|scope| {
-                let expand = &expand;
-                let handles: Vec<_> = parts
-                    .iter()
-                    .zip(inboxes.iter_mut())
-                    .map(|(part, out)| scope.spawn(move || expand(part, out)))
-                    .collect();
-                handles.into_iter().map(|h| h.join().expect("a worker")).collect()
-            })
-        };
-        let inbox_bytes: usize = inboxes.iter().flatten().map(Inbox::bytes).sum();
-
-        // Insert.
-        let published: Vec<AtomicU64> = parts
-            .iter()
-            .map(|p| AtomicU64::new(p.store.bytes_used() as u64))
+        let depth = levels.count() - 1;
+        let lens: Vec<usize> = (0..t_n).map(|q| store.arena_len(q)).collect();
+        let segments: Vec<(usize, usize, usize)> = (0..t_n)
+            .map(|q| (q, levels.start(depth, q), lens[q]))
+            .filter(|&(_, lo, hi)| hi > lo)
             .collect();
-        let inboxes = &inboxes;
-        let insert = |q: usize, part: &mut Part| -> Tally {
-            let mut t = Tally::default();
-            part.level.clear();
-            let lens = *part.starts.last().expect("a start");
-            let mut seen = 0usize;
-            'all: for from in inboxes.iter() {
-                let ib = &from[q];
-                for lo in (0..ib.fps.len()).step_by(BATCH) {
-                    if stop.load(Ordering::Relaxed) {
-                        break 'all;
-                    }
-                    let hi = (lo + BATCH).min(ib.fps.len());
-                    for &fp in &ib.fps[lo..hi] {
-                        part.store.prefetch(fp);
-                    }
-                    for &fp in &ib.fps[lo..hi] {
-                        part.store.prefetch_state(fp);
-                    }
-                    for i in lo..hi {
-                        let succ = &ib.states[i * n..(i + 1) * n];
-                        let fp = ib.fps[i];
-                        let room = !limited || count.fetch_add(1, Ordering::Relaxed) < max_states;
-                        let ins = if room {
-                            Some(part.store.insert(succ, fp))
-                        } else {
-                            part.store.find(succ, fp).map(Insert::Seen)
-                        };
-                        match ins {
-                            Some(Insert::New(id)) => part.level.push(id),
-                            Some(Insert::Seen(id)) => {
-                                if limited {
-                                    count.fetch_sub(1, Ordering::Relaxed);
-                                }
-                                // A back-level edge: to a state of
-                                // this or an earlier level, not a
-                                // self-loop.
-                                if id < lens && !ib.self_loop[i] {
-                                    t.back += 1;
-                                    let st = &part.starts[..=depth as usize];
-                                    let lv = st.partition_point(|&x| x <= id) as u32 - 1;
-                                    t.max_back = t.max_back.max((depth - lv) as u64);
-                                }
-                            }
-                            None => {
-                                if limited {
-                                    count.fetch_sub(1, Ordering::Relaxed);
-                                }
-                                halt(Outcome::StateLimit);
-                                break 'all;
-                            }
-                        }
-                    }
-                    seen += hi - lo;
-                    if seen >= BLOCK {
-                        seen = 0;
-                        if let Some(o) = budget.poll() {
-                            halt(o);
-                            break 'all;
-                        }
-                        // Memory: every store as last published,
-                        // this one's next growth, the inboxes.
-                        published[q].store(part.store.bytes_used() as u64, Ordering::Relaxed);
-                        let total: u64 = published.iter().map(|b| b.load(Ordering::Relaxed)).sum();
-                        let grow = part.store.next_growth_bytes();
-                        if budget.refuse_frontier(&SizedStore(total as usize), inbox_bytes, grow) {
-                            halt(Outcome::MemoryLimit);
-                            break 'all;
-                        }
-                    }
-                }
-            }
-            t
+        let total: usize = segments.iter().map(|&(_, lo, hi)| hi - lo).sum();
+        if total == 0 {
+            break;
+        }
+        // The next level's states come after these.
+        levels.push(&lens);
+        if let Some(o) = budget.poll_with(store.len() as u64, run.transitions, depth as u64) {
+            *outcome.lock().unwrap_or_else(|e| e.into_inner()) = o;
+            break;
+        }
+        let round = Round {
+            model,
+            store: &store,
+            budget,
+            levels: &levels,
+            depth,
+            segments,
+            total,
+            cursor: AtomicUsize::new(0),
+            max_states,
+            count: &count,
+            transitions: &transitions,
+            stop: &stop,
+            outcome: &outcome,
         };
-        let inserted: Vec<Tally> = if small {
-            parts
-                .iter_mut()
-                .enumerate()
-                .map(|(q, part)| insert(q, part))
-                .collect()
+        let tallies: Vec<Tally> = if total < SMALL_LEVEL || t_n == 1 {
+            vec![round.work(0, &mut scratch[0])]
         } else {
             std::thread::scope(|scope| {
-                let insert = &insert;
-                let handles: Vec<_> = parts
+                let round = &round;
+                let handles: Vec<_> = scratch
                     .iter_mut()
                     .enumerate()
-                    .map(|(q, part)| scope.spawn(move || insert(q, part)))
+                    .map(|(q, s)| scope.spawn(move || round.work(q, s)))
                     .collect();
                 handles.into_iter().map(|h| h.join().expect("a worker")).collect()
             })
         };
-
         let mut stats = LevelStats {
-            level: depth,
-            states: level_states,
+            level: depth as u32,
+            states: total as u64,
             ..Default::default()
         };
-        for t in tallies.iter().chain(&inserted) {
+        for t in &tallies {
             stats.edges += t.transitions;
             stats.back_level_edges += t.back;
             run.transitions += t.transitions;
@@ -335,19 +389,17 @@ pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> P
             run.max_back_level_edge = run.max_back_level_edge.max(t.max_back);
         }
         run.levels.push(stats);
-        let lists: usize = parts.iter().map(|p| p.level.capacity() * 4).sum();
-        run.frontier_bytes = run.frontier_bytes.max((lists + inbox_bytes) as u64);
-        let store_bytes: usize = parts.iter().map(|p| p.store.bytes_used()).sum();
-        if budget.refuse_frontier(&SizedStore(store_bytes), lists + inbox_bytes, 0) {
-            halt(Outcome::MemoryLimit);
-        }
+        let buffers: usize = scratch.iter().map(Scratch::bytes).sum();
+        run.frontier_bytes = run
+            .frontier_bytes
+            .max((buffers + levels.starts.capacity() * 8) as u64);
         if stop.load(Ordering::Relaxed) {
             break;
         }
     }
-    run.result = *outcome.lock().expect("outcome");
-    run.states = parts.iter().map(|p| p.store.len() as u64).sum();
-    run.store_bytes = parts.iter().map(|p| p.store.bytes_used() as u64).sum();
+    run.result = *outcome.lock().unwrap_or_else(|e| e.into_inner());
+    run.states = store.len() as u64;
+    run.store_bytes = store.bytes_used() as u64;
     run
 }
 

@@ -1,0 +1,405 @@
+//! The exact store of the parallel search: one index shared by every
+//! thread, written without locks, and one state arena per thread.
+//!
+//! **Index.** An open-addressing table of 64-bit entries `tag << 32 |
+//! (id + 1)`, as [`StateStore`](super::store::StateStore)'s, but atomic:
+//! a thread claims an empty slot with a compare-and-swap, so that two
+//! threads inserting the same state agree on one id (the find-or-put of
+//! LTSmin's shared hash table: Laarman, van de Pol, Weber, *Boosting
+//! Multi-Core Reachability Performance with Shared Hash Tables*, FMCAD
+//! 2010). Unlike theirs, ours grows: threads work under a read lock
+//! (taken once per block of work, so uncontended), and the index doubles
+//! under the write lock, every thread waiting at the end of its block.
+//!
+//! **Room.** So that no insertion ever finds the index full, a thread
+//! inserts only with an allowance: slots it was granted, in blocks of
+//! [`GRANT`], from the room the index has below three quarters full; when
+//! the room is exhausted the index grows first. Three quarters at worst,
+//! like the sequential store's 0.7.
+//!
+//! **Arenas.** Thread `q` appends the states it inserts to its own arena,
+//! and a state's id says where it is (`local << q_bits | q`), so appending
+//! needs no synchronisation. A thread writes a new state into its arena
+//! *before* the compare-and-swap that publishes its id (which orders the
+//! write before any reader's load of the slot), and counts it only when
+//! the swap succeeds: a lost race leaves nothing behind. Arena chunks never
+//! move, so readers need no lock.
+
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{RwLock, RwLockReadGuard};
+
+use super::store::{advise_huge_pages, prefetch_line, Insert, MAX_STATES};
+
+/// Slots granted to a thread at a time.
+pub const GRANT: i64 = 1024;
+/// Bytes of an arena chunk (rounded down to a power of two of states).
+const CHUNK_BYTES: usize = 256 * 1024;
+/// Initial index size (slots).
+const MIN_TABLE: usize = 1 << 12;
+
+/// The index: atomic slots and log2 of their number.
+struct Table {
+    slots: Box<[AtomicU64]>,
+    bits: u32,
+}
+
+impl Table {
+    fn new(bits: u32) -> Table {
+        // Zeroed memory is a table of empty `AtomicU64`s (same layout as
+        // `u64`); `vec![0; n]` gets it from the allocator without touching
+        // it, so the pages come (huge where possible) at first write.
+        let zeroed: Box<[u64]> = vec![0u64; 1 << bits].into_boxed_slice();
+        advise_huge_pages(&zeroed);
+        // SAFETY: `AtomicU64` has the size and alignment of `u64`.
+        let slots = unsafe { Box::from_raw(Box::into_raw(zeroed) as *mut [AtomicU64]) };
+        Table { slots, bits }
+    }
+
+    #[inline]
+    fn home(&self, tag: u64) -> usize {
+        (tag >> (32 - self.bits)) as usize
+    }
+
+    /// Three quarters of the slots: the most that may be granted.
+    fn room(&self) -> i64 {
+        (self.slots.len() / 4 * 3) as i64
+    }
+}
+
+/// One thread's states: chunks of `1 << shift` states that never move,
+/// the pointers to them in a directory sized for the most states a store
+/// may hold (zeroed, so only its used pages cost memory). Read by every
+/// thread at every lookup, so nothing written often shares its cache line.
+#[repr(align(128))]
+struct Arena {
+    dir: Box<[AtomicUsize]>,
+    chunks: AtomicUsize,
+}
+
+/// An arena's committed states (written by its owner at every insertion:
+/// a cache line of its own).
+#[repr(align(128))]
+struct Len(AtomicUsize);
+
+/// A concurrent exact store for `writers` threads.
+pub struct SharedStore {
+    state_len: usize,
+    writers: usize,
+    /// Bits of an id that name its arena.
+    q_bits: u32,
+    shift: u32,
+    table: RwLock<Table>,
+    /// Slots that may still be granted before the index must grow.
+    room: AtomicI64,
+    /// Bytes of the index (published for the memory budget).
+    table_bytes: AtomicUsize,
+    arenas: Vec<Arena>,
+    lens: Vec<Len>,
+}
+
+impl SharedStore {
+    pub fn new(state_len: usize, writers: usize) -> SharedStore {
+        let writers = writers.max(1);
+        let per_chunk = (CHUNK_BYTES / state_len.max(1)).max(16);
+        let shift = usize::BITS - 1 - per_chunk.leading_zeros();
+        let q_bits = usize::BITS - (writers - 1).leading_zeros();
+        let dir_len = (MAX_STATES >> q_bits >> shift) + 2;
+        let table = Table::new(MIN_TABLE.trailing_zeros());
+        SharedStore {
+            state_len,
+            writers,
+            q_bits,
+            shift,
+            room: AtomicI64::new(table.room()),
+            table_bytes: AtomicUsize::new(table.slots.len() * 8),
+            table: RwLock::new(table),
+            arenas: (0..writers)
+                .map(|_| {
+                    let zeroed: Box<[usize]> = vec![0usize; dir_len].into_boxed_slice();
+                    // SAFETY: `AtomicUsize` has the layout of `usize`.
+                    let dir = unsafe { Box::from_raw(Box::into_raw(zeroed) as *mut [AtomicUsize]) };
+                    Arena {
+                        dir,
+                        chunks: AtomicUsize::new(0),
+                    }
+                })
+                .collect(),
+            lens: (0..writers).map(|_| Len(AtomicUsize::new(0))).collect(),
+        }
+    }
+
+    pub fn state_len(&self) -> usize {
+        self.state_len
+    }
+
+    pub fn writers(&self) -> usize {
+        self.writers
+    }
+
+    fn chunk_bytes(&self) -> usize {
+        (1 << self.shift) * self.state_len
+    }
+
+    /// States in arena `q`.
+    pub fn arena_len(&self, q: usize) -> usize {
+        self.lens[q].0.load(Ordering::Acquire)
+    }
+
+    /// Stored states (exact when no thread is inserting).
+    pub fn len(&self) -> usize {
+        (0..self.writers).map(|q| self.arena_len(q)).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The id of the `local`-th state of arena `q`.
+    #[inline]
+    pub fn id(&self, q: usize, local: usize) -> u32 {
+        ((local << self.q_bits) | q) as u32
+    }
+
+    /// Arena and position of `id`.
+    #[inline]
+    pub fn locate(&self, id: u32) -> (usize, usize) {
+        let id = id as usize;
+        (id & ((1 << self.q_bits) - 1), id >> self.q_bits)
+    }
+
+    #[inline]
+    fn slot_ptr(&self, q: usize, local: usize) -> *mut u8 {
+        let chunk = self.arenas[q].dir[local >> self.shift].load(Ordering::Acquire) as *mut u8;
+        debug_assert!(!chunk.is_null());
+        // SAFETY (for the caller's use): the chunk holds `1 << shift`
+        // states; the offset is of one of them.
+        unsafe { chunk.add((local & ((1 << self.shift) - 1)) * self.state_len) }
+    }
+
+    /// The bytes of stored state `id`.
+    #[inline]
+    pub fn get(&self, id: u32) -> &[u8] {
+        let (q, local) = self.locate(id);
+        debug_assert!(local < self.arena_len(q));
+        // SAFETY: a stored id's bytes were written before the id was
+        // published (release) and read after it was found (acquire), and
+        // are never written again; the chunk lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.slot_ptr(q, local), self.state_len) }
+    }
+
+    /// Bytes allocated: the index and the arena chunks (the directories'
+    /// untouched pages cost nothing).
+    pub fn bytes_used(&self) -> usize {
+        let chunks: usize = self.arenas.iter().map(|a| a.chunks.load(Ordering::Relaxed)).sum();
+        self.table_bytes.load(Ordering::Relaxed) + chunks * self.chunk_bytes()
+    }
+
+    /// Bytes the next insertions could allocate: a chunk per thread, and
+    /// the doubled index (old and new coexist) when its room runs low.
+    pub fn next_growth_bytes(&self) -> usize {
+        let mut bytes = self.writers * self.chunk_bytes();
+        if self.room.load(Ordering::Relaxed) < GRANT * self.writers as i64 {
+            bytes += 2 * self.table_bytes.load(Ordering::Relaxed);
+        }
+        bytes
+    }
+
+    /// A handle for thread `q` (one per thread: it alone appends to arena
+    /// `q`).
+    pub fn writer(&self, q: usize) -> Writer<'_> {
+        assert!(q < self.writers);
+        Writer {
+            store: self,
+            q,
+            allowance: 0,
+            guard: None,
+        }
+    }
+}
+
+impl Drop for SharedStore {
+    fn drop(&mut self) {
+        let bytes = self.chunk_bytes();
+        for a in &self.arenas {
+            for c in 0..a.chunks.load(Ordering::Relaxed) {
+                let p = a.dir[c].load(Ordering::Relaxed) as *mut u8;
+                // SAFETY: allocated in `Writer::reserve` as a boxed slice of
+                // `bytes` bytes, freed once here.
+                drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, bytes)) });
+            }
+        }
+    }
+}
+
+/// Thread `q`'s access to a [`SharedStore`]: lookups and insertions under
+/// the index's read lock (taken at the first use after a
+/// [`release`](Self::release)).
+pub struct Writer<'a> {
+    store: &'a SharedStore,
+    q: usize,
+    /// Slots granted and not yet used.
+    allowance: i64,
+    guard: Option<RwLockReadGuard<'a, Table>>,
+}
+
+impl Drop for Writer<'_> {
+    /// Gives the unused grant back (a writer lives for one level).
+    fn drop(&mut self) {
+        self.store.room.fetch_add(self.allowance, Ordering::AcqRel);
+    }
+}
+
+impl<'a> Writer<'a> {
+    pub fn store(&self) -> &'a SharedStore {
+        self.store
+    }
+
+    /// Lets a thread that must grow the index in (call between blocks of
+    /// work).
+    pub fn release(&mut self) {
+        self.guard = None;
+    }
+
+    #[inline]
+    fn table(&mut self) -> &Table {
+        if self.guard.is_none() {
+            self.guard = Some(self.store.table.read().unwrap_or_else(|e| e.into_inner()));
+        }
+        self.guard.as_ref().expect("guard")
+    }
+
+    /// Starts loading the index slot a lookup of `fp` reads first.
+    #[inline]
+    pub fn prefetch(&mut self, fp: u64) {
+        let t = self.table();
+        prefetch_line(&t.slots[t.home(fp >> 32)]);
+    }
+
+    /// Starts loading the stored state a lookup of `fp` compares first.
+    #[inline]
+    pub fn prefetch_state(&mut self, fp: u64) {
+        let tag = fp >> 32;
+        let t = self.table();
+        let e = t.slots[t.home(tag)].load(Ordering::Relaxed);
+        if e != 0 && e >> 32 == tag {
+            let (q, local) = self.store.locate((e as u32) - 1);
+            // SAFETY: a published id's bytes are allocated.
+            prefetch_line(unsafe { &*self.store.slot_ptr(q, local) });
+        }
+    }
+
+    /// The id of `state` if it is stored.
+    pub fn find(&mut self, state: &[u8], fp: u64) -> Option<u32> {
+        let store = self.store;
+        let t = self.table();
+        let tag = fp >> 32;
+        let mask = t.slots.len() - 1;
+        let mut slot = t.home(tag);
+        loop {
+            let e = t.slots[slot].load(Ordering::Acquire);
+            if e == 0 {
+                return None;
+            }
+            if e >> 32 == tag && store.get((e as u32) - 1) == state {
+                return Some((e as u32) - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Inserts `state` unless stored (by any thread); its id and whether
+    /// this call stored it.
+    pub fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
+        debug_assert_eq!(state.len(), self.store.state_len);
+        if self.allowance == 0 {
+            self.refill();
+        }
+        let store = self.store;
+        let q = self.q;
+        let local = store.lens[q].0.load(Ordering::Relaxed);
+        let id = store.id(q, local);
+        let tag = fp >> 32;
+        let mut written = false;
+        let t = self.table();
+        let mask = t.slots.len() - 1;
+        let mut slot = t.home(tag);
+        loop {
+            let mut e = t.slots[slot].load(Ordering::Acquire);
+            if e == 0 {
+                if !written {
+                    // Before the swap: a reader that finds the id must
+                    // find the bytes.
+                    assert!(local < MAX_STATES >> store.q_bits, "state store full");
+                    Self::reserve(store, q, local);
+                    // SAFETY: position `local` of arena `q` is past its
+                    // committed states: no other thread reads it, and only
+                    // this one (the arena's owner) writes.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(state.as_ptr(), store.slot_ptr(q, local), state.len());
+                    }
+                    written = true;
+                }
+                let entry = (tag << 32) | (id as u64 + 1);
+                match t.slots[slot].compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire) {
+                    Ok(_) => {
+                        store.lens[q].0.store(local + 1, Ordering::Release);
+                        self.allowance -= 1;
+                        return Insert::New(id);
+                    }
+                    Err(now) => e = now,
+                }
+            }
+            if e >> 32 == tag && store.get((e as u32) - 1) == state {
+                return Insert::Seen((e as u32) - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// Makes sure arena `q` has a chunk for position `local` (the owner
+    /// only).
+    fn reserve(store: &SharedStore, q: usize, local: usize) {
+        let a = &store.arenas[q];
+        let c = local >> store.shift;
+        if c < a.chunks.load(Ordering::Relaxed) {
+            return;
+        }
+        let chunk: Box<[u8]> = vec![0u8; store.chunk_bytes()].into_boxed_slice();
+        a.dir[c].store(Box::into_raw(chunk) as *mut u8 as usize, Ordering::Release);
+        a.chunks.store(c + 1, Ordering::Relaxed);
+    }
+
+    /// Takes a grant of slots, growing the index first if it has no room.
+    fn refill(&mut self) {
+        let store = self.store;
+        loop {
+            if store.room.fetch_sub(GRANT, Ordering::AcqRel) >= GRANT {
+                self.allowance += GRANT;
+                return;
+            }
+            store.room.fetch_add(GRANT, Ordering::AcqRel);
+            // Grow: every other thread is outside its block of work (not
+            // holding the read lock) while this holds the write lock.
+            self.guard = None;
+            let mut t = store.table.write().unwrap_or_else(|e| e.into_inner());
+            if store.room.load(Ordering::Acquire) < GRANT {
+                let old_room = t.room();
+                let bigger = Table::new(t.bits + 1);
+                let mask = bigger.slots.len() - 1;
+                for s in t.slots.iter() {
+                    let e = s.load(Ordering::Relaxed);
+                    if e != 0 {
+                        let mut slot = bigger.home(e >> 32);
+                        while bigger.slots[slot].load(Ordering::Relaxed) != 0 {
+                            slot = (slot + 1) & mask;
+                        }
+                        bigger.slots[slot].store(e, Ordering::Relaxed);
+                    }
+                }
+                store.room.fetch_add(bigger.room() - old_room, Ordering::AcqRel);
+                store.table_bytes.store(bigger.slots.len() * 8, Ordering::Relaxed);
+                *t = bigger;
+            }
+        }
+    }
+}
