@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs fmt lint clean
+.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel fmt lint clean
 
 all: build
 
@@ -100,6 +100,14 @@ bench-sweepline:
 # times), then its tables; writes results/dbdfs/ (runs.csv, tables.md,
 # table*.csv). About 10 minutes; an interrupted run resumes (delete
 # results/dbdfs/runs.csv to start afresh).
+# The parallel BFS's speed-up (1, 2, 4, 8 threads) on the seven bench-spin
+# instances, --jobs = this machine's cores (beem/matrices/parallel-speedup.toml);
+# writes results/parallel/ (runs.csv, report). A few minutes on 2 cores.
+bench-parallel:
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/parallel-speedup.toml --jobs $$(nproc) --resume --beem $(BEEM_DIR) --out results/runs/parallel/runs.csv
+	./target/release/dvemc bench report results/runs/parallel/runs.csv --out results/parallel
+
 bench-dbdfs:
 	$(CARGO) build --release -p harness
 	./target/release/dvemc bench run beem/matrices/udupa-dbdfs.toml --resume --beem $(BEEM_DIR) --out results/dbdfs/runs.csv

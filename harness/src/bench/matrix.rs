@@ -314,6 +314,17 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// The threads one run of this cell uses (`--threads N`; 1 without).
+    pub fn threads(&self) -> usize {
+        self.args
+            .iter()
+            .position(|a| a == "--threads")
+            .and_then(|i| self.args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+            .max(1)
+    }
+
     /// The same cell with the searched parameter set to `value` (a
     /// bisection step).
     pub fn with_search_value(&self, value: f64) -> Cell {

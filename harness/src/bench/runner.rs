@@ -111,6 +111,23 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     }
     let progress = Progress::new(mode, schedule.planned());
     let jobs = cfg.jobs.max(1).min(schedule.planned().max(1));
+    // --jobs counts cores: a run with --threads T takes T of them (all,
+    // if T is more), so that runs measuring a speed-up do not share cores.
+    let mut schedule = schedule;
+    schedule.cores = cfg.jobs.max(1);
+    let widest = cells.iter().map(Cell::threads).max().unwrap_or(1);
+    if widest > 1 && mode != ProgressMode::Quiet {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        eprintln!(
+            "bench: a run with --threads T takes T of the {} --jobs slots (up to {widest} threads per run here){}",
+            cfg.jobs.max(1),
+            if widest > cores {
+                format!("; this machine has {cores} cores, so runs with more threads than that share them")
+            } else {
+                String::new()
+            }
+        );
+    }
     let schedule = (Mutex::new(schedule), Condvar::new());
     let appender = Mutex::new(appender);
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -157,7 +174,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                 if interrupt::requested() && row.get("result") != "complete" {
                     // Stopped by the same signal, or cut short: run it again
                     // on --resume rather than record a partial result.
-                    schedule.0.lock().unwrap().running -= 1;
+                    schedule.0.lock().unwrap().abandon(&cell);
                     schedule.1.notify_all();
                     progress.abandon();
                     return;
@@ -219,6 +236,10 @@ struct Schedule<'a> {
     done: &'a HashMap<String, bool>,
     /// Cells started and not yet finished.
     running: usize,
+    /// Cores (the --jobs slots), and those the running cells take (a
+    /// cell takes its threads, at most all of them).
+    cores: usize,
+    busy: usize,
     /// Every cell the schedule issued, run now or found in the file.
     issued: HashSet<String>,
 }
@@ -248,6 +269,8 @@ impl<'a> Schedule<'a> {
             search_of: HashMap::new(),
             done,
             running: 0,
+            cores: 1,
+            busy: 0,
             issued: HashSet::new(),
         };
         for c in cells {
@@ -362,14 +385,27 @@ impl<'a> Schedule<'a> {
         }
     }
 
+    /// The next cell, if there are cores for it (in order: a wide cell
+    /// waits for cores rather than be overtaken).
     fn next(&mut self) -> Option<Cell> {
+        let width = self.ready.front()?.threads().min(self.cores);
+        if self.busy + width > self.cores {
+            return None;
+        }
         let c = self.ready.pop_front()?;
         self.running += 1;
+        self.busy += width;
         Some(c)
     }
 
-    fn finished(&mut self, cell: &Cell, complete: bool) {
+    /// A started cell that will not be recorded (interrupted).
+    fn abandon(&mut self, cell: &Cell) {
         self.running -= 1;
+        self.busy -= cell.threads().min(self.cores);
+    }
+
+    fn finished(&mut self, cell: &Cell, complete: bool) {
+        self.abandon(cell);
         if let Some(sr) = &cell.search {
             let i = self.search_of[&sr.group];
             let st = &mut self.searches[i];
@@ -791,6 +827,38 @@ mod tests {
             (left - (6.0 * 5.0 + 3.0 * 0.1 + 2.0 * 1.0) / 2.0).abs() < 1e-9,
             "{left}"
         );
+    }
+
+    #[test]
+    fn a_run_with_threads_takes_that_many_job_slots() {
+        let dir = std::env::temp_dir().join(format!("dvemc-runner-threads-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for m in ["a", "b"] {
+            std::fs::write(dir.join(format!("{m}.dve")), "").unwrap();
+        }
+        let m = Matrix::parse(
+            &dir.join("m.toml"),
+            "[[strategies]]\nspec = \"bfs\"\nparams = { threads = [1, 2] }\n[instances]\nnames = [\"a.dve\", \"b.dve\"]\n",
+        )
+        .unwrap();
+        let cells = m.expand(None).unwrap();
+        let widths: Vec<usize> = cells.iter().map(Cell::threads).collect();
+        assert_eq!(widths, [1, 2, 1, 2]);
+        let done = HashMap::new();
+        let mut s = Schedule::new(&cells, &done);
+        s.cores = 2;
+        // Two one-thread runs at once; a two-thread run only alone.
+        let a1 = s.next().expect("a, 1 thread");
+        assert!(s.next().is_none(), "the 2-thread run waits for the core in use");
+        s.finished(&a1, true);
+        let a2 = s.next().expect("a, 2 threads");
+        assert!(s.next().is_none(), "nothing beside a 2-thread run");
+        s.finished(&a2, true);
+        let b1 = s.next().expect("b, 1 thread");
+        assert!(s.next().is_none());
+        s.abandon(&b1);
+        assert!(s.next().is_some(), "b, 2 threads, once b's 1-thread run is gone");
+        assert_eq!(s.busy, 2);
     }
 
     #[test]
