@@ -445,6 +445,91 @@ impl<S: Store> Store for Marked<'_, S> {
     }
 }
 
+/// The parallel search's view of the properties.
+impl search::parallel::Watch for Prop<'_> {
+    type Found = (ViolationKind, String);
+    fn state(&self, state: &[u8]) -> Option<Self::Found> {
+        self.state_violation(state)
+    }
+    fn deadlock(&self) -> Option<Self::Found> {
+        self.opts
+            .checks
+            .deadlock
+            .then(|| (ViolationKind::Deadlock, "deadlock".into()))
+    }
+    fn error(&self) -> Option<Self::Found> {
+        self.opts
+            .checks
+            .error
+            .then(|| (ViolationKind::ErrorState, "run-time error".into()))
+    }
+    fn all(&self) -> bool {
+        self.opts.all_violations
+    }
+}
+
+/// [`check`] on `threads` threads: a breadth-first check (deadlocks,
+/// assertions, goals, run-time errors) runs on the parallel search
+/// (`search::parallel`), its counterexample a shortest path as with one
+/// thread; nested DFS and DFS stay sequential.
+pub fn check_threads(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+) -> CheckReport {
+    if threads <= 1 || opts.search != Search::Bfs {
+        return check(model, ir, opts);
+    }
+    let start = Instant::now();
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
+    let prop = Prop {
+        model: ir,
+        backend: model,
+        native: functions > 0 && model.state_functions() == functions,
+        opts,
+    };
+    let (r, violations, first) = search::parallel::parallel_check(model, threads, &budget, &prop);
+    let time_s = start.elapsed().as_secs_f64();
+    let first = first.map(|((kind, detail), trace)| Violation { kind, detail, trace });
+    let verdict = if violations > 0 {
+        Verdict::Violated
+    } else if r.result.is_complete() {
+        Verdict::Holds
+    } else {
+        Verdict::Unknown
+    };
+    CheckReport {
+        model: model.info().name.clone(),
+        strategy: opts.search,
+        result: r.result,
+        verdict,
+        violation_kind: first.as_ref().map(|v| v.kind),
+        violation: first.as_ref().map(|v| v.detail.clone()),
+        cex_length: first.as_ref().map(|v| v.trace.steps.len()),
+        violations,
+        states: r.states,
+        transitions: r.transitions,
+        deadlocks: r.deadlocks,
+        error_transitions: r.error_transitions,
+        time_s,
+        states_per_s: if time_s > 0.0 {
+            r.states as f64 / time_s
+        } else {
+            0.0
+        },
+        store_bytes: r.store_bytes,
+        bytes_per_state: if r.states > 0 {
+            r.store_bytes as f64 / r.states as f64
+        } else {
+            0.0
+        },
+        peak_rss_bytes: peak_rss_bytes(),
+        first,
+    }
+}
+
 /// Runs the check. `ir` is the model's IR (for assertions); the successors
 /// come from `model`, which may be any backend of the same IR.
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {

@@ -334,9 +334,10 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 || req.checks.deadlock
                 || req.checks.error
                 || (req.checks.assert && has_asserts);
-            if checking && req.params.threads.is_some_and(|t| t > 1) {
+            let threads = req.params.threads.unwrap_or(1);
+            if threads > 1 && (ltl || strategy == Strategy::Dfs) {
                 return Err(RunError::input(
-                    "--threads: property checks (deadlocks, assertions, goals, LTL) are sequential for now; drop --check, --goal and --property to only explore"
+                    "--threads: accepting cycles (--property) and depth-first checks are searched sequentially (nested DFS, DFS); breadth-first checks of deadlocks, assertions, goals and run-time errors run on --threads"
                         .to_string(),
                 ));
             }
@@ -362,7 +363,10 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                     limits: req.limits,
                     meter: meter.clone(),
                 };
-                let r = check::check(model, &ir, &opts);
+                let r = check::check_threads(model, &ir, &opts, threads);
+                if threads > 1 {
+                    rec.threads = Some(threads as u64);
+                }
                 rec.strategy = search.name().to_string();
                 rec.result = r.result;
                 rec.verdict = Some(

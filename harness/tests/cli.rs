@@ -169,6 +169,40 @@ fn the_tree_store_on_the_command_line() {
 }
 
 #[test]
+fn checks_on_threads_on_the_command_line() {
+    let one = json(&dvemc(&["explore", "--json", "--check", "deadlock,assert"]));
+    let o = dvemc(&[
+        "explore",
+        "--json",
+        "--check",
+        "deadlock,assert",
+        "--threads",
+        "2",
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "stderr: {}", stderr(&o));
+    let two = json(&o);
+    assert_eq!(two["threads"], 2);
+    assert_eq!(two["config"], "bfs --threads 2");
+    for key in ["verdict", "violation_kind", "cex_length"] {
+        assert_eq!(two[key], one[key], "{key}");
+    }
+    for (args, says) in [
+        (
+            &["--threads", "2", "--strategy", "dfs", "--check", "deadlock"][..],
+            "--threads is not an option",
+        ),
+        (
+            &["anderson.1", "--threads", "2", "--property", "2"],
+            "sequentially",
+        ),
+    ] {
+        let o = dvemc(&[&["explore"][..], args].concat());
+        assert_ne!(o.status.code(), Some(0), "{args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn bad_options_exit_2() {
     for args in [
         &["explore", "--no-such-option"][..],

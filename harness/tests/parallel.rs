@@ -2,9 +2,13 @@
 //! counter equal (states, transitions, deadlocks, levels and the BFS level
 //! table, back-level edges), whatever the number of threads, more threads
 //! than cores included, and again and again (races would show as a
-//! difference some of the time).
+//! difference some of the time). Property checks on threads give the
+//! sequential check's answer and a counterexample as short, which replays.
 
+use dve_frontend::interp::Interpreter;
+use dve_frontend::model::{NextState, SuccBuf};
 use harness::backend::Backend;
+use harness::check::{check, check_threads, CheckOptions, Checks, Search, Trace, Verdict};
 use harness::manifest::Beem;
 use harness::record::RunRecord;
 use harness::run::{run, Request};
@@ -69,5 +73,67 @@ fn eight_threads_again_and_again() {
     for round in 0..10 {
         let r = explore(&beem, inst, 8, Backend::Jit);
         assert_eq!(counters(&r), one, "round {round}");
+    }
+}
+
+/// Checks that every step of `t` is a successor of the previous state.
+fn replay(m: &dyn NextState, t: &Trace) -> Result<(), String> {
+    if t.initial != m.initial_vec() {
+        return Err("the trace does not start in the initial state".into());
+    }
+    let mut buf = SuccBuf::new(m.state_len());
+    for (i, step) in t.steps.iter().enumerate() {
+        m.successors(t.state(i), &mut buf);
+        let found = buf
+            .iter()
+            .any(|(e, s)| e.label == step.label && e.error == step.error && s == &step.state[..]);
+        if !found {
+            return Err(format!("step {} is not an enabled transition", i + 1));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn deadlocks_found_in_parallel_have_shortest_replayable_counterexamples() {
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    for inst in ["bakery.4", "adding.4", "peterson.3", "leader_election.3"] {
+        let model = dve_frontend::load_file(&beem.model_path(inst)).expect("loads");
+        let m = Interpreter::new(model.clone());
+        for all in [false, true] {
+            let opts = CheckOptions {
+                search: Search::Bfs,
+                checks: Checks {
+                    deadlock: true,
+                    ..Checks::default()
+                },
+                goals: vec![],
+                all_violations: all,
+                limits: Default::default(),
+                meter: None,
+            };
+            let one = check(&m, &model, &opts);
+            for threads in [2, 3] {
+                let r = check_threads(&m, &model, &opts, threads);
+                let what = format!("{inst}, {threads} threads, all violations {all}");
+                assert_eq!(r.verdict, one.verdict, "{what}");
+                assert_eq!(r.violation_kind, one.violation_kind, "{what}");
+                assert_eq!(r.cex_length, one.cex_length, "{what}: shortest, as one thread's");
+                if all || one.verdict == Verdict::Holds {
+                    // The whole space: the same counts.
+                    assert_eq!(
+                        (r.violations, r.states, r.transitions, r.deadlocks),
+                        (one.violations, one.states, one.transitions, one.deadlocks),
+                        "{what}"
+                    );
+                }
+                if let Some(v) = &r.first {
+                    replay(&m, &v.trace).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let mut buf = SuccBuf::new(m.state_len());
+                    m.successors(v.trace.state(v.trace.steps.len()), &mut buf);
+                    assert_eq!(buf.len(), 0, "{what}: the last state is a deadlock");
+                }
+            }
+        }
     }
 }

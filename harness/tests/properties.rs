@@ -9,7 +9,9 @@
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
 use dve_frontend::LoadOptions;
-use harness::check::{check, CheckOptions, Checks, Goal, Search, Trace, Verdict, ViolationKind};
+use harness::check::{
+    check, check_threads, CheckOptions, Checks, Goal, Search, Trace, Verdict, ViolationKind,
+};
 use harness::manifest::{Answer, Beem, PropertyKind};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -139,7 +141,22 @@ fn reachability_answers_match_beem() {
         if r.verdict == Verdict::Unknown || found != (p.beem_answer == Answer::Yes) {
             out.push(format!("{name}: {:?}, BEEM {:?}", r.verdict, p.beem_answer));
         }
-        if let Some(v) = &r.first {
+        // The parallel check (three threads, more than the cores) gives the
+        // same answer and a counterexample as short, which replays.
+        let par = check_threads(&m, &loaded.model, &opts, 3);
+        if par.verdict != r.verdict || par.cex_length != r.cex_length {
+            out.push(format!(
+                "{name}: 3 threads {:?} (cex {:?}), 1 thread {:?} (cex {:?})",
+                par.verdict, par.cex_length, r.verdict, r.cex_length
+            ));
+        }
+        if par.verdict == Verdict::Holds && par.states != r.states {
+            out.push(format!(
+                "{name}: 3 threads stored {} states, 1 thread {}",
+                par.states, r.states
+            ));
+        }
+        for v in r.first.iter().chain(&par.first) {
             if let Err(e) = replay(&m, &v.trace) {
                 out.push(format!("{name}: {e}"));
             }

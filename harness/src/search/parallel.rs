@@ -17,6 +17,12 @@
 //! source's level began is of this or an earlier level (a back-level edge
 //! unless a self-loop), any other of the next. Only the ids differ.
 //!
+//! **Checks.** A [`Watch`] sees every new state (the initial one too),
+//! deadlock and erroneous transition; the first violation a thread finds
+//! stops every thread at its next block (unless all are counted). Each
+//! state then keeps its parent and the transition to it, so that the
+//! counterexample is a path of the BFS tree: a shortest one.
+//!
 //! **Budgets.** The state limit is exact (a new state first reserves its
 //! place in an atomic count, only when there is a limit); time,
 //! interruption and memory (the store's index and arenas, and what they
@@ -25,13 +31,14 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use dve_frontend::model::{NextState, SuccBuf};
+use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 
 use super::bfs::{LevelStats, BATCH};
 use super::limits::Budget;
 use super::outcome::Outcome;
 use super::shared_store::{SharedStore, Writer};
 use super::store::{Insert, Store};
+use super::trace::{Step, Trace};
 
 /// Sources a thread takes at a time (then polls the budget and lets a
 /// thread growing the index in).
@@ -55,6 +62,95 @@ pub struct ParallelBfs {
     pub store_bytes: u64,
     /// Peak bytes of the threads' successor buffers.
     pub frontier_bytes: u64,
+}
+
+/// What a parallel search checks as it goes (a property check).
+pub trait Watch: Sync {
+    /// What a violation says.
+    type Found: Send;
+    /// States keep their parent (for counterexamples).
+    const PARENTS: bool = true;
+    /// A violation in a new state (the initial one included).
+    fn state(&self, state: &[u8]) -> Option<Self::Found>;
+    /// A violation in a deadlock.
+    fn deadlock(&self) -> Option<Self::Found>;
+    /// A violation in a transition raising a run-time error.
+    fn error(&self) -> Option<Self::Found>;
+    /// Count every violation instead of stopping at the first.
+    fn all(&self) -> bool {
+        false
+    }
+}
+
+/// Plain exploration: nothing to check, no parents kept.
+pub struct NoWatch;
+
+impl Watch for NoWatch {
+    type Found = ();
+    const PARENTS: bool = false;
+    fn state(&self, _: &[u8]) -> Option<()> {
+        None
+    }
+    fn deadlock(&self) -> Option<()> {
+        None
+    }
+    fn error(&self) -> Option<()> {
+        None
+    }
+}
+
+/// The first violation found and its counterexample.
+pub type Violation<F> = (F, Trace);
+
+/// Bytes of a parent link: the parent's id, the transition's label (three
+/// numbers) and its error flag.
+const PARENT_BYTES: usize = 17;
+
+fn parent_link(src: u32, e: Succ) -> [u8; PARENT_BYTES] {
+    let mut b = [0u8; PARENT_BYTES];
+    for (i, v) in [src, e.label.trans, e.label.partner, e.label.prop]
+        .into_iter()
+        .enumerate()
+    {
+        b[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    b[16] = e.error as u8;
+    b
+}
+
+fn read_link(b: &[u8]) -> (u32, Succ) {
+    let n = |i: usize| u32::from_le_bytes(b[i * 4..i * 4 + 4].try_into().expect("4 bytes"));
+    let label = Label {
+        trans: n(1),
+        partner: n(2),
+        prop: n(3),
+    };
+    (
+        n(0),
+        Succ {
+            label,
+            error: b[16] != 0,
+        },
+    )
+}
+
+/// The path of parent links from the initial state (id 0) to `id`, then
+/// the step `last` if any.
+fn trace_to(store: &SharedStore, id: u32, last: Option<(Succ, &[u8])>) -> Trace {
+    let mut steps = Vec::new();
+    let mut cur = id;
+    while cur != 0 {
+        let (parent, e) = read_link(store.extra(cur));
+        steps.push(Step::new(e, store.get(cur)));
+        cur = parent;
+    }
+    steps.reverse();
+    steps.extend(last.map(|(e, s)| Step::new(e, s)));
+    Trace {
+        initial: store.get(0).to_vec(),
+        steps,
+        cycle_start: None,
+    }
 }
 
 /// Counters of one thread in one level.
@@ -129,7 +225,7 @@ impl Scratch {
 }
 
 /// What the threads share while expanding level `depth`.
-struct Round<'a> {
+struct Round<'a, W: Watch> {
     model: &'a dyn NextState,
     store: &'a SharedStore,
     budget: &'a Budget,
@@ -146,9 +242,28 @@ struct Round<'a> {
     transitions: &'a AtomicU64,
     stop: &'a AtomicBool,
     outcome: &'a Mutex<Outcome>,
+    watch: &'a W,
+    violations: &'a AtomicU64,
+    first: &'a Mutex<Option<Violation<W::Found>>>,
 }
 
-impl Round<'_> {
+impl<W: Watch> Round<'_, W> {
+    /// Records a violation (its trace built only for the first); false
+    /// if the search stops at it.
+    #[cold]
+    fn violation(&self, found: W::Found, trace: impl FnOnce() -> Trace) -> bool {
+        self.violations.fetch_add(1, Ordering::Relaxed);
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        if first.is_none() {
+            *first = Some((found, trace()));
+        }
+        if self.watch.all() {
+            return true;
+        }
+        self.stop.store(true, Ordering::Relaxed);
+        false
+    }
+
     fn halt(&self, o: Outcome) {
         let mut slot = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
         if *slot == Outcome::Complete {
@@ -253,16 +368,40 @@ impl Round<'_> {
             t.transitions += k as u64;
             if k == 0 {
                 t.deadlocks += 1;
+                if let Some(v) = self.watch.deadlock() {
+                    if !self.violation(v, || trace_to(store, src, None)) {
+                        return false;
+                    }
+                }
             }
             for i in 0..k {
-                if buf.entry(i).error {
-                    t.errors += 1;
-                }
+                let e = buf.entry(i);
                 let succ = buf.state(i);
+                if e.error {
+                    t.errors += 1;
+                    if let Some(v) = self.watch.error() {
+                        if !self.violation(v, || trace_to(store, src, Some((e, succ)))) {
+                            return false;
+                        }
+                    }
+                }
                 let fp = fps[f];
                 f += 1;
-                let found = match self.visit(w, succ, fp) {
-                    Some(Insert::New(_)) => continue,
+                let link = if W::PARENTS {
+                    parent_link(src, e)
+                } else {
+                    [0; PARENT_BYTES]
+                };
+                let extra: &[u8] = if W::PARENTS { &link } else { &[] };
+                let found = match self.visit(w, succ, extra, fp) {
+                    Some(Insert::New(_)) => {
+                        if let Some(v) = self.watch.state(succ) {
+                            if !self.violation(v, || trace_to(store, src, Some((e, succ)))) {
+                                return false;
+                            }
+                        }
+                        continue;
+                    }
                     Some(Insert::Seen(id)) => id,
                     None => {
                         self.halt(Outcome::StateLimit);
@@ -288,12 +427,12 @@ impl Round<'_> {
     /// Finds or inserts `succ`; `None` if it is new and the state limit
     /// leaves no room.
     #[inline]
-    fn visit(&self, w: &mut Writer<'_>, succ: &[u8], fp: u64) -> Option<Insert> {
+    fn visit(&self, w: &mut Writer<'_>, succ: &[u8], extra: &[u8], fp: u64) -> Option<Insert> {
         if self.max_states == u64::MAX {
-            return Some(w.insert(succ, fp));
+            return Some(w.insert_with(succ, extra, fp));
         }
         if self.count.fetch_add(1, Ordering::Relaxed) < self.max_states {
-            let ins = w.insert(succ, fp);
+            let ins = w.insert_with(succ, extra, fp);
             if !ins.is_new() {
                 self.count.fetch_sub(1, Ordering::Relaxed);
             }
@@ -306,30 +445,58 @@ impl Round<'_> {
 
 /// Breadth-first search of `model` with `threads` threads.
 pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> ParallelBfs {
+    parallel_check(model, threads, budget, &NoWatch).0
+}
+
+/// [`parallel_bfs`] checking what `watch` looks for: the search, the
+/// number of violations and the first one found.
+pub fn parallel_check<W: Watch>(
+    model: &dyn NextState,
+    threads: usize,
+    budget: &Budget,
+    watch: &W,
+) -> (ParallelBfs, u64, Option<Violation<W::Found>>) {
     let t_n = threads.max(1);
     let mut run = ParallelBfs::default();
+    let violations = AtomicU64::new(0);
+    let first: Mutex<Option<Violation<W::Found>>> = Mutex::new(None);
     let max_states = match budget.max_states() {
         usize::MAX => u64::MAX,
         m => m as u64,
     };
     if max_states == 0 {
         run.result = Outcome::StateLimit;
-        return run;
+        return (run, 0, None);
     }
-    let store = SharedStore::new(model.state_len(), t_n);
+    let extra = if W::PARENTS { PARENT_BYTES } else { 0 };
+    let store = SharedStore::with_extra(model.state_len(), extra, t_n);
     let count = AtomicU64::new(1);
     let transitions = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let outcome = Mutex::new(Outcome::Complete);
     let init = model.initial_vec();
-    store.writer(0).insert(&init, model.fingerprint(&init));
+    let none = Succ {
+        label: Label::local(u32::MAX),
+        error: false,
+    };
+    let root = parent_link(u32::MAX, none);
+    let root: &[u8] = if W::PARENTS { &root } else { &[] };
+    store.writer(0).insert_with(&init, root, model.fingerprint(&init));
+    if let Some(v) = watch.state(&init) {
+        violations.fetch_add(1, Ordering::Relaxed);
+        let trace = trace_to(&store, 0, None);
+        *first.lock().unwrap_or_else(|e| e.into_inner()) = Some((v, trace));
+        if !watch.all() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
     let mut levels = Levels {
         writers: t_n,
         starts: vec![0; t_n],
     };
     let mut scratch: Vec<Scratch> = (0..t_n).map(|_| Scratch::new(model.state_len())).collect();
 
-    loop {
+    while !stop.load(Ordering::Relaxed) {
         let depth = levels.count() - 1;
         let lens: Vec<usize> = (0..t_n).map(|q| store.arena_len(q)).collect();
         let segments: Vec<(usize, usize, usize)> = (0..t_n)
@@ -360,6 +527,9 @@ pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> P
             transitions: &transitions,
             stop: &stop,
             outcome: &outcome,
+            watch,
+            violations: &violations,
+            first: &first,
         };
         let tallies: Vec<Tally> = if total < SMALL_LEVEL || t_n == 1 {
             vec![round.work(0, &mut scratch[0])]
@@ -400,7 +570,8 @@ pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> P
     run.result = *outcome.lock().unwrap_or_else(|e| e.into_inner());
     run.states = store.len() as u64;
     run.store_bytes = store.bytes_used() as u64;
-    run
+    let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
+    (run, violations.into_inner(), first)
 }
 
 /// A store seen only through its size (for the budget's memory check).

@@ -84,6 +84,10 @@ struct Len(AtomicUsize);
 /// A concurrent exact store for `writers` threads.
 pub struct SharedStore {
     state_len: usize,
+    /// Bytes kept with each state (a parent link; 0 for none) and the
+    /// slot they make together.
+    extra: usize,
+    stride: usize,
     writers: usize,
     /// Bits of an id that name its arena.
     q_bits: u32,
@@ -99,14 +103,23 @@ pub struct SharedStore {
 
 impl SharedStore {
     pub fn new(state_len: usize, writers: usize) -> SharedStore {
+        SharedStore::with_extra(state_len, 0, writers)
+    }
+
+    /// A store that keeps `extra` bytes with each state
+    /// ([`Writer::insert_with`], [`SharedStore::extra`]).
+    pub fn with_extra(state_len: usize, extra: usize, writers: usize) -> SharedStore {
         let writers = writers.max(1);
-        let per_chunk = (CHUNK_BYTES / state_len.max(1)).max(16);
+        let stride = state_len + extra;
+        let per_chunk = (CHUNK_BYTES / stride.max(1)).max(16);
         let shift = usize::BITS - 1 - per_chunk.leading_zeros();
         let q_bits = usize::BITS - (writers - 1).leading_zeros();
         let dir_len = (MAX_STATES >> q_bits >> shift) + 2;
         let table = Table::new(MIN_TABLE.trailing_zeros());
         SharedStore {
             state_len,
+            extra,
+            stride,
             writers,
             q_bits,
             shift,
@@ -137,7 +150,7 @@ impl SharedStore {
     }
 
     fn chunk_bytes(&self) -> usize {
-        (1 << self.shift) * self.state_len
+        (1 << self.shift) * self.stride
     }
 
     /// States in arena `q`.
@@ -173,7 +186,7 @@ impl SharedStore {
         debug_assert!(!chunk.is_null());
         // SAFETY (for the caller's use): the chunk holds `1 << shift`
         // states; the offset is of one of them.
-        unsafe { chunk.add((local & ((1 << self.shift) - 1)) * self.state_len) }
+        unsafe { chunk.add((local & ((1 << self.shift) - 1)) * self.stride) }
     }
 
     /// The bytes of stored state `id`.
@@ -185,6 +198,14 @@ impl SharedStore {
         // published (release) and read after it was found (acquire), and
         // are never written again; the chunk lives as long as `self`.
         unsafe { std::slice::from_raw_parts(self.slot_ptr(q, local), self.state_len) }
+    }
+
+    /// The bytes kept with stored state `id`.
+    pub fn extra(&self, id: u32) -> &[u8] {
+        let (q, local) = self.locate(id);
+        debug_assert!(local < self.arena_len(q));
+        // SAFETY: as in `get`: written before the id was published.
+        unsafe { std::slice::from_raw_parts(self.slot_ptr(q, local).add(self.state_len), self.extra) }
     }
 
     /// Bytes allocated: the index and the arena chunks (the directories'
@@ -309,8 +330,16 @@ impl<'a> Writer<'a> {
 
     /// Inserts `state` unless stored (by any thread); its id and whether
     /// this call stored it.
+    #[inline]
     pub fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
+        self.insert_with(state, &[], fp)
+    }
+
+    /// [`insert`](Self::insert), keeping `extra` (the store's extra bytes)
+    /// with the state if it is new.
+    pub fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert {
         debug_assert_eq!(state.len(), self.store.state_len);
+        debug_assert!(extra.is_empty() || extra.len() == self.store.extra);
         if self.allowance == 0 {
             self.refill();
         }
@@ -335,7 +364,9 @@ impl<'a> Writer<'a> {
                     // committed states: no other thread reads it, and only
                     // this one (the arena's owner) writes.
                     unsafe {
-                        std::ptr::copy_nonoverlapping(state.as_ptr(), store.slot_ptr(q, local), state.len());
+                        let at = store.slot_ptr(q, local);
+                        std::ptr::copy_nonoverlapping(state.as_ptr(), at, state.len());
+                        std::ptr::copy_nonoverlapping(extra.as_ptr(), at.add(state.len()), extra.len());
                     }
                     written = true;
                 }

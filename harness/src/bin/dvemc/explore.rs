@@ -165,7 +165,10 @@ pub struct ExploreArgs {
     pub store: Option<harness::search::StoreKind>,
     /// Threads of exhaustive bfs (level-synchronous over a shared exact
     /// store; same states, transitions, levels and deadlocks as one
-    /// thread) [default: 1].
+    /// thread), its checks of deadlocks, assertions, goals and run-time
+    /// errors included (a shortest counterexample, as with one thread);
+    /// accepting cycles (--property) are searched by the sequential nested
+    /// DFS [default: 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
