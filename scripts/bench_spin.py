@@ -72,7 +72,9 @@ def run_spin(pm, workdir, expected_states):
 
 
 def run_dvemc(dvemc, model, strategy):
+    # One thread, as SPIN's verifier here (DVEMC_THREADS: explore's default).
     out = subprocess.run([dvemc, "explore", model, "--strategy", strategy, "--json"],
+                         env={**os.environ, "DVEMC_THREADS": "1"},
                          capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"dvemc failed on {model}: {out.stderr}")

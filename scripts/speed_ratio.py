@@ -18,6 +18,7 @@ import argparse
 import json
 import math
 import statistics
+import os
 import subprocess
 
 DEFAULT = ["at.4", "fischer.6", "elevator2.3", "phils.6", "hanoi.3", "frogs.4", "anderson.6"]
@@ -25,6 +26,7 @@ DEFAULT = ["at.4", "fischer.6", "elevator2.3", "phils.6", "hanoi.3", "frogs.4", 
 
 def run(exe, inst, strategy, extra):
     out = subprocess.run([exe, "explore", inst, "--strategy", strategy, "--json"] + extra,
+                         env={**os.environ, "DVEMC_THREADS": "1"},
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)
 

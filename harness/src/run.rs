@@ -52,6 +52,10 @@ pub struct Request {
     pub given: Vec<String>,
     /// Where the search publishes its counters (the progress line).
     pub meter: Option<search::progress::Meter>,
+    /// Threads of an exhaustive breadth-first run (search or check, exact
+    /// store, no LTL property) when `params.threads` is not set; `None`:
+    /// one. The command line sets it to the machine's cores.
+    pub default_threads: Option<usize>,
 }
 
 /// What a run gives back.
@@ -275,6 +279,18 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         .collect();
     let ltl = ir.property.is_some();
     let general = strategy.family() == Family::Caching || p.general_algorithm();
+    // An exhaustive breadth-first run takes the default threads unless
+    // told (the parallel search has the same counters).
+    let mut resolved = p.clone();
+    if p.threads.is_none()
+        && strategy == Strategy::Bfs
+        && !general
+        && !ltl
+        && p.store.unwrap_or_default() == search::StoreKind::Exact
+    {
+        resolved.threads = req.default_threads.filter(|&t| t > 1);
+    }
+    let p = &resolved;
     if ltl && (general || matches!(strategy.family(), Family::DepthBounded | Family::Randomized)) {
         return Err(RunError::usage(format!(
             "--strategy {strategy}{} explores plain systems: this model has a property process (LTL needs bfs, dfs or bbmc; or use --ignore-property)",
@@ -334,7 +350,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 || req.checks.deadlock
                 || req.checks.error
                 || (req.checks.assert && has_asserts);
-            let threads = req.params.threads.unwrap_or(1);
+            let threads = p.threads.unwrap_or(1);
             if threads > 1 && (ltl || strategy == Strategy::Dfs) {
                 return Err(RunError::input(
                     "--threads: accepting cycles (--property) and depth-first checks are searched sequentially (nested DFS, DFS); breadth-first checks of deadlocks, assertions, goals and run-time errors run on --threads"
@@ -390,7 +406,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 rec.finish_rates(r.time_s);
                 trace = r.first.map(|v| v.trace);
             } else {
-                exhaustive(model, strategy, req, &meter, &mut rec);
+                exhaustive(model, strategy, req, p.threads.unwrap_or(1), &meter, &mut rec);
                 if req.stats {
                     reference = instance
                         .as_deref()
@@ -470,6 +486,7 @@ fn exhaustive(
     model: &dyn NextState,
     strategy: Strategy,
     req: &Request,
+    threads: usize,
     meter: &Option<search::progress::Meter>,
     rec: &mut RunRecord,
 ) {
@@ -481,7 +498,7 @@ fn exhaustive(
             level_table: true,
             meter: meter.clone(),
             store: req.params.store.unwrap_or_default(),
-            threads: req.params.threads.unwrap_or(1),
+            threads,
         },
     );
     let samples = match (req.params.sample_interval, meter) {

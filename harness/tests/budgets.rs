@@ -28,7 +28,8 @@ const TIME: f64 = 1.5;
 /// Every registered strategy, with the parameters it needs and values that
 /// keep it searching far past every budget.
 const STRATEGIES: &[&str] = &[
-    "bfs",
+    "bfs", // every core (the parallel search, or DVEMC_THREADS)
+    "bfs --threads 1",
     "dfs",
     "bbfs:4",
     "alt:2,2",

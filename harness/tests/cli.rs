@@ -170,7 +170,14 @@ fn the_tree_store_on_the_command_line() {
 
 #[test]
 fn checks_on_threads_on_the_command_line() {
-    let one = json(&dvemc(&["explore", "--json", "--check", "deadlock,assert"]));
+    let one = json(&dvemc(&[
+        "explore",
+        "--json",
+        "--check",
+        "deadlock,assert",
+        "--threads",
+        "1",
+    ]));
     let o = dvemc(&[
         "explore",
         "--json",
@@ -200,6 +207,40 @@ fn checks_on_threads_on_the_command_line() {
         assert_ne!(o.status.code(), Some(0), "{args:?}");
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
     }
+}
+
+/// Exhaustive bfs takes every core unless told (`--threads`, or
+/// `DVEMC_THREADS`); other searches one.
+#[test]
+fn the_default_threads() {
+    let with_env = |v: &str, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_dvemc"))
+            .env("DVEMC_THREADS", v)
+            .args(args)
+            .output()
+            .expect("running dvemc")
+    };
+    let v = json(&with_env("3", &["explore", "--json"]));
+    assert_eq!(
+        (v["threads"].as_u64(), v["config"].as_str()),
+        (Some(3), Some("bfs --threads 3"))
+    );
+    assert_eq!(v["states"], 10);
+    let v = json(&with_env("3", &["explore", "--json", "--threads", "1"]));
+    assert_eq!(
+        (v["threads"].as_u64(), v["config"].as_str()),
+        (Some(1), Some("bfs"))
+    );
+    for args in [
+        &["explore", "--json", "--strategy", "dfs"][..],
+        &["explore", "--json", "--store", "tree"],
+    ] {
+        let v = json(&with_env("3", args));
+        assert_eq!(v["threads"], 1, "{args:?}");
+    }
+    let o = with_env("lots", &["explore"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("DVEMC_THREADS=lots"), "{}", stderr(&o));
 }
 
 #[test]

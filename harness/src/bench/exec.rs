@@ -72,7 +72,10 @@ pub fn run_child(
     deadline: Option<Duration>,
 ) -> std::io::Result<ChildResult> {
     let mut cmd = Command::new(exe);
-    cmd.args(args)
+    // One thread unless the cell says --threads: the runner's --jobs
+    // count cores (see `runner`).
+    cmd.env("DVEMC_THREADS", "1")
+        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

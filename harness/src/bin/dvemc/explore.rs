@@ -168,7 +168,8 @@ pub struct ExploreArgs {
     /// thread), its checks of deadlocks, assertions, goals and run-time
     /// errors included (a shortest counterexample, as with one thread);
     /// accepting cycles (--property) are searched by the sequential nested
-    /// DFS [default: 1].
+    /// DFS. 1: the sequential search [default: every core, or the
+    /// environment's DVEMC_THREADS].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
@@ -340,7 +341,23 @@ impl ExploreArgs {
             stats: self.stats,
             given,
             meter: None,
+            default_threads: None,
         }
+    }
+}
+
+/// The threads of an exhaustive breadth-first run without --threads: the
+/// environment's `DVEMC_THREADS` (the bench runner sets 1 for its
+/// children), else every core.
+fn default_threads() -> Result<usize, RunError> {
+    match std::env::var("DVEMC_THREADS") {
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(t) if (1..=1024).contains(&t) => Ok(t),
+            _ => Err(RunError::usage(format!(
+                "DVEMC_THREADS={v}: must be a number of threads from 1 to 1024"
+            ))),
+        },
+        Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
 
@@ -374,6 +391,10 @@ pub fn report_error(e: &RunError, json: bool) -> u8 {
 pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     let mut req = args.request(matches);
     harness::guard::set_report(args.json, req.limits.memory_bytes, req.limits.time);
+    req.default_threads = match default_threads() {
+        Ok(t) => Some(t),
+        Err(e) => return report_error(&e, args.json),
+    };
     harness::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
     let meter = match args.sample_interval {
         Some(s) => Meter::sampling(Duration::from_secs_f64(s)),
