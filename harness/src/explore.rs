@@ -53,7 +53,8 @@ use crate::record::RunRecord;
 use crate::search::dfs::keep_cap;
 use crate::search::progress::Meter;
 use crate::search::{
-    self, BfsOptions, Budget, DfsOptions, Nothing, Root, StateStore, Store, StoreKind, TreeStore,
+    self, BfsOptions, Budget, CompactStore, DfsOptions, Nothing, Root, StateStore, Store, StoreKind,
+    TreeStore,
 };
 pub use crate::search::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
 use crate::strategy::Strategy;
@@ -82,6 +83,7 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     match opts.store {
         StoreKind::Exact => explore_into(model, opts, StateStore::new(model.state_len())),
         StoreKind::Tree => explore_into(model, opts, TreeStore::new(model.state_len())),
+        StoreKind::Compact(bits) => explore_into(model, opts, CompactStore::new(model.state_len(), bits)),
     }
 }
 
@@ -174,6 +176,12 @@ fn explore_into<S: Store>(model: &dyn NextState, opts: &ExploreOptions, mut stor
     let time_s = start.elapsed().as_secs_f64();
     rec.states = store.len() as u64;
     rec.store_bytes = store.bytes_used() as u64;
+    if let Some(e) = store.expected_omissions() {
+        rec.expected_omissions = Some(e);
+        if rec.result.is_complete() {
+            rec.result = Outcome::Probabilistic;
+        }
+    }
     rec.peak_rss_bytes = peak_rss_bytes();
     rec.finish_rates(time_s);
     // The DFS stack is not kept per state: bytes per state count the store.

@@ -293,6 +293,9 @@ pub struct RunRecord {
     pub beem_reference: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<Value>,
+    /// `--store compact`: the states expected to have been omitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_omissions: Option<f64>,
 }
 
 /// The scalar fields, in order: the record's columns in a results row.
@@ -405,6 +408,7 @@ pub const STRUCTURED: &[&str] = &[
     "samples",
     "beem_reference",
     "trace",
+    "expected_omissions",
 ];
 
 impl RunRecord {
@@ -446,7 +450,7 @@ impl RunRecord {
     pub fn exit_code(&self) -> u8 {
         if self.verdict.as_deref() == Some("violated") {
             1
-        } else if self.result.is_complete() {
+        } else if self.result.ran_to_end() {
             0
         } else {
             4

@@ -655,6 +655,11 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             "--store: the general algorithm (state caching, sweep-line) keeps its own cache; --store applies to exhaustive bfs and dfs".into(),
         );
     }
+    if strategy == Strategy::Dfs && p.store.is_some_and(|s| s.is_probabilistic()) {
+        return Err(
+            "--store compact: hash compaction keeps only the states still to expand, so it serves bfs (a DFS stack goes back to old states)".into(),
+        );
+    }
     if let Some(t) = p.threads.filter(|t| *t > 1) {
         if p.general_algorithm() {
             return Err(format!(

@@ -161,6 +161,12 @@ fn the_tree_store_on_the_command_line() {
         (&["--strategy", "dbdfs", "--store", "tree"], "--store"),
         (&["--store", "tree", "--cache", "50%"], "keeps its own cache"),
         (&["--store", "tree", "--check", "deadlock"], "property checks"),
+        (&["--store", "compact", "--strategy", "dfs"], "serves bfs"),
+        (&["--store", "compact:0"], "1 to 64 bits"),
+        (
+            &["--store", "compact", "--threads", "2"],
+            "shares the exact store",
+        ),
     ] {
         let o = dvemc(&[&["explore"][..], args].concat());
         assert_ne!(o.status.code(), Some(0), "{args:?}");
@@ -241,6 +247,19 @@ fn the_default_threads() {
     let o = with_env("lots", &["explore"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("DVEMC_THREADS=lots"), "{}", stderr(&o));
+}
+
+/// Hash compaction: probabilistic, said so in the result, exit 0.
+#[test]
+fn the_compact_store_on_the_command_line() {
+    let o = dvemc(&["explore", "--json", "--store", "compact:40"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["result"], "probabilistic");
+    assert_eq!(v["config"], "bfs --store compact:40");
+    assert_eq!(v["states"], 10);
+    let e = v["expected_omissions"].as_f64().expect("an estimate");
+    assert!(e > 0.0 && e < 1e-9, "{e}");
 }
 
 #[test]

@@ -15,6 +15,7 @@
 //! only what is their own; every run ends with one [`Outcome`].
 
 pub mod bfs;
+pub mod compact_store;
 pub mod dfs;
 pub mod frontier;
 pub mod limits;
@@ -28,6 +29,7 @@ pub mod trace;
 pub mod tree_store;
 
 pub use bfs::{bfs, Bfs, BfsOptions, LevelStats};
+pub use compact_store::CompactStore;
 pub use dfs::{dfs, Dfs, DfsOptions, DfsStats, Root};
 pub use limits::{interrupt, peak_rss_bytes, visit, Budget, Limits, POLL_MASK};
 pub use observer::{Control, Cx, Nothing, Observer, NO_SUCC};

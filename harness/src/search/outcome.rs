@@ -12,6 +12,7 @@
 //! | `visit_limit` | `--max-visits F`: more than `F·|S|` visits (the state-caching paper's "out of time") |
 //! | `cache_full` | the state-caching paper's "out of memory": the cache cannot hold the TD-tree, no state can be deleted |
 //! | `interrupted` | SIGINT or SIGTERM |
+//! | `probabilistic` | ran to its end over a probabilistic store: states may have been omitted |
 //!
 //! Every value but `complete` means the search stopped early; the counters
 //! are those reached.
@@ -31,10 +32,13 @@ pub enum Outcome {
     VisitLimit,
     CacheFull,
     Interrupted,
+    /// The search ran to its end over a probabilistic store (hash
+    /// compaction): states may have been omitted.
+    Probabilistic,
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 7] = [
+    pub const ALL: [Outcome; 8] = [
         Outcome::Complete,
         Outcome::StateLimit,
         Outcome::TimeLimit,
@@ -42,6 +46,7 @@ impl Outcome {
         Outcome::VisitLimit,
         Outcome::CacheFull,
         Outcome::Interrupted,
+        Outcome::Probabilistic,
     ];
 
     pub fn name(self) -> &'static str {
@@ -53,11 +58,17 @@ impl Outcome {
             Outcome::VisitLimit => "visit_limit",
             Outcome::CacheFull => "cache_full",
             Outcome::Interrupted => "interrupted",
+            Outcome::Probabilistic => "probabilistic",
         }
     }
 
     pub fn is_complete(self) -> bool {
         self == Outcome::Complete
+    }
+
+    /// Ran to its end (exactly, or over a probabilistic store).
+    pub fn ran_to_end(self) -> bool {
+        matches!(self, Outcome::Complete | Outcome::Probabilistic)
     }
 }
 

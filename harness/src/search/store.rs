@@ -38,10 +38,18 @@ pub enum StoreKind {
     Exact,
     /// [`TreeStore`](super::TreeStore): exact, tree-compressed.
     Tree,
+    /// [`CompactStore`](super::CompactStore): hash compaction, fingerprints
+    /// of this many bits (probabilistic).
+    Compact(u32),
 }
 
 impl StoreKind {
-    pub const NAMES: &'static str = "exact, tree";
+    pub const NAMES: &'static str = "exact, tree, compact[:BITS]";
+
+    /// A store that may omit states.
+    pub fn is_probabilistic(self) -> bool {
+        matches!(self, StoreKind::Compact(_))
+    }
 }
 
 impl std::fmt::Display for StoreKind {
@@ -49,6 +57,8 @@ impl std::fmt::Display for StoreKind {
         f.write_str(match self {
             StoreKind::Exact => "exact",
             StoreKind::Tree => "tree",
+            StoreKind::Compact(64) => "compact",
+            StoreKind::Compact(b) => return write!(f, "compact:{b}"),
         })
     }
 }
@@ -59,6 +69,13 @@ impl std::str::FromStr for StoreKind {
         match s {
             "exact" => Ok(StoreKind::Exact),
             "tree" => Ok(StoreKind::Tree),
+            "compact" => Ok(StoreKind::Compact(64)),
+            _ if s.starts_with("compact:") => match s["compact:".len()..].parse::<u32>() {
+                Ok(b) if (1..=64).contains(&b) => Ok(StoreKind::Compact(b)),
+                _ => Err(format!(
+                    "--store {s}: compact:BITS keeps 1 to 64 bits of each fingerprint"
+                )),
+            },
             _ => Err(format!(
                 "unknown store `{s}` (expected one of: {})",
                 StoreKind::NAMES
@@ -104,6 +121,11 @@ pub trait Store {
     /// Starts loading the stored state a lookup of `fp` compares first.
     #[inline]
     fn prefetch_state(&self, _fp: u64) {}
+    /// A probabilistic store: the states its collisions are expected to
+    /// have omitted (`None`: an exact store).
+    fn expected_omissions(&self) -> Option<f64> {
+        None
+    }
 }
 
 #[derive(Debug)]

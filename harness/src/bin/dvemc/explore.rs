@@ -158,9 +158,12 @@ pub struct ExploreArgs {
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub trace_format: TraceFormat,
 
-    /// The visited set of exhaustive bfs and dfs: exact (every state whole)
-    /// or tree (exact, tree-compressed: long state vectors that share
-    /// parts cost a fraction of their length) [default: exact].
+    /// The visited set of exhaustive bfs and dfs: exact (every state whole),
+    /// tree (exact, tree-compressed: long state vectors that share parts
+    /// cost a fraction of their length), or compact[:BITS] (bfs only; hash
+    /// compaction, probabilistic: a BITS-bit fingerprint per state, 64 by
+    /// default, so states may be omitted; the result is `probabilistic`
+    /// with `expected_omissions`) [default: exact].
     #[arg(long, value_name = "NAME")]
     pub store: Option<harness::search::StoreKind>,
     /// Threads of exhaustive bfs (level-synchronous over a shared exact
@@ -458,6 +461,12 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         return 3;
     }
     let code = rec.exit_code();
+    if let Some(e) = rec.expected_omissions {
+        eprintln!(
+            "dvemc: probabilistic store: about {e:.3e} states expected to be taken for stored ones (the search is exact with probability about {:.6})",
+            (-e).exp()
+        );
+    }
     if code == 4 {
         eprintln!(
             "dvemc: search incomplete ({}){}",
