@@ -53,8 +53,8 @@ use crate::record::RunRecord;
 use crate::search::dfs::keep_cap;
 use crate::search::progress::Meter;
 use crate::search::{
-    self, BfsOptions, Budget, CompactStore, DfsOptions, Nothing, Root, StateStore, Store, StoreKind,
-    TreeStore,
+    self, BfsOptions, BitstateStore, Budget, CompactStore, DfsOptions, Nothing, Root, StateStore, Store,
+    StoreKind, TreeStore,
 };
 pub use crate::search::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
 use crate::strategy::Strategy;
@@ -84,6 +84,9 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
         StoreKind::Exact => explore_into(model, opts, StateStore::new(model.state_len())),
         StoreKind::Tree => explore_into(model, opts, TreeStore::new(model.state_len())),
         StoreKind::Compact(bits) => explore_into(model, opts, CompactStore::new(model.state_len(), bits)),
+        StoreKind::Bitstate { log2m, k } => {
+            explore_into(model, opts, BitstateStore::new(model.state_len(), log2m, k))
+        }
     }
 }
 
@@ -176,6 +179,14 @@ fn explore_into<S: Store>(model: &dyn NextState, opts: &ExploreOptions, mut stor
     let time_s = start.elapsed().as_secs_f64();
     rec.states = store.len() as u64;
     rec.store_bytes = store.bytes_used() as u64;
+    if !store.gives_ids() {
+        // Back-level edges need the id of the state found again.
+        rec.back_level_edges = None;
+        rec.max_back_level_edge = None;
+        if let Some(t) = rec.level_table.as_mut() {
+            t.iter_mut().for_each(|l| l.back_level_edges = 0);
+        }
+    }
     if let Some(e) = store.expected_omissions() {
         rec.expected_omissions = Some(e);
         if rec.result.is_complete() {

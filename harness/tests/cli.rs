@@ -167,6 +167,8 @@ fn the_tree_store_on_the_command_line() {
             &["--store", "compact", "--threads", "2"],
             "shares the exact store",
         ),
+        (&["--store", "bitstate", "--strategy", "dfs"], "serves bfs"),
+        (&["--store", "bitstate:5"], "LOG2M 6 to 40"),
     ] {
         let o = dvemc(&[&["explore"][..], args].concat());
         assert_ne!(o.status.code(), Some(0), "{args:?}");
@@ -260,6 +262,15 @@ fn the_compact_store_on_the_command_line() {
     assert_eq!(v["states"], 10);
     let e = v["expected_omissions"].as_f64().expect("an estimate");
     assert!(e > 0.0 && e < 1e-9, "{e}");
+    let o = dvemc(&["explore", "--json", "--store", "bitstate:20,3"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(
+        (v["result"].as_str(), v["config"].as_str()),
+        (Some("probabilistic"), Some("bfs --store bitstate:20,3"))
+    );
+    assert_eq!(v["states"], 10);
+    assert!(v.get("back_level_edges").is_none(), "a bit array gives no ids");
 }
 
 #[test]

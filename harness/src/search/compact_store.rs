@@ -4,10 +4,12 @@
 //! so a search may omit states (Wolper and Leroy, *Reliable Hashing without
 //! Collision Detection*, CAV 1993; SPIN's `-DHC`).
 //!
-//! **Estimate.** The `i`-th new state is taken for a stored one with
-//! probability about `i / 2^BITS`, so about `n (n - 1) / 2^(BITS + 1)`
-//! states are omitted when `n` are stored: [`CompactStore::expected_omissions`],
-//! reported with every run, whose result then is `probabilistic`.
+//! **Estimate.** A new state is taken for a stored one with probability
+//! about `p = i / 2^BITS` when `i` are stored; for each state it stores, the
+//! store adds the new states expected to have been taken before one got
+//! through, `p / (1 - p)`: about `n (n - 1) / 2^(BITS + 1)` for `n` stored
+//! while `p` is small ([`CompactStore::expected_omissions`], reported with
+//! every run, whose result then is `probabilistic`).
 //!
 //! **States.** Only the states a breadth-first search has still to expand
 //! are kept whole (ids from the oldest one not yet expanded on, told by
@@ -24,11 +26,57 @@ const MIN_TABLE: usize = 1 << 10;
 /// this many and half of it.
 const DROP_AT: usize = 4096;
 
-/// The states not yet expanded: those of ids `lo..`.
+/// The states not yet expanded: those of ids `lo..` (a probabilistic
+/// store keeps no others).
 #[derive(Debug, Default)]
-struct Window {
+pub(crate) struct Window {
     lo: usize,
     bytes: Vec<u8>,
+}
+
+impl Window {
+    /// Copies state `id` into `scratch`.
+    pub(crate) fn state<'a>(&self, id: u32, n: usize, scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        let id = id as usize;
+        assert!(
+            id >= self.lo,
+            "a probabilistic store keeps only the states still to expand (state {id} is gone)"
+        );
+        let at = (id - self.lo) * n;
+        scratch.clear();
+        scratch.extend_from_slice(&self.bytes[at..at + n]);
+        scratch
+    }
+
+    pub(crate) fn push(&mut self, state: &[u8]) {
+        self.bytes.extend_from_slice(state);
+    }
+
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes.capacity()
+    }
+
+    /// What the next push may allocate.
+    pub(crate) fn growth_bytes(&self, n: usize) -> usize {
+        if self.bytes.len() + n > self.bytes.capacity() {
+            self.bytes.capacity().max(n * 8)
+        } else {
+            0
+        }
+    }
+
+    /// Drops the states before `id` (BFS expands in id order) once they
+    /// are many.
+    pub(crate) fn expanding(&mut self, id: u32, n: usize) {
+        let dead = (id as usize).saturating_sub(self.lo);
+        let kept = self.bytes.len() / n.max(1);
+        if dead >= DROP_AT && dead * 2 >= kept {
+            self.bytes.drain(..dead * n);
+            let keep = self.bytes.len() * 2;
+            self.bytes.shrink_to(keep);
+            self.lo += dead;
+        }
+    }
 }
 
 /// A hash-compaction store (see the module documentation).
@@ -42,6 +90,7 @@ pub struct CompactStore {
     ids: Vec<u32>,
     table_bits: u32,
     len: usize,
+    omissions: f64,
     window: RefCell<Window>,
 }
 
@@ -56,6 +105,7 @@ impl CompactStore {
             ids: vec![0; MIN_TABLE],
             table_bits: MIN_TABLE.trailing_zeros(),
             len: 0,
+            omissions: 0.0,
             window: RefCell::new(Window::default()),
         }
     }
@@ -64,11 +114,9 @@ impl CompactStore {
         self.bits
     }
 
-    /// States omitted, expected: `n (n - 1) / 2^(bits + 1)` for the `n`
-    /// stored.
+    /// New states expected to have been taken for stored ones.
     pub fn expected_omissions(&self) -> f64 {
-        let n = self.len as f64;
-        n * (n - 1.0).max(0.0) / 2f64.powi(self.bits as i32 + 1)
+        self.omissions
     }
 
     /// The kept bits of `fp`: its top `bits` (those the model's
@@ -130,16 +178,7 @@ impl Store for CompactStore {
     }
 
     fn state<'a>(&'a self, id: u32, scratch: &'a mut Vec<u8>) -> &'a [u8] {
-        let w = self.window.borrow();
-        let id = id as usize;
-        assert!(
-            id >= w.lo,
-            "the compact store keeps only the states still to expand (state {id} is gone)"
-        );
-        let at = (id - w.lo) * self.state_len;
-        scratch.clear();
-        scratch.extend_from_slice(&w.bytes[at..at + self.state_len]);
-        scratch
+        self.window.borrow().state(id, self.state_len, scratch)
     }
 
     fn find(&self, _state: &[u8], fp: u64) -> Option<u32> {
@@ -159,42 +198,30 @@ impl Store for CompactStore {
         } else {
             slot
         };
+        let p = self.len as f64 / 2f64.powi(self.bits as i32);
+        self.omissions += p / (1.0 - p).max(f64::MIN_POSITIVE);
         let id = self.len as u32;
         self.fps[slot] = key;
         self.ids[slot] = id + 1;
         self.len += 1;
-        self.window.get_mut().bytes.extend_from_slice(state);
+        self.window.get_mut().push(state);
         Insert::New(id)
     }
 
     fn bytes_used(&self) -> usize {
-        self.fps.len() * 12 + self.window.borrow().bytes.capacity()
+        self.fps.len() * 12 + self.window.borrow().bytes()
     }
 
     fn next_growth_bytes(&self) -> usize {
-        let w = self.window.borrow();
-        let mut b = 0;
-        if w.bytes.len() + self.state_len > w.bytes.capacity() {
-            b += w.bytes.capacity().max(self.state_len * 8);
-        }
+        let mut b = self.window.borrow().growth_bytes(self.state_len);
         if self.needs_growth() {
             b += self.fps.len() * 2 * 12;
         }
         b
     }
 
-    /// Drops the states expanded before `id` (BFS expands in id order)
-    /// once they are many.
     fn expanding(&self, id: u32) {
-        let mut w = self.window.borrow_mut();
-        let dead = (id as usize).saturating_sub(w.lo);
-        let kept = w.bytes.len() / self.state_len.max(1);
-        if dead >= DROP_AT && dead * 2 >= kept {
-            w.bytes.drain(..dead * self.state_len);
-            let keep = w.bytes.len() * 2;
-            w.bytes.shrink_to(keep);
-            w.lo += dead;
-        }
+        self.window.borrow_mut().expanding(id, self.state_len);
     }
 
     fn prefetch(&self, fp: u64) {
@@ -237,6 +264,7 @@ mod tests {
         assert_eq!(c.insert(&[1], 0xAB00_0000_0000_0001), Insert::New(0));
         assert_eq!(c.insert(&[2], 0xAB00_0000_0000_0002), Insert::Seen(0));
         assert_eq!(c.insert(&[3], 0xAC00_0000_0000_0002), Insert::New(1));
-        assert!((c.expected_omissions() - 2.0 / 512.0).abs() < 1e-12);
+        // The second stored state came when 1 of 2^8 fingerprints was taken.
+        assert!((c.expected_omissions() - 1.0 / 255.0).abs() < 1e-12);
     }
 }

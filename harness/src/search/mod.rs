@@ -15,6 +15,7 @@
 //! only what is their own; every run ends with one [`Outcome`].
 
 pub mod bfs;
+pub mod bitstate_store;
 pub mod compact_store;
 pub mod dfs;
 pub mod frontier;
@@ -29,6 +30,7 @@ pub mod trace;
 pub mod tree_store;
 
 pub use bfs::{bfs, Bfs, BfsOptions, LevelStats};
+pub use bitstate_store::BitstateStore;
 pub use compact_store::CompactStore;
 pub use dfs::{dfs, Dfs, DfsOptions, DfsStats, Root};
 pub use limits::{interrupt, peak_rss_bytes, visit, Budget, Limits, POLL_MASK};

@@ -41,14 +41,19 @@ pub enum StoreKind {
     /// [`CompactStore`](super::CompactStore): hash compaction, fingerprints
     /// of this many bits (probabilistic).
     Compact(u32),
+    /// [`BitstateStore`](super::BitstateStore): `2^log2m` bits, `k` per
+    /// state (probabilistic).
+    Bitstate { log2m: u32, k: u32 },
 }
 
 impl StoreKind {
-    pub const NAMES: &'static str = "exact, tree, compact[:BITS]";
+    pub const NAMES: &'static str = "exact, tree, compact[:BITS], bitstate[:LOG2M[,K]]";
+    /// `--store bitstate`: 2^30 bits (128 MiB), 3 per state.
+    pub const BITSTATE: StoreKind = StoreKind::Bitstate { log2m: 30, k: 3 };
 
     /// A store that may omit states.
     pub fn is_probabilistic(self) -> bool {
-        matches!(self, StoreKind::Compact(_))
+        matches!(self, StoreKind::Compact(_) | StoreKind::Bitstate { .. })
     }
 }
 
@@ -59,6 +64,8 @@ impl std::fmt::Display for StoreKind {
             StoreKind::Tree => "tree",
             StoreKind::Compact(64) => "compact",
             StoreKind::Compact(b) => return write!(f, "compact:{b}"),
+            s if *s == StoreKind::BITSTATE => "bitstate",
+            StoreKind::Bitstate { log2m, k } => return write!(f, "bitstate:{log2m},{k}"),
         })
     }
 }
@@ -76,6 +83,19 @@ impl std::str::FromStr for StoreKind {
                     "--store {s}: compact:BITS keeps 1 to 64 bits of each fingerprint"
                 )),
             },
+            "bitstate" => Ok(StoreKind::BITSTATE),
+            _ if s.starts_with("bitstate:") => {
+                let spec = &s["bitstate:".len()..];
+                let (m, k) = spec.split_once(',').unwrap_or((spec, "3"));
+                match (m.parse::<u32>(), k.parse::<u32>()) {
+                    (Ok(log2m), Ok(k)) if (6..=40).contains(&log2m) && (1..=16).contains(&k) => {
+                        Ok(StoreKind::Bitstate { log2m, k })
+                    }
+                    _ => Err(format!(
+                        "--store {s}: bitstate:LOG2M[,K] has 2^LOG2M bits (LOG2M 6 to 40) and K (1 to 16) per state"
+                    )),
+                }
+            }
             _ => Err(format!(
                 "unknown store `{s}` (expected one of: {})",
                 StoreKind::NAMES
@@ -125,6 +145,10 @@ pub trait Store {
     /// have omitted (`None`: an exact store).
     fn expected_omissions(&self) -> Option<f64> {
         None
+    }
+    /// A state found again gets its id (a bit array cannot tell it).
+    fn gives_ids(&self) -> bool {
+        true
     }
 }
 

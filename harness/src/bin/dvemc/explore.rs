@@ -160,10 +160,12 @@ pub struct ExploreArgs {
 
     /// The visited set of exhaustive bfs and dfs: exact (every state whole),
     /// tree (exact, tree-compressed: long state vectors that share parts
-    /// cost a fraction of their length), or compact[:BITS] (bfs only; hash
+    /// cost a fraction of their length), compact[:BITS] (bfs only; hash
     /// compaction, probabilistic: a BITS-bit fingerprint per state, 64 by
     /// default, so states may be omitted; the result is `probabilistic`
-    /// with `expected_omissions`) [default: exact].
+    /// with `expected_omissions`) or bitstate[:LOG2M[,K]] (bfs only;
+    /// probabilistic: 2^LOG2M bits, K set per state; default 2^30 bits,
+    /// 3) [default: exact].
     #[arg(long, value_name = "NAME")]
     pub store: Option<harness::search::StoreKind>,
     /// Threads of exhaustive bfs (level-synchronous over a shared exact
