@@ -5,10 +5,13 @@
 //! difference some of the time). Property checks on threads give the
 //! sequential check's answer and a counterexample as short, which replays.
 
+mod common;
+
+use common::replay;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
 use harness::backend::Backend;
-use harness::check::{check, check_threads, CheckOptions, Checks, Search, Trace, Verdict};
+use harness::check::{check, check_threads, CheckOptions, Checks, Search, Verdict};
 use harness::manifest::Beem;
 use harness::record::RunRecord;
 use harness::run::{run, Request};
@@ -74,24 +77,6 @@ fn eight_threads_again_and_again() {
         let r = explore(&beem, inst, 8, Backend::Jit);
         assert_eq!(counters(&r), one, "round {round}");
     }
-}
-
-/// Checks that every step of `t` is a successor of the previous state.
-fn replay(m: &dyn NextState, t: &Trace) -> Result<(), String> {
-    if t.initial != m.initial_vec() {
-        return Err("the trace does not start in the initial state".into());
-    }
-    let mut buf = SuccBuf::new(m.state_len());
-    for (i, step) in t.steps.iter().enumerate() {
-        m.successors(t.state(i), &mut buf);
-        let found = buf
-            .iter()
-            .any(|(e, s)| e.label == step.label && e.error == step.error && s == &step.state[..]);
-        if !found {
-            return Err(format!("step {} is not an enabled transition", i + 1));
-        }
-    }
-    Ok(())
 }
 
 #[test]

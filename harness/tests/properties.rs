@@ -6,35 +6,18 @@
 //! the property (a lasso returns to its cycle start through an accepting
 //! state).
 
+mod common;
+
+use common::replay;
 use dve_frontend::interp::Interpreter;
-use dve_frontend::model::{NextState, SuccBuf};
+use dve_frontend::model::NextState;
 use dve_frontend::LoadOptions;
-use harness::check::{
-    check, check_threads, CheckOptions, Checks, Goal, Search, Trace, Verdict, ViolationKind,
-};
+use harness::check::{check, check_threads, CheckOptions, Checks, Goal, Search, Verdict, ViolationKind};
 use harness::manifest::{Answer, Beem, PropertyKind};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 const MAX_STATES: u64 = 300_000;
-
-/// Checks that every step of `t` is a successor of the previous state.
-fn replay(m: &dyn NextState, t: &Trace) -> Result<(), String> {
-    if t.initial != m.initial_vec() {
-        return Err("the trace does not start in the initial state".into());
-    }
-    let mut buf = SuccBuf::new(m.state_len());
-    for (i, step) in t.steps.iter().enumerate() {
-        m.successors(t.state(i), &mut buf);
-        let found = buf
-            .iter()
-            .any(|(e, s)| e.label == step.label && e.error == step.error && s == &step.state[..]);
-        if !found {
-            return Err(format!("step {} is not an enabled transition", i + 1));
-        }
-    }
-    Ok(())
-}
 
 fn small_instances(beem: &Beem) -> HashMap<String, u64> {
     beem.instances()
