@@ -12,8 +12,10 @@
 //! calling thread alone).
 //!
 //! So the set of states of each level, and every counter (states,
-//! transitions, deadlocks, levels, back-level edges), is the sequential
-//! search's, whatever the timing: a successor already stored when its
+//! transitions, deadlocks, levels, back-level edges) of a search that
+//! runs to its end, is the sequential search's, whatever the timing (a
+//! search stopped early stops where its threads were): a successor
+//! already stored when its
 //! source's level began is of this or an earlier level (a back-level edge
 //! unless a self-loop), any other of the next. Only the ids differ.
 //!
@@ -252,16 +254,17 @@ impl<W: Watch> Round<'_, W> {
     /// if the search stops at it.
     #[cold]
     fn violation(&self, found: W::Found, trace: impl FnOnce() -> Trace) -> bool {
+        if !self.watch.all() && self.stop.swap(true, Ordering::Relaxed) {
+            // Another thread's violation (or a budget) stopped the search
+            // first: one violation is reported, as by one thread.
+            return false;
+        }
         self.violations.fetch_add(1, Ordering::Relaxed);
         let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
         if first.is_none() {
             *first = Some((found, trace()));
         }
-        if self.watch.all() {
-            return true;
-        }
-        self.stop.store(true, Ordering::Relaxed);
-        false
+        self.watch.all()
     }
 
     fn halt(&self, o: Outcome) {
@@ -431,15 +434,32 @@ impl<W: Watch> Round<'_, W> {
         if self.max_states == u64::MAX {
             return Some(w.insert_with(succ, extra, fp));
         }
-        if self.count.fetch_add(1, Ordering::Relaxed) < self.max_states {
-            let ins = w.insert_with(succ, extra, fp);
-            if !ins.is_new() {
-                self.count.fetch_sub(1, Ordering::Relaxed);
+        // Room first, so that a thread holding a reservation never waits
+        // (for the index's write lock): a thread that finds no place left
+        // waits below until every reservation is settled.
+        w.ensure_room();
+        loop {
+            if self.count.fetch_add(1, Ordering::Relaxed) < self.max_states {
+                let ins = w.insert_with(succ, extra, fp);
+                if !ins.is_new() {
+                    self.count.fetch_sub(1, Ordering::Relaxed);
+                }
+                return Some(ins);
             }
-            return Some(ins);
+            self.count.fetch_sub(1, Ordering::Relaxed);
+            if let Some(id) = w.find(succ, fp) {
+                return Some(Insert::Seen(id));
+            }
+            // New, and no place: final once the places taken are states
+            // stored, not reservations another thread may give back.
+            if self.store.len() as u64 >= self.max_states {
+                return None;
+            }
+            // Waiting without the index's read lock, so that a thread
+            // growing it (and then the reservation's holder) can go on.
+            w.release();
+            std::thread::yield_now();
         }
-        self.count.fetch_sub(1, Ordering::Relaxed);
-        w.find(succ, fp).map(Insert::Seen)
     }
 }
 

@@ -189,21 +189,23 @@ impl SharedStore {
         unsafe { chunk.add((local & ((1 << self.shift) - 1)) * self.stride) }
     }
 
-    /// The bytes of stored state `id`.
+    /// The bytes of stored state `id` (an id the index gave).
     #[inline]
-    pub fn get(&self, id: u32) -> &[u8] {
+    pub(crate) fn get(&self, id: u32) -> &[u8] {
         let (q, local) = self.locate(id);
-        debug_assert!(local < self.arena_len(q));
+        // `<=`: the owner publishes an id just before it counts it.
+        debug_assert!(local <= self.arena_len(q));
         // SAFETY: a stored id's bytes were written before the id was
         // published (release) and read after it was found (acquire), and
         // are never written again; the chunk lives as long as `self`.
         unsafe { std::slice::from_raw_parts(self.slot_ptr(q, local), self.state_len) }
     }
 
-    /// The bytes kept with stored state `id`.
-    pub fn extra(&self, id: u32) -> &[u8] {
+    /// The bytes kept with stored state `id` (an id the index gave).
+    pub(crate) fn extra(&self, id: u32) -> &[u8] {
         let (q, local) = self.locate(id);
-        debug_assert!(local < self.arena_len(q));
+        // `<=`: the owner publishes an id just before it counts it.
+        debug_assert!(local <= self.arena_len(q));
         // SAFETY: as in `get`: written before the id was published.
         unsafe { std::slice::from_raw_parts(self.slot_ptr(q, local).add(self.state_len), self.extra) }
     }
@@ -225,9 +227,9 @@ impl SharedStore {
         bytes
     }
 
-    /// A handle for thread `q` (one per thread: it alone appends to arena
-    /// `q`).
-    pub fn writer(&self, q: usize) -> Writer<'_> {
+    /// A handle for thread `q`: at most one at a time per `q` (it alone
+    /// appends to arena `q`; the caller, `search::parallel`, keeps to it).
+    pub(crate) fn writer(&self, q: usize) -> Writer<'_> {
         assert!(q < self.writers);
         Writer {
             store: self,
@@ -301,7 +303,8 @@ impl<'a> Writer<'a> {
     pub fn prefetch_state(&mut self, fp: u64) {
         let tag = fp >> 32;
         let t = self.table();
-        let e = t.slots[t.home(tag)].load(Ordering::Relaxed);
+        // Acquire: the id's chunk pointer must be seen (as for a lookup).
+        let e = t.slots[t.home(tag)].load(Ordering::Acquire);
         if e != 0 && e >> 32 == tag {
             let (q, local) = self.store.locate((e as u32) - 1);
             // SAFETY: a published id's bytes are allocated.
@@ -338,8 +341,9 @@ impl<'a> Writer<'a> {
     /// [`insert`](Self::insert), keeping `extra` (the store's extra bytes)
     /// with the state if it is new.
     pub fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert {
-        debug_assert_eq!(state.len(), self.store.state_len);
-        debug_assert!(extra.is_empty() || extra.len() == self.store.extra);
+        // Checked always: the copies below trust these lengths.
+        assert_eq!(state.len(), self.store.state_len);
+        assert_eq!(extra.len(), self.store.extra);
         if self.allowance == 0 {
             self.refill();
         }
@@ -398,6 +402,14 @@ impl<'a> Writer<'a> {
         let chunk: Box<[u8]> = vec![0u8; store.chunk_bytes()].into_boxed_slice();
         a.dir[c].store(Box::into_raw(chunk) as *mut u8 as usize, Ordering::Release);
         a.chunks.store(c + 1, Ordering::Relaxed);
+    }
+
+    /// Makes sure the next insertion takes no lock (it may grow the index
+    /// now): for a caller that must not wait once it holds a reservation.
+    pub fn ensure_room(&mut self) {
+        if self.allowance == 0 {
+            self.refill();
+        }
     }
 
     /// Takes a grant of slots, growing the index first if it has no room.
