@@ -110,10 +110,6 @@ impl CompactStore {
         }
     }
 
-    pub fn bits(&self) -> u32 {
-        self.bits
-    }
-
     /// New states expected to have been taken for stored ones.
     pub fn expected_omissions(&self) -> f64 {
         self.omissions

@@ -153,10 +153,14 @@ impl Budget {
     /// Whether the search structures may grow by `extra` bytes.
     #[inline]
     pub fn refuse_frontier(&self, store: &impl Store, frontier: usize, extra: usize) -> bool {
-        match self.memory {
-            Some(mem) => (store.bytes_used() + frontier + extra) as u64 > mem,
-            None => false,
-        }
+        self.refuse_bytes(store.bytes_used() + frontier + extra)
+    }
+
+    /// Whether `bytes` in all (what is allocated and what is about to be)
+    /// are over the memory budget.
+    #[inline]
+    pub fn refuse_bytes(&self, bytes: usize) -> bool {
+        matches!(self.memory, Some(mem) if bytes as u64 > mem)
     }
 
     /// The periodic check: interruption, then the wall clock.

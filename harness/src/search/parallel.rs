@@ -39,7 +39,7 @@ use super::bfs::{LevelStats, BATCH};
 use super::limits::Budget;
 use super::outcome::Outcome;
 use super::shared_store::{SharedStore, Writer};
-use super::store::{Insert, Store};
+use super::store::Insert;
 use super::trace::{Step, Trace};
 
 /// Sources a thread takes at a time (then polls the budget and lets a
@@ -327,10 +327,9 @@ impl<W: Watch> Round<'_, W> {
         if let Some(o) = self.budget.poll_with(stored, done, self.depth as u64) {
             return Some(o);
         }
-        let store = SizedStore(self.store.bytes_used());
         if self
             .budget
-            .refuse_frontier(&store, 0, self.store.next_growth_bytes())
+            .refuse_bytes(self.store.bytes_used() + self.store.next_growth_bytes())
         {
             return Some(Outcome::MemoryLimit);
         }
@@ -592,31 +591,4 @@ pub fn parallel_check<W: Watch>(
     run.store_bytes = store.bytes_used() as u64;
     let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
     (run, violations.into_inner(), first)
-}
-
-/// A store seen only through its size (for the budget's memory check).
-struct SizedStore(usize);
-
-impl Store for SizedStore {
-    fn state_len(&self) -> usize {
-        0
-    }
-    fn len(&self) -> usize {
-        0
-    }
-    fn state<'a>(&'a self, _id: u32, scratch: &'a mut Vec<u8>) -> &'a [u8] {
-        scratch
-    }
-    fn find(&self, _state: &[u8], _fp: u64) -> Option<u32> {
-        None
-    }
-    fn insert(&mut self, _state: &[u8], _fp: u64) -> Insert {
-        unreachable!("a size only")
-    }
-    fn bytes_used(&self) -> usize {
-        self.0
-    }
-    fn next_growth_bytes(&self) -> usize {
-        0
-    }
 }

@@ -145,10 +145,6 @@ impl SharedStore {
         self.state_len
     }
 
-    pub fn writers(&self) -> usize {
-        self.writers
-    }
-
     fn chunk_bytes(&self) -> usize {
         (1 << self.shift) * self.stride
     }
@@ -273,10 +269,6 @@ impl Drop for Writer<'_> {
 }
 
 impl<'a> Writer<'a> {
-    pub fn store(&self) -> &'a SharedStore {
-        self.store
-    }
-
     /// Lets a thread that must grow the index in (call between blocks of
     /// work).
     pub fn release(&mut self) {
