@@ -181,6 +181,25 @@ impl Beem {
         self.root.join("dve").join(format!("{instance}.dve"))
     }
 
+    /// The instances of `dve/`: every `<instance>.dve` that is not a
+    /// property model (`*.prop<k>.dve`), by name. instances.csv lists only
+    /// some of them.
+    pub fn models(&self) -> std::io::Result<Vec<String>> {
+        let mut names: Vec<String> = std::fs::read_dir(self.root.join("dve"))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let stem = name.strip_suffix(".dve")?;
+                let is_property = stem
+                    .rsplit_once('.')
+                    .is_some_and(|(_, last)| last.starts_with("prop"));
+                (!is_property).then(|| stem.to_string())
+            })
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
     /// `dve/<instance>.prop<k>.dve`.
     pub fn property_model_path(&self, instance: &str, prop_id: u32) -> PathBuf {
         self.root

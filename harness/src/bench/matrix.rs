@@ -15,6 +15,7 @@
 //! max_states = 100000
 //! complete = true                  # only instances whose count is exact
 //! exclude = ["brp.6"]
+//! every_model = true               # every dve/*.dve but the .prop files
 //!
 //! [budgets]
 //! time = "60s"                     # --time-limit, and the child is killed at time + grace
@@ -97,6 +98,10 @@ pub struct Selection {
     /// Globs of instance names to leave out (applies to `names` too).
     #[serde(default)]
     pub exclude: Vec<String>,
+    /// Every instance in BEEM's `dve/` (not only instances.csv's rows),
+    /// with instances.csv's figures where it has them.
+    #[serde(default)]
+    pub every_model: bool,
 }
 
 impl Selection {
@@ -181,6 +186,12 @@ impl Budgets {
     /// When the parent kills the child.
     pub fn deadline(&self) -> Option<Duration> {
         self.time.map(|t| t + self.grace)
+    }
+
+    /// The run's own memory limit (`--memory-limit`): 3/4 of the address
+    /// space, the rest left to code, stacks and the allocator's slack.
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.memory.map(|m| m / 4 * 3)
     }
 }
 
@@ -393,12 +404,11 @@ impl Cell {
             v.push("--max-visits".into());
             v.push(m.clone());
         }
-        if let Some(m) = self.budgets.memory {
+        if let Some(m) = self.budgets.memory_limit() {
             // The search stops by itself, with its counters, before the
-            // address-space limit (which also holds code, stacks and the
-            // allocator's slack) is reached.
+            // address-space limit is reached.
             v.push("--memory-limit".into());
-            v.push((m / 4 * 3).to_string());
+            v.push(m.to_string());
         }
         if let Some(b) = beem {
             v.push("--beem".into());
@@ -484,7 +494,8 @@ impl Matrix {
 
     /// Whether expanding needs the BEEM directory.
     pub fn needs_beem(&self) -> bool {
-        let uses = |s: &Selection| s.filters_manifest() || s.names.iter().any(|n| !is_file_name(n));
+        let uses =
+            |s: &Selection| s.filters_manifest() || s.every_model || s.names.iter().any(|n| !is_file_name(n));
         uses(&self.raw.instances)
             || self
                 .strategies
@@ -998,6 +1009,28 @@ fn select(
             }
         }
     }
+    if sel.every_model {
+        let beem = beem.ok_or_else(|| anyhow!("every_model needs the BEEM directory"))?;
+        let names = beem
+            .models()
+            .with_context(|| format!("listing {}", beem.root().join("dve").display()))?;
+        for n in names {
+            if out.iter().any(|i| i.name == n) {
+                continue;
+            }
+            out.push(match manifest.iter().find(|r| r.instance == n) {
+                Some(row) => from_row(row, beem),
+                None => Instance {
+                    family: n.split('.').next().unwrap_or("").to_string(),
+                    model: beem.model_path(&n),
+                    model_display: format!("$BEEM/dve/{n}.dve"),
+                    manifest_states: None,
+                    manifest_complete: None,
+                    name: n,
+                },
+            });
+        }
+    }
     out.retain(|i| !sel.exclude.iter().any(|g| glob_match(g, &i.name)));
     out.sort_by(|a, b| a.name.cmp(&b.name));
     let mut dup = out.windows(2).filter(|w| w[0].name == w[1].name);
@@ -1125,6 +1158,40 @@ mod tests {
         let argv = c[1].argv(None);
         assert_eq!(argv[2..6], ["--strategy", "bbfs:16", "--backend", "interp"]);
         assert!(argv.ends_with(&["--cache".into(), "10%".into(), "--json".into()]));
+    }
+
+    #[test]
+    fn every_model_takes_each_instance_file_with_the_manifest_figures() {
+        let root = std::env::temp_dir().join(format!("dvemc-matrix-beem-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("dve")).unwrap();
+        for f in ["a.1.dve", "a.2.dve", "a.2.prop1.dve", "b.1.dve", "notes.txt"] {
+            std::fs::write(root.join("dve").join(f), "").unwrap();
+        }
+        std::fs::write(
+            root.join("instances.csv"),
+            "instance,family,states,complete,state_size_bytes,beem_reach_time_s\na.1,a,10,yes,4,0.1\nb.1,b,99,no,4,0.1\n",
+        )
+        .unwrap();
+        let beem = Beem::at(&root);
+        let m = Matrix::parse(
+            &root.join("c.toml"),
+            "strategies = [\"bfs\"]\n[instances]\nevery_model = true\nexclude = [\"b.*\"]\n",
+        )
+        .unwrap();
+        assert!(m.needs_beem());
+        let c = m.expand(Some(&beem)).unwrap();
+        let got: Vec<(&str, Option<u64>, Option<bool>)> = c
+            .iter()
+            .map(|c| {
+                (
+                    c.instance.name.as_str(),
+                    c.instance.manifest_states,
+                    c.instance.manifest_complete,
+                )
+            })
+            .collect();
+        assert_eq!(got, [("a.1", Some(10), Some(true)), ("a.2", None, None)]);
+        std::fs::remove_dir_all(&root).ok();
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     // if T is more), so that runs measuring a speed-up do not share cores.
     let mut schedule = schedule;
     schedule.cores = cfg.jobs.max(1);
+    schedule.ram = physical_memory();
     let widest = cells.iter().map(Cell::threads).max().unwrap_or(1);
     if widest > 1 && mode != ProgressMode::Quiet {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -225,6 +226,14 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     })
 }
 
+/// The machine's physical memory (`MemTotal` of /proc/meminfo), if known.
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Which cell runs next: the plain cells in matrix order, and each search
 /// (`matrix::Search`) one value at a time, the next value only once every
 /// cell of the current one has ended.
@@ -240,6 +249,11 @@ struct Schedule<'a> {
     /// cell takes its threads, at most all of them).
     cores: usize,
     busy: usize,
+    /// Physical memory, and the memory limits of the running cells: a cell
+    /// starts beside others only if the limits fit (so two 20 GiB runs on
+    /// a 24 GiB machine take turns instead of swapping).
+    ram: Option<u64>,
+    reserved: u64,
     /// Every cell the schedule issued, run now or found in the file.
     issued: HashSet<String>,
 }
@@ -271,6 +285,8 @@ impl<'a> Schedule<'a> {
             running: 0,
             cores: 1,
             busy: 0,
+            ram: None,
+            reserved: 0,
             issued: HashSet::new(),
         };
         for c in cells {
@@ -388,13 +404,19 @@ impl<'a> Schedule<'a> {
     /// The next cell, if there are cores for it (in order: a wide cell
     /// waits for cores rather than be overtaken).
     fn next(&mut self) -> Option<Cell> {
-        let width = self.ready.front()?.threads().min(self.cores);
+        let front = self.ready.front()?;
+        let width = front.threads().min(self.cores);
         if self.busy + width > self.cores {
+            return None;
+        }
+        let mem = front.budgets.memory_limit().unwrap_or(0);
+        if self.running > 0 && self.ram.is_some_and(|ram| self.reserved + mem > ram) {
             return None;
         }
         let c = self.ready.pop_front()?;
         self.running += 1;
         self.busy += width;
+        self.reserved += mem;
         Some(c)
     }
 
@@ -402,6 +424,7 @@ impl<'a> Schedule<'a> {
     fn abandon(&mut self, cell: &Cell) {
         self.running -= 1;
         self.busy -= cell.threads().min(self.cores);
+        self.reserved -= cell.budgets.memory_limit().unwrap_or(0);
     }
 
     fn finished(&mut self, cell: &Cell, complete: bool) {
@@ -859,6 +882,43 @@ mod tests {
         s.abandon(&b1);
         assert!(s.next().is_some(), "b, 2 threads, once b's 1-thread run is gone");
         assert_eq!(s.busy, 2);
+    }
+
+    #[test]
+    fn runs_start_beside_others_only_if_their_memory_limits_fit() {
+        let dir = std::env::temp_dir().join(format!("dvemc-runner-mem-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for m in ["a", "b", "c"] {
+            std::fs::write(dir.join(format!("{m}.dve")), "").unwrap();
+        }
+        // Address spaces of 8G: memory limits of 6G each.
+        let m = Matrix::parse(
+            &dir.join("m.toml"),
+            "strategies = [\"bfs\"]\n[budgets]\nmemory = \"8G\"\n[instances]\nnames = [\"a.dve\", \"b.dve\", \"c.dve\"]\n",
+        )
+        .unwrap();
+        let cells = m.expand(None).unwrap();
+        let done = HashMap::new();
+        let mut s = Schedule::new(&cells, &done);
+        s.cores = 3;
+        s.ram = Some(13 << 30);
+        let a = s.next().expect("a");
+        let b = s.next().expect("b: 12G of limits fit in 13G");
+        assert!(s.next().is_none(), "c would need 18G");
+        s.finished(&a, true);
+        let c = s.next().expect("c, once a has ended");
+        s.finished(&b, true);
+        s.finished(&c, true);
+        assert_eq!(s.reserved, 0);
+        // Alone, a run starts whatever its limit.
+        let mut s2 = Schedule::new(&cells, &done);
+        s2.cores = 3;
+        s2.ram = Some(1 << 30);
+        let first = s2.next().expect("one run at a time");
+        assert!(s2.next().is_none());
+        s2.finished(&first, true);
+        assert!(s2.next().is_some());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
