@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel fmt lint clean
+.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census fmt lint clean
 
 all: build
 
@@ -86,6 +86,15 @@ bench-caching-family:
 	$(CARGO) build --release -p harness
 	./target/release/dvemc bench run beem/matrices/evangelista-table2-family.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/caching/table2-family-runs.csv
 	./target/release/dvemc bench report results/runs/caching/table2-runs.csv results/runs/caching/table2-family-runs.csv --paper evangelista-table2 --out results/caching/family
+
+# The BEEM census (issue 14): every instance of dve/ breadth-first with the
+# tree store, to its end or to 20 GiB (beem/matrices/census.toml; about a
+# day of one core, the small instances two at a time); run files in
+# results/runs/, the table and report in results/census/.
+census:
+	$(CARGO) build --release -p harness
+	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/census-runs.csv
+	./target/release/dvemc bench report results/runs/census-runs.csv --paper beem-census --out results/census
 
 bench-sweepline:
 	$(CARGO) build --release -p harness

@@ -65,7 +65,12 @@ pub fn write(
         let dir = out_dir.join("papers").join(paper);
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         let id = format!("paper-{paper}");
-        nav.push((id.clone(), format!("Paper: {paper}")));
+        let label = if *paper == "beem-census" {
+            "Census".to_string()
+        } else {
+            format!("Paper: {paper}")
+        };
+        nav.push((id.clone(), label));
         let _ = writeln!(paper_sections, "<section id=\"{id}\">");
         match papers::render(paper, &mine, &dir, beem) {
             Ok(files) => {

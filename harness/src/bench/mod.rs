@@ -12,6 +12,7 @@
 //! - [`compare`]: a run against a baseline (`make check-regressions`).
 //! - [`slurm`]: an array-job script, one shard per task.
 
+pub mod census;
 pub mod compare;
 pub mod exec;
 pub mod html;

@@ -15,13 +15,15 @@ use anyhow::{bail, Result};
 use super::schema::Row;
 use crate::manifest::Beem;
 
-/// The papers whose tables `bench report --paper` renders.
+/// The papers whose tables `bench report --paper` renders (and the BEEM
+/// census, rendered the same way from its matrix).
 pub const PAPERS: &[&str] = &[
     "evangelista-table2",
     "evangelista-table3",
     "udupa-dbdfs",
     "meulen-bbmc",
     "abed-random",
+    "beem-census",
 ];
 
 /// Renders the tables of `paper` from `rows` into `out` (`beem`: the
@@ -33,6 +35,8 @@ pub fn render(paper: &str, rows: &[Row], out: &Path, beem: Option<&Beem>) -> Res
         "udupa-dbdfs" => udupa::render(rows, out),
         "meulen-bbmc" => meulen::render(rows, out, beem),
         "abed-random" => abed::render(rows, out),
+        // Not a paper's: the census of issue 14 (every BEEM instance).
+        "beem-census" => super::census::render(rows, out, beem),
         other => bail!("no tables for paper `{other}` (one of: {})", PAPERS.join(", ")),
     }
 }

@@ -1,0 +1,369 @@
+//! `bench report FILE --paper beem-census`: the BEEM census, from the rows
+//! of `beem/matrices/census.toml` (every instance in `dve/`, the ones BEEM
+//! left incomplete and the ones instances.csv does not list included, each
+//! explored breadth-first to its end or its budget).
+//!
+//! Writes `beem-census.csv` (one row per instance: BEEM's figures beside
+//! ours) and `census.md`: how many instances are complete; that every
+//! count BEEM published as exact is ours too; the true sizes of the
+//! instances BEEM did not finish; for those still out of reach, how far
+//! the search got and the memory a complete run would need at least (at
+//! the bytes per state it used); bytes per state over the rows of at least
+//! a million states, as issue 14 measures them.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+use super::papers::human;
+use super::schema::Row;
+use crate::manifest::{Beem, StatFile};
+
+/// Rows of at least this many states count in the bytes-per-state figures
+/// (smaller runs are dominated by fixed allocations).
+const LARGE: u64 = 1_000_000;
+
+/// One instance's line of the census.
+struct Entry<'a> {
+    row: &'a Row,
+    beem_states: Option<u64>,
+    /// Some(true): BEEM's count is exact; Some(false): BEEM ran out;
+    /// None: instances.csv does not list the instance.
+    beem_complete: Option<bool>,
+    /// BEEM's stat file of the instance (states, edges, BFS levels of a
+    /// complete exploration), where it has one.
+    stat: Option<StatFile>,
+    states: u64,
+    complete: bool,
+}
+
+impl Entry<'_> {
+    fn num(&self, name: &str) -> Option<f64> {
+        self.row.num(name)
+    }
+
+    /// BEEM's exact state count: instances.csv's if it marks it exact,
+    /// else the stat file's.
+    fn exact(&self) -> Option<u64> {
+        match self.beem_complete {
+            Some(true) => self.beem_states,
+            _ => self.stat.as_ref().map(|s| s.states),
+        }
+    }
+
+    /// Our run gives BEEM's exact figures: the state count, and the
+    /// transitions and BFS levels where a stat file has them.
+    fn agrees(&self) -> bool {
+        let num = |n: &str| self.num(n).map(|v| v as u64);
+        self.complete
+            && Some(self.states) == self.exact()
+            && self
+                .stat
+                .as_ref()
+                .is_none_or(|s| num("transitions") == Some(s.edges) && num("levels") == Some(s.levels))
+    }
+}
+
+fn gib(bytes: f64) -> String {
+    format!("{:.1} GiB", bytes / f64::from(1u32 << 30))
+}
+
+/// Renders the census into `out`.
+pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathBuf>> {
+    // The last row of each instance (a resumed or retried cell is recorded
+    // again).
+    let mut last: BTreeMap<&str, &Row> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.get("strategy") == "bfs") {
+        last.insert(r.get("instance"), r);
+    }
+    if last.is_empty() {
+        bail!("no bfs rows: is this a run of census.toml?");
+    }
+    let entries: Vec<Entry> = last
+        .values()
+        .map(|&row| Entry {
+            row,
+            beem_states: row.num("manifest_states").map(|s| s as u64),
+            beem_complete: match row.get("manifest_complete") {
+                "yes" => Some(true),
+                "no" => Some(false),
+                _ => None,
+            },
+            stat: beem.and_then(|b| b.stats(row.get("instance")).ok().flatten()),
+            states: row.num("states").unwrap_or(0.0) as u64,
+            complete: row.get("result") == "complete",
+        })
+        .collect();
+
+    let mut csv = csv::Writer::from_path(out.join("beem-census.csv"))?;
+    csv.write_record([
+        "instance",
+        "family",
+        "beem_states",
+        "beem_complete",
+        "beem_stat_states",
+        "beem_stat_transitions",
+        "beem_stat_levels",
+        "states",
+        "transitions",
+        "deadlocks",
+        "levels",
+        "store",
+        "bytes_per_state",
+        "peak_rss_bytes",
+        "seconds",
+        "result",
+    ])?;
+    for e in &entries {
+        let r = e.row;
+        csv.write_record([
+            r.get("instance"),
+            r.get("family"),
+            &e.beem_states.map(|s| s.to_string()).unwrap_or_default(),
+            match e.beem_complete {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "unlisted",
+            },
+            &e.stat.as_ref().map(|s| s.states.to_string()).unwrap_or_default(),
+            &e.stat.as_ref().map(|s| s.edges.to_string()).unwrap_or_default(),
+            &e.stat.as_ref().map(|s| s.levels.to_string()).unwrap_or_default(),
+            r.get("states"),
+            r.get("transitions"),
+            r.get("deadlocks"),
+            r.get("levels"),
+            r.get("store"),
+            r.get("bytes_per_state"),
+            r.get("peak_rss_bytes"),
+            r.get("wall_s"),
+            r.get("result"),
+        ])?;
+    }
+    csv.flush()?;
+
+    let mut md = String::new();
+    let complete = entries.iter().filter(|e| e.complete).count();
+    let _ = writeln!(md, "# The BEEM census\n");
+    let stores: Vec<&str> = {
+        let mut v: Vec<&str> = entries
+            .iter()
+            .map(|e| e.row.get("store"))
+            .filter(|s| !s.is_empty())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let wall: f64 = entries.iter().filter_map(|e| e.num("wall_s")).sum();
+    let _ = writeln!(
+        md,
+        "{} instances, {complete} explored to their end (breadth-first, store {}); the runs took \
+         {:.1} h of wall-clock time together (budgets: see the matrix).\n",
+        entries.len(),
+        if stores.is_empty() {
+            "-".into()
+        } else {
+            stores.join(", ")
+        },
+        wall / 3600.0,
+    );
+
+    // Exactness against BEEM's exact figures.
+    let exact: Vec<&Entry> = entries.iter().filter(|e| e.exact().is_some()).collect();
+    let agree = exact.iter().filter(|e| e.agrees()).count();
+    let _ = writeln!(md, "## BEEM's exact figures\n");
+    let _ = writeln!(
+        md,
+        "{agree} of the {} instances whose size BEEM published exactly (instances.csv's complete \
+         rows and the stat files) give BEEM's state count, and where a stat file has them its \
+         transitions and BFS levels ({} stat files).",
+        exact.len(),
+        exact.iter().filter(|e| e.stat.is_some()).count(),
+    );
+    let off: Vec<&&Entry> = exact.iter().filter(|e| !e.agrees()).collect();
+    if !off.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n| instance | BEEM states | ours | BEEM transitions | ours | BEEM levels | ours | result |\n|---|---:|---:|---:|---:|---:|---:|---|"
+        );
+        for e in off {
+            let stat =
+                |f: fn(&StatFile) -> u64| e.stat.as_ref().map(|s| f(s).to_string()).unwrap_or_default();
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                e.row.get("instance"),
+                e.exact().unwrap_or(0),
+                e.states,
+                stat(|s| s.edges),
+                e.row.get("transitions"),
+                stat(|s| s.levels),
+                e.row.get("levels"),
+                e.row.get("result")
+            );
+        }
+    }
+
+    // The instances BEEM did not finish, and those it does not list.
+    for (title, which) in [
+        ("Instances BEEM did not finish", Some(false)),
+        (
+            "Instances instances.csv does not list (those with a stat file are checked above)",
+            None,
+        ),
+    ] {
+        let group: Vec<&Entry> = entries.iter().filter(|e| e.beem_complete == which).collect();
+        if group.is_empty() {
+            continue;
+        }
+        let done = group.iter().filter(|e| e.complete).count();
+        let _ = writeln!(md, "\n## {title}\n");
+        let _ = writeln!(md, "{done} of {} are now complete.\n", group.len());
+        let _ = writeln!(
+            md,
+            "| instance | BEEM reached | states | transitions | levels | bytes/state | seconds | result | a complete run needs |\n|---|---:|---:|---:|---:|---:|---:|---|---|"
+        );
+        for e in &group {
+            let bps = e.num("bytes_per_state").unwrap_or(0.0);
+            let need = if e.complete {
+                "-".to_string()
+            } else {
+                // The true size is unknown: at least the states reached,
+                // at the bytes per state this run used.
+                format!("> {} states, > {}", human(e.states), gib(bps * e.states as f64))
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {} | {} |",
+                e.row.get("instance"),
+                e.beem_states.map(human).unwrap_or_else(|| "-".into()),
+                human(e.states),
+                e.num("transitions").map(|t| human(t as u64)).unwrap_or_default(),
+                e.row.get("levels"),
+                bps,
+                e.num("wall_s").unwrap_or(0.0),
+                e.row.get("result"),
+                need,
+            );
+        }
+    }
+
+    // Memory per state over the large rows.
+    let mut bps: Vec<(f64, &str)> = entries
+        .iter()
+        .filter(|e| e.states >= LARGE)
+        .filter_map(|e| Some((e.num("bytes_per_state")?, e.row.get("instance"))))
+        .collect();
+    bps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if let (Some(lo), Some(hi)) = (bps.first(), bps.last()) {
+        let median = if bps.len() % 2 == 1 {
+            bps[bps.len() / 2].0
+        } else {
+            (bps[bps.len() / 2 - 1].0 + bps[bps.len() / 2].0) / 2.0
+        };
+        let _ = writeln!(md, "\n## Memory\n");
+        let _ = writeln!(
+            md,
+            "Over the {} runs of at least {} states (complete or not), bytes per state (every \
+             allocation of the store and the search counted): median {median:.1}, least {:.1} \
+             ({}), most {:.1} ({}); {} above 16.",
+            bps.len(),
+            human(LARGE),
+            lo.0,
+            lo.1,
+            hi.0,
+            hi.1,
+            bps.iter().filter(|b| b.0 > 16.0).count(),
+        );
+    }
+    std::fs::write(out.join("census.md"), md)?;
+    Ok(vec![out.join("beem-census.csv"), out.join("census.md")])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(instance: &str, beem: &str, beem_complete: &str, states: u64, result: &str, bps: f64) -> Row {
+        let mut r = Row::empty();
+        r.set("instance", instance);
+        r.set("family", instance.split('.').next().unwrap());
+        r.set("strategy", "bfs");
+        r.set("store", "tree");
+        r.set("manifest_states", beem);
+        r.set("manifest_complete", beem_complete);
+        r.set("states", states.to_string());
+        r.set("result", result);
+        r.set("bytes_per_state", bps.to_string());
+        r.set("wall_s", "1.5");
+        r
+    }
+
+    #[test]
+    fn exact_counts_true_sizes_and_memory() {
+        let rows = vec![
+            row("a.1", "100", "yes", 100, "complete", 30.0),
+            row("a.2", "200", "yes", 201, "complete", 30.0),
+            row("b.1", "5000", "no", 3_000_000, "complete", 6.0),
+            row("b.2", "5000", "no", 2_000_000, "memory_limit", 10.0),
+            row("c.1", "", "", 1_500_000, "complete", 20.0),
+        ];
+        let out = std::env::temp_dir().join(format!("dvemc-census-{}", std::process::id()));
+        std::fs::create_dir_all(&out).unwrap();
+        render(&rows, &out, None).unwrap();
+        let md = std::fs::read_to_string(out.join("census.md")).unwrap();
+        assert!(md.contains("5 instances, 4 explored to their end"), "{md}");
+        assert!(
+            md.contains("1 of the 2 instances whose size BEEM published exactly"),
+            "{md}"
+        );
+        assert!(md.contains("| a.2 | 200 | 201 |  |  |  |  | complete |"), "{md}");
+        assert!(md.contains("1 of 2 are now complete"), "{md}");
+        assert!(md.contains("> 2.000M states, > 0.0 GiB"), "{md}");
+        assert!(
+            md.contains("median 10.0, least 6.0 (b.1), most 20.0 (c.1); 1 above 16"),
+            "{md}"
+        );
+        let csv = std::fs::read_to_string(out.join("beem-census.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 6);
+        assert!(csv.contains("c.1,c,,unlisted,,,,1500000"), "{csv}");
+        std::fs::remove_dir_all(&out).ok();
+    }
+
+    #[test]
+    fn a_stat_file_checks_transitions_and_levels_too() {
+        let stat = StatFile {
+            states: 50,
+            edges: 80,
+            levels: 7,
+            max_level: None,
+            back_level_edges: 0,
+            max_back_level_edge: None,
+            avg_back_level_edge: None,
+            bfs_levels: Vec::new(),
+            dfs: None,
+        };
+        let mut r = row("c.2", "", "", 50, "complete", 20.0);
+        r.set("transitions", "80");
+        r.set("levels", "7");
+        fn entry<'a>(r: &'a Row, stat: &StatFile) -> Entry<'a> {
+            Entry {
+                row: r,
+                beem_states: None,
+                beem_complete: None,
+                stat: Some(stat.clone()),
+                states: 50,
+                complete: true,
+            }
+        }
+        assert_eq!(entry(&r, &stat).exact(), Some(50));
+        assert!(entry(&r, &stat).agrees());
+        r.set("levels", "8");
+        assert!(!entry(&r, &stat).agrees(), "one BFS level more");
+        r.set("levels", "7");
+        r.set("transitions", "81");
+        assert!(!entry(&r, &stat).agrees(), "one transition more");
+    }
+}
