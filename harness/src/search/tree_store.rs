@@ -11,8 +11,11 @@
 //! in the child node's table. A state is its root pair, and the index of
 //! that pair in the root table is the state's id.
 //!
-//! **Tables.** A table is an append-only arena of pairs (one `u64` each, in
-//! chunks of 64 Ki pairs that never move, so indices are stable) and an
+//! **Tables.** A table is an append-only arena of pairs, in chunks of 64 Ki
+//! pairs that never move (so indices are stable), each chunk packed at the
+//! bits its pairs need (a pair of indices into tables of 200,000 and 7,000
+//! pairs takes 31 bits, not 64; a chunk starts as wide as the last one and
+//! widens, repacking its pairs, when a pair needs more), and an
 //! open-addressing index of `u32` (`pair index + 1` in the low bits, hash
 //! bits as a tag in the bits the table's size leaves free, 0 = empty;
 //! linear probing from the hash scaled to the size, load at most 4/5;
@@ -21,11 +24,14 @@
 //! are appended only for new states, so ids are dense and in insertion
 //! order, as the [`Store`] trait requires.
 //!
-//! **Memory.** A new state costs its root pair and index slot (8 bytes plus
-//! 4 / load) and whatever inner pairs are new; the parts of a state that it
-//! shares with stored states (most of them, after the first levels of a
-//! search) cost nothing more. `bytes_used` counts every arena chunk and
-//! index slot.
+//! **Memory.** A new state costs its root pair (the bits of its two child
+//! indices, about 4 bytes) and its index slot (4 bytes / load, 5 to 7.5)
+//! and whatever inner pairs are new; the parts of a state that it shares
+//! with stored states (most of them, after the first levels of a search)
+//! cost nothing more: 9-10.5 bytes per state on anderson.6, at.4 and
+//! elevator2.3. `bytes_used` counts every chunk and index slot. Dense ids
+//! keep the root's index: a table whose slot is the id (LTSmin's) would
+//! save it, at the price of ids that change when the table grows.
 //!
 //! **Incremental insertion.** The store remembers the trees of the last
 //! [`RECENT`] states it gave back (`state`: in a search, the states being
@@ -37,7 +43,7 @@
 //! k - 1. (Reusing an index is exact whatever state is remembered: a pair
 //! table maps equal contents to one index.)
 //!
-//! Not yet here (issue 14): a compact root table.
+//! Not yet here (issue 14): a compact (Cleary) root table.
 
 use std::cell::RefCell;
 
@@ -79,10 +85,118 @@ fn index_bits(cap: usize) -> u32 {
     cap.next_power_of_two().trailing_zeros()
 }
 
+/// One chunk of a table's pairs, packed at `wl + wr` bits each (the left
+/// value in the high `wl` bits): a pair holds two indices into smaller
+/// tables, or two words of the state, and most of their 32 bits are zero.
+/// A pair that needs more bits widens the chunk (its pairs are repacked).
+#[derive(Debug, Default)]
+struct Packed {
+    wl: u32,
+    wr: u32,
+    len: usize,
+    /// Pairs the allocation holds.
+    cap: usize,
+    /// `cap * (wl + wr)` bits, then [`SLACK`] bytes so that any pair can be
+    /// read as one `u128`.
+    bytes: Vec<u8>,
+}
+
+const SLACK: usize = 16;
+
+/// Bits of `v` (0 for 0).
+#[inline]
+fn width(v: u32) -> u32 {
+    32 - v.leading_zeros()
+}
+
+#[inline]
+fn low_bits(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
+impl Packed {
+    fn new(cap: usize, wl: u32, wr: u32) -> Packed {
+        Packed {
+            wl,
+            wr,
+            len: 0,
+            cap,
+            bytes: vec![0; Packed::size(cap, wl + wr)],
+        }
+    }
+
+    /// Bytes of a chunk of `cap` pairs of `w` bits.
+    fn size(cap: usize, w: u32) -> usize {
+        (cap * w as usize).div_ceil(8) + SLACK
+    }
+
+    #[inline]
+    fn window(&self, i: usize) -> (usize, u32) {
+        let bit = i * (self.wl + self.wr) as usize;
+        (bit / 8, (bit % 8) as u32)
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u64 {
+        let (at, shift) = self.window(i);
+        let x = u128::from_le_bytes(self.bytes[at..at + 16].try_into().expect("16 bytes"));
+        let v = (x >> shift) as u64 & low_bits(self.wl + self.wr);
+        (v >> self.wr) << 32 | (v & low_bits(self.wr))
+    }
+
+    fn set(&mut self, i: usize, pair: u64) {
+        let (at, shift) = self.window(i);
+        let v = (pair >> 32) << self.wr | (pair & 0xFFFF_FFFF);
+        let m = (low_bits(self.wl + self.wr) as u128) << shift;
+        let w = &mut self.bytes[at..at + 16];
+        let x = u128::from_le_bytes((&*w).try_into().expect("16 bytes"));
+        w.copy_from_slice(&((x & !m) | ((v as u128) << shift)).to_le_bytes());
+    }
+
+    /// Appends `pair`, widening or enlarging the chunk if needed (up to
+    /// `most` pairs).
+    fn push(&mut self, pair: u64, most: usize) {
+        let (wl, wr) = (
+            width((pair >> 32) as u32).max(self.wl),
+            width(pair as u32).max(self.wr),
+        );
+        if (wl, wr) != (self.wl, self.wr) || self.len == self.cap {
+            let cap = if self.len == self.cap {
+                (self.cap * 2).min(most)
+            } else {
+                self.cap
+            };
+            let mut to = Packed::new(cap, wl, wr);
+            for i in 0..self.len {
+                to.set(i, self.get(i));
+            }
+            to.len = self.len;
+            *self = to;
+        }
+        self.set(self.len, pair);
+        self.len += 1;
+    }
+
+    /// Bytes the next `push` allocates at most (a widening is bounded by
+    /// 32 bits a side).
+    fn growth_bytes(&self, most: usize) -> usize {
+        let cap = if self.len == self.cap {
+            (self.cap * 2).min(most)
+        } else {
+            self.cap
+        };
+        Packed::size(cap, 64)
+    }
+}
+
 /// A table of distinct pairs with stable indices (see the module comment).
 #[derive(Debug, Default)]
 struct PairTable {
-    chunks: Vec<Vec<u64>>,
+    chunks: Vec<Packed>,
     len: usize,
     index: Vec<u32>,
     /// Bits of a pair index + 1 (`2^bits >= index.len()`); the entry bits
@@ -116,7 +230,7 @@ impl PairTable {
     #[inline]
     fn get(&self, i: u32) -> u64 {
         let i = i as usize;
-        self.chunks[i / CHUNK][i % CHUNK]
+        self.chunks[i / CHUNK].get(i % CHUNK)
     }
 
     /// Whether one more pair would pass the index's load.
@@ -190,17 +304,16 @@ impl PairTable {
             Err(slot) => {
                 let i = self.len;
                 if i.is_multiple_of(CHUNK) {
-                    let cap = if i == 0 { 16 } else { CHUNK };
-                    self.chunks.push(Vec::with_capacity(cap));
-                    self.alloc += cap * 8;
+                    // A new chunk starts as wide as the last one.
+                    let (wl, wr) = self.chunks.last().map_or((0, 0), |c| (c.wl, c.wr));
+                    let c = Packed::new(if i == 0 { 16 } else { CHUNK }, wl, wr);
+                    self.alloc += c.bytes.len();
+                    self.chunks.push(c);
                 }
                 let chunk = self.chunks.last_mut().expect("a chunk");
-                if chunk.len() == chunk.capacity() {
-                    let old = chunk.capacity();
-                    chunk.reserve_exact((old * 2).min(CHUNK) - chunk.len());
-                    self.alloc += (chunk.capacity() - old) * 8;
-                }
-                chunk.push(pair);
+                let before = chunk.bytes.len();
+                chunk.push(pair, CHUNK);
+                self.alloc = self.alloc + chunk.bytes.len() - before;
                 self.len += 1;
                 self.index[slot] = self.entry(i, h);
                 (i as u32, true)
@@ -229,7 +342,7 @@ impl PairTable {
     fn bytes(&self) -> usize {
         debug_assert_eq!(
             self.alloc,
-            self.chunks.iter().map(|c| c.capacity() * 8).sum::<usize>() + self.index.len() * 4
+            self.chunks.iter().map(|c| c.bytes.len()).sum::<usize>() + self.index.len() * 4
         );
         self.alloc
     }
@@ -240,13 +353,13 @@ impl PairTable {
         if self.full() {
             b += grown(self.index.len()) * 4;
         }
-        match self.chunks.last() {
-            Some(_) if self.len.is_multiple_of(CHUNK) => b += CHUNK * 8,
-            Some(c) if c.len() == c.capacity() => b += ((c.capacity() * 2).min(CHUNK) - c.capacity()) * 8,
-            None => b += 16 * 8,
-            _ => {}
+        // A new chunk, or the repacking of the last one (the old pairs
+        // and the new allocation coexist while it is copied).
+        b + match self.chunks.last() {
+            None => Packed::size(16, 64),
+            Some(_) if self.len.is_multiple_of(CHUNK) => Packed::size(CHUNK, 64),
+            Some(c) => c.growth_bytes(CHUNK),
         }
-        b
     }
 }
 
@@ -552,6 +665,34 @@ mod tests {
                 assert_eq!(t.find(&absent, 0), None);
             }
         }
+    }
+
+    #[test]
+    fn packed_chunks_widen_and_keep_every_pair() {
+        let mut rng = crate::rng::Rng::seeded(7);
+        let mut c = Packed::new(16, 0, 0);
+        let mut pairs = Vec::new();
+        for i in 0..5000u64 {
+            // Widths growing from 0 to 32 bits a side, and the extremes.
+            let side = |rng: &mut crate::rng::Rng| -> u64 {
+                let w = (i / 150).min(32) as u32;
+                rng.next_u64() & low_bits(w)
+            };
+            let pair = match i {
+                4000 => u64::MAX,
+                4001 => 0,
+                4002 => 0xFFFF_FFFF,
+                4003 => 0xFFFF_FFFF_0000_0000,
+                _ => side(&mut rng) << 32 | side(&mut rng),
+            };
+            c.push(pair, CHUNK);
+            pairs.push(pair);
+        }
+        assert_eq!((c.wl, c.wr), (32, 32));
+        for (i, &p) in pairs.iter().enumerate() {
+            assert_eq!(c.get(i), p, "pair {i}");
+        }
+        assert!(c.bytes.len() < Packed::size(c.cap, 64) + 1);
     }
 
     #[test]
