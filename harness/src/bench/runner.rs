@@ -852,18 +852,25 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_run_with_threads_takes_that_many_job_slots() {
-        let dir = std::env::temp_dir().join(format!("dvemc-runner-threads-{}", std::process::id()));
+    /// A matrix `text` in a fresh temporary directory `tag` beside empty
+    /// model files `models` (`a` for `a.dve`).
+    fn matrix_in_temp(tag: &str, models: &[&str], text: &str) -> (std::path::PathBuf, Matrix) {
+        let dir = std::env::temp_dir().join(format!("dvemc-runner-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        for m in ["a", "b"] {
+        for m in models {
             std::fs::write(dir.join(format!("{m}.dve")), "").unwrap();
         }
-        let m = Matrix::parse(
-            &dir.join("m.toml"),
+        let m = Matrix::parse(&dir.join("m.toml"), text).unwrap();
+        (dir, m)
+    }
+
+    #[test]
+    fn a_run_with_threads_takes_that_many_job_slots() {
+        let (dir, m) = matrix_in_temp(
+            "threads",
+            &["a", "b"],
             "[[strategies]]\nspec = \"bfs\"\nparams = { threads = [1, 2] }\n[instances]\nnames = [\"a.dve\", \"b.dve\"]\n",
-        )
-        .unwrap();
+        );
         let cells = m.expand(None).unwrap();
         let widths: Vec<usize> = cells.iter().map(Cell::threads).collect();
         assert_eq!(widths, [1, 2, 1, 2]);
@@ -882,21 +889,17 @@ mod tests {
         s.abandon(&b1);
         assert!(s.next().is_some(), "b, 2 threads, once b's 1-thread run is gone");
         assert_eq!(s.busy, 2);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn runs_start_beside_others_only_if_their_memory_limits_fit() {
-        let dir = std::env::temp_dir().join(format!("dvemc-runner-mem-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        for m in ["a", "b", "c"] {
-            std::fs::write(dir.join(format!("{m}.dve")), "").unwrap();
-        }
         // Address spaces of 8G: memory limits of 6G each.
-        let m = Matrix::parse(
-            &dir.join("m.toml"),
+        let (dir, m) = matrix_in_temp(
+            "mem",
+            &["a", "b", "c"],
             "strategies = [\"bfs\"]\n[budgets]\nmemory = \"8G\"\n[instances]\nnames = [\"a.dve\", \"b.dve\", \"c.dve\"]\n",
-        )
-        .unwrap();
+        );
         let cells = m.expand(None).unwrap();
         let done = HashMap::new();
         let mut s = Schedule::new(&cells, &done);
@@ -923,16 +926,11 @@ mod tests {
 
     #[test]
     fn mock_run_resume_and_summary() {
-        let dir = std::env::temp_dir().join(format!("dvemc-runner-unit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        for m in ["a", "b", "c"] {
-            std::fs::write(dir.join(format!("{m}.dve")), "").unwrap();
-        }
-        let m = Matrix::parse(
-            &dir.join("m.toml"),
+        let (dir, m) = matrix_in_temp(
+            "unit",
+            &["a", "b", "c"],
             "strategies = [\"bfs\", \"dfs\"]\n[instances]\nnames = [\"a.dve\", \"b.dve\", \"c.dve\"]\n",
-        )
-        .unwrap();
+        );
         let cells = m.expand(None).unwrap();
         let out = dir.join("out.csv");
         let _ = std::fs::remove_file(&out);
@@ -1005,13 +1003,9 @@ mod tests {
 
     #[test]
     fn a_search_stops_at_the_first_success_then_bisects_and_resumes() {
-        let dir = std::env::temp_dir().join(format!("dvemc-runner-search-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        for m in ["a", "b"] {
-            std::fs::write(dir.join(format!("{m}.dve")), "").unwrap();
-        }
-        let m = Matrix::parse(
-            &dir.join("m.toml"),
+        let (dir, m) = matrix_in_temp(
+            "search",
+            &["a", "b"],
             r#"
             [instances]
             names = ["a.dve", "b.dve"]
@@ -1020,8 +1014,7 @@ mod tests {
             params = { cache = ["5%", "10%", "15%", "20%", "25%", "30%", "35%", "40%"], replacement = ["random", "age"], chain_reduction = [false, true] }
             search = { param = "cache", per = ["chain_reduction"], bisect = "0.1%" }
             "#,
-        )
-        .unwrap();
+        );
         let cells = m.expand(None).unwrap();
         assert_eq!(cells.len(), 2 * 8 * 2 * 2);
         let out = dir.join("out.csv");

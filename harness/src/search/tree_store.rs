@@ -243,7 +243,7 @@ impl PairTable {
     fn home(&self, h: u64) -> usize {
         // The top 32 bits of the hash scaled to the index's size (which
         // need not be a power of two).
-        ((h >> 32) * self.index.len() as u64 >> 32) as usize
+        (((h >> 32) * self.index.len() as u64) >> 32) as usize
     }
 
     /// The index entry of pair `i` whose hash is `h`: `i + 1` in the low
