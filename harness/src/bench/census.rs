@@ -75,11 +75,15 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
     // The last row of each instance (a resumed or retried cell is recorded
     // again).
     let mut last: BTreeMap<&str, &Row> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.get("strategy") == "bfs") {
+    // Exhaustive breadth-first runs only (a file may hold cached ones too).
+    for r in rows
+        .iter()
+        .filter(|r| r.get("strategy") == "bfs" && r.params_value("cache").is_none())
+    {
         last.insert(r.get("instance"), r);
     }
     if last.is_empty() {
-        bail!("no bfs rows: is this a run of census.toml?");
+        bail!("no exhaustive bfs rows: is this a run of census.toml?");
     }
     let entries: Vec<Entry> = last
         .values()
@@ -309,6 +313,12 @@ mod tests {
             row("b.1", "5000", "no", 3_000_000, "complete", 6.0),
             row("b.2", "5000", "no", 2_000_000, "memory_limit", 10.0),
             row("c.1", "", "", 1_500_000, "complete", 20.0),
+            // A cached run (another matrix's) is not a census row.
+            {
+                let mut r = row("d.1", "", "", 10, "visit_limit", 1.0);
+                r.set("params", r#"{"cache":"10%"}"#);
+                r
+            },
         ];
         let out = std::env::temp_dir().join(format!("dvemc-census-{}", std::process::id()));
         std::fs::create_dir_all(&out).unwrap();
