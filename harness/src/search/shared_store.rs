@@ -9,7 +9,8 @@
 //! Multi-Core Reachability Performance with Shared Hash Tables*, FMCAD
 //! 2010). Unlike theirs, ours grows: threads work under a read lock
 //! (taken once per block of work, so uncontended), and the index doubles
-//! under the write lock, every thread waiting at the end of its block.
+//! under the write lock, every thread waiting at the end of its block
+//! (the entries are moved on as many threads as there are writers).
 //!
 //! **Room.** So that no insertion ever finds the index full, a thread
 //! inserts only with an allowance: slots it was granted, in blocks of
@@ -34,6 +35,8 @@ use super::store::{advise_huge_pages, prefetch_line, Insert, MAX_STATES};
 pub const GRANT: i64 = 1024;
 /// Bytes of an arena chunk (rounded down to a power of two of states).
 const CHUNK_BYTES: usize = 256 * 1024;
+/// Index size (slots) from which its growth runs on several threads.
+const PARALLEL_GROWTH: usize = 1 << 18;
 /// Initial index size (slots).
 const MIN_TABLE: usize = 1 << 12;
 
@@ -58,6 +61,51 @@ impl Table {
     #[inline]
     fn home(&self, tag: u64) -> usize {
         (tag >> (32 - self.bits)) as usize
+    }
+
+    /// Moves every entry of `old` into this (empty, larger) table, on up
+    /// to `threads` threads for a large one: the other workers wait for
+    /// the growth (it holds the write lock), so their cores are free, and
+    /// a growth is a tenth of a search's time (the new table's pages
+    /// faulted in, the entries moved).
+    fn take_from(&self, old: &Table, threads: usize) {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = if old.slots.len() >= PARALLEL_GROWTH {
+            threads.min(cores).max(1)
+        } else {
+            1
+        };
+        let part = old.slots.len().div_ceil(threads);
+        let mask = self.slots.len() - 1;
+        // Threads moving neighbouring ranges may meet in a cluster: a slot
+        // is taken by compare-and-swap (any free slot of the probe
+        // sequence will do: entries are distinct).
+        let move_range = |range: &[AtomicU64]| {
+            for s in range {
+                let e = s.load(Ordering::Relaxed);
+                if e != 0 {
+                    let mut slot = self.home(e >> 32);
+                    while self.slots[slot]
+                        .compare_exchange(0, e, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_err()
+                    {
+                        slot = (slot + 1) & mask;
+                    }
+                }
+            }
+        };
+        if threads == 1 {
+            move_range(&old.slots);
+            return;
+        }
+        std::thread::scope(|scope| {
+            let mut chunks = old.slots.chunks(part);
+            let mine = chunks.next().expect("a range");
+            for c in chunks {
+                scope.spawn(move || move_range(c));
+            }
+            move_range(mine);
+        });
     }
 
     /// Three quarters of the slots: the most that may be granted.
@@ -420,17 +468,7 @@ impl<'a> Writer<'a> {
             if store.room.load(Ordering::Acquire) < GRANT {
                 let old_room = t.room();
                 let bigger = Table::new(t.bits + 1);
-                let mask = bigger.slots.len() - 1;
-                for s in t.slots.iter() {
-                    let e = s.load(Ordering::Relaxed);
-                    if e != 0 {
-                        let mut slot = bigger.home(e >> 32);
-                        while bigger.slots[slot].load(Ordering::Relaxed) != 0 {
-                            slot = (slot + 1) & mask;
-                        }
-                        bigger.slots[slot].store(e, Ordering::Relaxed);
-                    }
-                }
+                bigger.take_from(&t, store.writers);
                 store.room.fetch_add(bigger.room() - old_room, Ordering::AcqRel);
                 store.table_bytes.store(bigger.slots.len() * 8, Ordering::Relaxed);
                 *t = bigger;
