@@ -129,14 +129,14 @@ impl Budget {
         self.memory
     }
 
-    /// Whether storing one more new state is not allowed (state or memory
-    /// budget). `frontier` is the search structures' current allocation.
-    #[inline]
     /// The state limit (`usize::MAX` without one).
     pub fn max_states(&self) -> usize {
         self.max_states
     }
 
+    /// Whether storing one more new state is not allowed (state or memory
+    /// budget). `frontier` is the search structures' current allocation.
+    #[inline]
     pub fn refuse_new(&self, store: &impl Store, frontier: usize) -> Option<Outcome> {
         if store.len() >= self.max_states {
             return Some(Outcome::StateLimit);
