@@ -2,8 +2,8 @@
 //! level-synchronous, every thread on one shared store.
 //!
 //! **Levels.** The states of a level are shared out in claims of
-//! [`CLAIM`] sources (an atomic cursor, so a thread that is done early
-//! takes more); each thread expands its claims and looks every successor
+//! [`CLAIM`] sources, fewer in a small level (an atomic cursor, so a
+//! thread that is done early takes more); each thread expands its claims and looks every successor
 //! up in the [`SharedStore`], inserting it if new (one lookup per
 //! transition, as the sequential search). A thread's new states go to its
 //! own arena, so the next level is, per thread, the states its arena
@@ -47,7 +47,7 @@ use super::trace::{Step, Trace};
 const CLAIM: usize = 256;
 /// Levels with fewer states are expanded on the calling thread (starting
 /// threads would cost more than they bring: hanoi.3 has 32,768 levels).
-const SMALL_LEVEL: usize = 4096;
+const SMALL_LEVEL: usize = 1024;
 
 /// What a parallel breadth-first search did (the fields of
 /// [`super::Bfs`] that plain exploration reports).
@@ -237,6 +237,9 @@ struct Round<'a, W: Watch> {
     /// cursor runs over them.
     segments: Vec<(usize, usize, usize)>,
     total: usize,
+    /// Sources per claim: [`CLAIM`], less in a small level (eight claims
+    /// per thread at least, so that a thread done early takes more).
+    claim: usize,
     cursor: AtomicUsize,
     /// Exact state limit (`u64::MAX`: none).
     max_states: u64,
@@ -282,7 +285,8 @@ impl<W: Watch> Round<'_, W> {
         let Scratch { bufs, fps, sources } = scratch;
         loop {
             w.release();
-            let c = self.cursor.fetch_add(CLAIM, Ordering::Relaxed);
+            let claim = self.claim;
+            let c = self.cursor.fetch_add(claim, Ordering::Relaxed);
             if c >= self.total || self.stop.load(Ordering::Relaxed) {
                 break;
             }
@@ -291,7 +295,7 @@ impl<W: Watch> Round<'_, W> {
                 break;
             }
             let before = t.transitions;
-            let mut ids = self.claimed(c, (c + CLAIM).min(self.total));
+            let mut ids = self.claimed(c, (c + claim).min(self.total));
             loop {
                 sources.clear();
                 sources.extend(ids.by_ref().take(BATCH));
@@ -540,6 +544,7 @@ pub fn parallel_check<W: Watch>(
             depth,
             segments,
             total,
+            claim: (total / (8 * t_n)).clamp(BATCH, CLAIM),
             cursor: AtomicUsize::new(0),
             max_states,
             count: &count,
