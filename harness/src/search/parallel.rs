@@ -3,10 +3,10 @@
 //!
 //! **Levels.** The states of a level are shared out in claims of
 //! [`CLAIM`] sources, fewer in a small level (an atomic cursor per arena,
-//! so a thread that is done early takes more): a thread takes the states
-//! of its own arena first, then helps with the others' (its own were
-//! written by its core: 1.08x the speed of taking them in arena order, on
-//! every thread alike); each thread expands its claims and looks every successor
+//! so a thread that is done early takes more). A thread takes the states
+//! of its own arena first, which its core wrote, then helps with the
+//! others' (1.08x the speed of claims taken in arena order by every
+//! thread). Each thread expands its claims and looks every successor
 //! up in the [`SharedStore`], inserting it if new (one lookup per
 //! transition, as the sequential search). A thread's new states go to its
 //! own arena, so the next level is, per thread, the states its arena
