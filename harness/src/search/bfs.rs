@@ -174,8 +174,9 @@ pub fn bfs<S: Store, O: Observer<S>>(
         for (b, src) in (next..end).enumerate() {
             model.successors(store.state(src as u32, &mut scratch), &mut bufs[b]);
             for i in 0..bufs[b].len() {
-                let fp = model.fingerprint(bufs[b].state(i));
-                store.prefetch(fp);
+                let s = bufs[b].state(i);
+                let fp = model.fingerprint(s);
+                store.prefetch(s, fp);
                 fps.push(fp);
             }
         }

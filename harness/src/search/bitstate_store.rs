@@ -139,7 +139,7 @@ impl Store for BitstateStore {
         self.window.borrow_mut().expanding(id, self.state_len);
     }
 
-    fn prefetch(&self, fp: u64) {
+    fn prefetch(&self, _state: &[u8], fp: u64) {
         let b = self.bit(fp, 0);
         prefetch_line(&self.words[(b >> 6) as usize]);
     }

@@ -220,7 +220,7 @@ impl Store for CompactStore {
         self.window.borrow_mut().expanding(id, self.state_len);
     }
 
-    fn prefetch(&self, fp: u64) {
+    fn prefetch(&self, _state: &[u8], fp: u64) {
         let slot = self.home(self.key(fp));
         prefetch_line(&self.ids[slot]);
         prefetch_line(&self.fps[slot]);

@@ -154,8 +154,8 @@ fn fingerprint_buf<S: Store>(
 ) {
     fps.clear();
     fps.extend((0..buf.len()).map(|i| model.fingerprint(buf.state(i))));
-    for &fp in &fps[from..] {
-        store.prefetch(fp);
+    for (i, &fp) in fps.iter().enumerate().skip(from) {
+        store.prefetch(buf.state(i), fp);
     }
     for &fp in &fps[from..] {
         store.prefetch_state(fp);
@@ -296,8 +296,8 @@ pub fn dfs<S: Store, O: Observer<S>>(
                         kept_entries.extend_from_slice(buf.entries());
                     }
                     // Start loading the index slots they will be looked up in.
-                    for &fp in &kept_fps[at as usize..] {
-                        store.prefetch(fp);
+                    for (i, &fp) in kept_fps[at as usize..].iter().enumerate() {
+                        store.prefetch(buf.state(i), fp);
                     }
                     for &fp in &kept_fps[at as usize..] {
                         store.prefetch_state(fp);

