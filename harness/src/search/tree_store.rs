@@ -548,29 +548,35 @@ impl TreeStore {
         }
     }
 
-    /// The indices of the inner nodes below the root for the state whose
-    /// words are `words`, each found in its table or taken from the tree
-    /// insertions compare with (as `insert` does); `None` if a pair is
-    /// not stored yet (the state is new).
-    fn find_below_root(&self, words: &[u32], idx: &mut [u32]) -> Option<()> {
+    /// Marks in `changed` the nodes over words that differ from the tree
+    /// insertions compare with (every node if there is none), and copies
+    /// the others' indices from it into `idx`.
+    fn reuse_unchanged(&self, words: &[u32], idx: &mut [u32], changed: &mut [bool]) {
         let recent = self.recent.borrow();
         let last = &recent.trees[recent.cur];
+        for i in 0..self.nodes.len() {
+            let node = self.nodes[i];
+            let differs = |c: Child| match c {
+                Child::Word(w) => words[w] != last.words[w],
+                Child::Node(n) => changed[n],
+            };
+            changed[i] = !last.valid || differs(node.left) || differs(node.right);
+            if !changed[i] {
+                idx[i] = last.idx[i];
+            }
+        }
+    }
+
+    /// The indices of the inner nodes below the root for the state whose
+    /// words are `words` (found in their tables, or taken from the tree
+    /// insertions compare with, as `insert` does); `None` if a pair is not
+    /// stored yet (the state is new).
+    fn find_below_root(&self, words: &[u32], idx: &mut [u32]) -> Option<()> {
         let mut changed = Scratch::new(self.nodes.len(), true);
         let changed = changed.slice();
-        for i in 0..self.nodes.len() - 1 {
-            let node = self.nodes[i];
-            if last.valid {
-                let differs = |c: Child| match c {
-                    Child::Word(w) => words[w] != last.words[w],
-                    Child::Node(n) => changed[n],
-                };
-                changed[i] = differs(node.left) || differs(node.right);
-                if !changed[i] {
-                    idx[i] = last.idx[i];
-                    continue;
-                }
-            }
-            idx[i] = self.tables[i].find(self.pair(&node, words, idx))?;
+        self.reuse_unchanged(words, idx, changed);
+        for i in (0..self.nodes.len() - 1).filter(|&i| changed[i]) {
+            idx[i] = self.tables[i].find(self.pair(&self.nodes[i], words, idx))?;
         }
         Some(())
     }
@@ -731,28 +737,14 @@ impl Store for TreeStore {
                 let idx = idx.slice();
                 let mut changed = Scratch::new(self.nodes.len(), true);
                 let changed = changed.slice();
+                self.reuse_unchanged(words, idx, changed);
                 let mut new = false;
-                for i in 0..self.nodes.len() {
-                    let node = self.nodes[i];
-                    {
-                        let recent = self.recent.borrow();
-                        let last = &recent.trees[recent.cur];
-                        if last.valid {
-                            let differs = |c: Child| match c {
-                                Child::Word(w) => words[w] != last.words[w],
-                                Child::Node(n) => changed[n],
-                            };
-                            changed[i] = differs(node.left) || differs(node.right);
-                            if !changed[i] {
-                                idx[i] = last.idx[i];
-                                new = false;
-                                continue;
-                            }
-                        }
-                    }
-                    let pair = self.pair(&node, words, idx);
+                for i in (0..self.nodes.len()).filter(|&i| changed[i]) {
+                    let pair = self.pair(&self.nodes[i], words, idx);
                     (idx[i], new) = self.insert_pair(i, pair, hash(pair));
                 }
+                // (The root comes last: `new` is its novelty, false if the
+                // state is the remembered one.)
                 (idx[root], new)
             }
         };
