@@ -67,10 +67,10 @@ bench-random:
 
 # The state-caching paper (Evangelista & Kristensen): Table 2 (state caching
 # with DFS, BFS, BBFS(w), Alt(b,d), with/without chain reduction; the matrix
-# beem/matrices/evangelista-table2.toml, a cache-size search per cell, 2-3
-# hours) and Table 3 (sweep-line with and without caching;
+# beem/matrices/evangelista-table2.toml, a cache-size search per cell,
+# 20,377 runs, 8 CPU-hours: about 4 hours on 2 cores) and Table 3 (sweep-line with and without caching;
 # evangelista-table3.toml, the projection and greedy measures, about an
-# hour); then their tables beside the paper's: results/caching/table2.{csv,md,svg},
+# hour); then their tables beside the paper's: results/caching/table2.{csv,md,-S.svg,-V.svg},
 # table3.{csv,md} and table3-greedy.{csv,md}. An interrupted run resumes
 # (delete results/runs/caching/table*-runs.csv to start afresh).
 bench-caching:

@@ -885,7 +885,7 @@ fn is_complete(r: &RunRow) -> bool {
 }
 
 /// Table 2 from the rows of `evangelista-table2.toml`: `table2.csv`,
-/// `table2.md` and `table2.svg` in `out`.
+/// `table2.md`, `table2-S.svg` and `table2-V.svg` in `out`.
 pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
     let paper = paper_table2();
     let mut table: Vec<Row> = Vec::new();
