@@ -78,7 +78,7 @@ bench-caching:
 	./target/release/dvemc bench run beem/matrices/evangelista-table2.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/caching/table2-runs.csv
 	./target/release/dvemc bench report results/runs/caching/table2-runs.csv --paper evangelista-table2 --out results/caching
 
-# Table 2 with our family of 60 replacement strategies on the 43 cells
+# Table 2 with our family of 60 replacement strategies on the 40 cells
 # whose S differs from the paper's by more than 5 points
 # (beem/matrices/evangelista-table2-family.toml; many hours), then the
 # table from both run files: results/caching/family/.
