@@ -10,9 +10,12 @@
 //! up in the [`SharedStore`], inserting it if new (one lookup per
 //! transition, as the sequential search). A thread's new states go to its
 //! own arena, so the next level is, per thread, the states its arena
-//! gained during this one. The level ends when every thread is done (the
-//! threads are joined; a level smaller than [`SMALL_LEVEL`] is run on the
-//! calling thread alone).
+//! gained during this one. The level ends when every thread is done. The
+//! threads live as long as the search ([`Pool`]): between levels they
+//! wait, spinning briefly and then parked, so that a level costs a wake-up
+//! rather than a thread's start (hanoi.3 has 32,768 levels, most of a few
+//! hundred states); a level smaller than [`SMALL_LEVEL`] is run on the
+//! calling thread alone.
 //!
 //! So the set of states of each level, and every counter (states,
 //! transitions, deadlocks, levels, back-level edges) of a search that
@@ -34,7 +37,8 @@
 //! may allocate next) are polled at every claim.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
+use std::thread::ScopedJoinHandle;
 
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 
@@ -48,9 +52,11 @@ use super::trace::{Step, Trace};
 /// Sources a thread takes at a time (then polls the budget and lets a
 /// thread growing the index in).
 const CLAIM: usize = 256;
-/// Levels with fewer states are expanded on the calling thread (starting
-/// threads would cost more than they bring: hanoi.3 has 32,768 levels).
-const SMALL_LEVEL: usize = 1024;
+/// Levels with fewer states are expanded on the calling thread (waking the
+/// others would cost more than they bring).
+const SMALL_LEVEL: usize = 256;
+/// Waits of a thread between levels that spin before it parks.
+const SPINS: u32 = 1 << 12;
 
 /// What a parallel breadth-first search did (the fields of
 /// [`super::Bfs`] that plain exploration reports).
@@ -233,19 +239,26 @@ impl Scratch {
 #[repr(align(128))]
 struct Cursor(AtomicUsize);
 
-/// What the threads share while expanding level `depth`.
-struct Round<'a, W: Watch> {
-    model: &'a dyn NextState,
-    store: &'a SharedStore,
-    budget: &'a Budget,
-    levels: &'a Levels,
+/// The level being expanded.
+#[derive(Clone, Default)]
+struct Spec {
     depth: usize,
     /// Per arena, its states of this level (`lo..hi`).
     segments: Vec<(usize, usize)>,
     /// Sources per claim: [`CLAIM`], less in a small level (eight claims
     /// per thread at least, so that a thread done early takes more).
     claim: usize,
-    /// Per arena, the claims taken of its states.
+}
+
+/// What the threads share during the search; `levels` and `spec` are
+/// written by the calling thread between levels only (the others wait).
+struct Round<'a, W: Watch> {
+    model: &'a dyn NextState,
+    store: &'a SharedStore,
+    budget: &'a Budget,
+    levels: &'a RwLock<Levels>,
+    spec: RwLock<Spec>,
+    /// Per arena, the claims taken of its states this level.
     cursors: Vec<Cursor>,
     /// Exact state limit (`u64::MAX`: none).
     max_states: u64,
@@ -286,19 +299,21 @@ impl<W: Watch> Round<'_, W> {
 
     /// Thread `q`'s work in this level.
     fn work(&self, q: usize, scratch: &mut Scratch) -> Tally {
+        let spec = self.spec.read().unwrap_or_else(|e| e.into_inner()).clone();
+        let levels = self.levels.read().unwrap_or_else(|e| e.into_inner());
         let mut w = self.store.writer(q);
         let mut t = Tally::default();
         let Scratch { bufs, fps, sources } = scratch;
-        let n = self.segments.len();
+        let n = spec.segments.len();
         'segments: for k in 0..n {
             // Its own arena's states first (they were written by this
             // core), then the others'.
             let a = (q + k) % n;
-            let (lo, hi) = self.segments[a];
+            let (lo, hi) = spec.segments[a];
             let cursor = &self.cursors[a].0;
             loop {
                 w.release();
-                let claim = self.claim;
+                let claim = spec.claim;
                 let c = lo + cursor.fetch_add(claim, Ordering::Relaxed);
                 if c >= hi {
                     break;
@@ -306,7 +321,7 @@ impl<W: Watch> Round<'_, W> {
                 if self.stop.load(Ordering::Relaxed) {
                     break 'segments;
                 }
-                if let Some(o) = self.poll() {
+                if let Some(o) = self.poll(spec.depth) {
                     self.halt(o);
                     break 'segments;
                 }
@@ -318,7 +333,7 @@ impl<W: Watch> Round<'_, W> {
                     if sources.is_empty() {
                         break;
                     }
-                    if !self.expand(&mut w, sources, bufs, fps, &mut t) {
+                    if !self.expand(&mut w, &levels, spec.depth, sources, bufs, fps, &mut t) {
                         break;
                     }
                 }
@@ -330,10 +345,10 @@ impl<W: Watch> Round<'_, W> {
     }
 
     /// Budget check at a claim: interruption and time, then memory.
-    fn poll(&self) -> Option<Outcome> {
+    fn poll(&self, depth: usize) -> Option<Outcome> {
         let stored = self.store.len() as u64;
         let done = self.transitions.load(Ordering::Relaxed);
-        if let Some(o) = self.budget.poll_with(stored, done, self.depth as u64) {
+        if let Some(o) = self.budget.poll_with(stored, done, depth as u64) {
             return Some(o);
         }
         if self
@@ -348,9 +363,12 @@ impl<W: Watch> Round<'_, W> {
     /// Expands `sources` (their successors' index slots prefetched
     /// together, as in the sequential search); false if the search must
     /// stop.
+    #[allow(clippy::too_many_arguments)]
     fn expand(
         &self,
         w: &mut Writer<'_>,
+        levels: &Levels,
+        depth: usize,
         sources: &[u32],
         bufs: &mut [SuccBuf],
         fps: &mut Vec<u64>,
@@ -371,7 +389,6 @@ impl<W: Watch> Round<'_, W> {
         for &fp in fps.iter() {
             w.prefetch_state(fp);
         }
-        let levels = self.levels;
         let mut f = 0;
         for (b, &src) in sources.iter().enumerate() {
             let buf = &bufs[b];
@@ -423,11 +440,11 @@ impl<W: Watch> Round<'_, W> {
                 // unless a self-loop; how far back is searched only for
                 // an earlier level.
                 let (q, local) = store.locate(found);
-                if local < levels.start(self.depth + 1, q) && found != src {
+                if local < levels.start(depth + 1, q) && found != src {
                     t.back += 1;
-                    if local < levels.start(self.depth, q) {
-                        let lv = levels.level_of(q, local, self.depth);
-                        t.max_back = t.max_back.max((self.depth - lv) as u64);
+                    if local < levels.start(depth, q) {
+                        let lv = levels.level_of(q, local, depth);
+                        t.max_back = t.max_back.max((depth - lv) as u64);
                     }
                 }
             }
@@ -518,83 +535,215 @@ pub fn parallel_check<W: Watch>(
             stop.store(true, Ordering::Relaxed);
         }
     }
-    let mut levels = Levels {
+    let levels = RwLock::new(Levels {
         writers: t_n,
         starts: vec![0; t_n],
-    };
+    });
     let mut scratch: Vec<Scratch> = (0..t_n).map(|_| Scratch::new(model.state_len())).collect();
-
-    while !stop.load(Ordering::Relaxed) {
-        let depth = levels.count() - 1;
-        let lens: Vec<usize> = (0..t_n).map(|q| store.arena_len(q)).collect();
-        let segments: Vec<(usize, usize)> = (0..t_n).map(|q| (levels.start(depth, q), lens[q])).collect();
-        let total: usize = segments.iter().map(|&(lo, hi)| hi - lo).sum();
-        if total == 0 {
-            break;
+    let round = Round {
+        model,
+        store: &store,
+        budget,
+        levels: &levels,
+        spec: RwLock::new(Spec::default()),
+        cursors: (0..t_n).map(|_| Cursor(AtomicUsize::new(0))).collect(),
+        max_states,
+        count: &count,
+        transitions: &transitions,
+        stop: &stop,
+        outcome: &outcome,
+        watch,
+        violations: &violations,
+        first: &first,
+    };
+    let pool = Pool::new(t_n);
+    let (mine, others) = scratch.split_at_mut(1);
+    let mine = &mut mine[0];
+    std::thread::scope(|scope| {
+        let (round, pool) = (&round, &pool);
+        let workers: Vec<_> = others
+            .iter_mut()
+            .enumerate()
+            .map(|(i, s)| scope.spawn(move || pool.serve(i + 1, round, s)))
+            .collect();
+        // The threads end with this closure, even if it panics (the scope
+        // would otherwise wait for them forever).
+        let _close = Close(pool, workers.iter().map(|h| h.thread().clone()).collect());
+        while !stop.load(Ordering::Relaxed) {
+            let (depth, total) = {
+                let mut lv = levels.write().unwrap_or_else(|e| e.into_inner());
+                let depth = lv.count() - 1;
+                let lens: Vec<usize> = (0..t_n).map(|q| store.arena_len(q)).collect();
+                let segments: Vec<(usize, usize)> = (0..t_n).map(|q| (lv.start(depth, q), lens[q])).collect();
+                let total: usize = segments.iter().map(|&(lo, hi)| hi - lo).sum();
+                if total == 0 {
+                    break;
+                }
+                // The next level's states come after these.
+                lv.push(&lens);
+                *round.spec.write().unwrap_or_else(|e| e.into_inner()) = Spec {
+                    depth,
+                    segments,
+                    claim: (total / (8 * t_n)).clamp(BATCH, CLAIM),
+                };
+                (depth, total)
+            };
+            if let Some(o) = budget.poll_with(store.len() as u64, run.transitions, depth as u64) {
+                *outcome.lock().unwrap_or_else(|e| e.into_inner()) = o;
+                break;
+            }
+            for c in &round.cursors {
+                c.0.store(0, Ordering::Relaxed);
+            }
+            let tallies: Vec<Tally> = if total < SMALL_LEVEL || t_n == 1 {
+                vec![round.work(0, mine)]
+            } else {
+                pool.level(round, &workers, mine)
+            };
+            let mut stats = LevelStats {
+                level: depth as u32,
+                states: total as u64,
+                ..Default::default()
+            };
+            for t in &tallies {
+                stats.edges += t.transitions;
+                stats.back_level_edges += t.back;
+                run.transitions += t.transitions;
+                run.deadlocks += t.deadlocks;
+                run.error_transitions += t.errors;
+                run.back_level_edges += t.back;
+                run.max_back_level_edge = run.max_back_level_edge.max(t.max_back);
+            }
+            run.levels.push(stats);
+            let buffers = mine.bytes() + pool.buffer_bytes();
+            let starts = levels.read().unwrap_or_else(|e| e.into_inner()).starts.capacity();
+            run.frontier_bytes = run.frontier_bytes.max((buffers + starts * 8) as u64);
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
         }
-        // The next level's states come after these.
-        levels.push(&lens);
-        if let Some(o) = budget.poll_with(store.len() as u64, run.transitions, depth as u64) {
-            *outcome.lock().unwrap_or_else(|e| e.into_inner()) = o;
-            break;
-        }
-        let round = Round {
-            model,
-            store: &store,
-            budget,
-            levels: &levels,
-            depth,
-            segments,
-            claim: (total / (8 * t_n)).clamp(BATCH, CLAIM),
-            cursors: (0..t_n).map(|_| Cursor(AtomicUsize::new(0))).collect(),
-            max_states,
-            count: &count,
-            transitions: &transitions,
-            stop: &stop,
-            outcome: &outcome,
-            watch,
-            violations: &violations,
-            first: &first,
-        };
-        let tallies: Vec<Tally> = if total < SMALL_LEVEL || t_n == 1 {
-            vec![round.work(0, &mut scratch[0])]
-        } else {
-            std::thread::scope(|scope| {
-                let round = &round;
-                let handles: Vec<_> = scratch
-                    .iter_mut()
-                    .enumerate()
-                    .map(|(q, s)| scope.spawn(move || round.work(q, s)))
-                    .collect();
-                handles.into_iter().map(|h| h.join().expect("a worker")).collect()
-            })
-        };
-        let mut stats = LevelStats {
-            level: depth as u32,
-            states: total as u64,
-            ..Default::default()
-        };
-        for t in &tallies {
-            stats.edges += t.transitions;
-            stats.back_level_edges += t.back;
-            run.transitions += t.transitions;
-            run.deadlocks += t.deadlocks;
-            run.error_transitions += t.errors;
-            run.back_level_edges += t.back;
-            run.max_back_level_edge = run.max_back_level_edge.max(t.max_back);
-        }
-        run.levels.push(stats);
-        let buffers: usize = scratch.iter().map(Scratch::bytes).sum();
-        run.frontier_bytes = run
-            .frontier_bytes
-            .max((buffers + levels.starts.capacity() * 8) as u64);
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-    }
+    });
     run.result = *outcome.lock().unwrap_or_else(|e| e.into_inner());
     run.states = store.len() as u64;
     run.store_bytes = store.bytes_used() as u64;
     let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
     (run, violations.into_inner(), first)
+}
+
+/// The threads of a search other than the calling one (`1..threads`),
+/// kept from level to level: each waits for the next level (spinning, then
+/// parked), expands its share of it and says it is done.
+struct Pool {
+    /// Levels started (a thread works once per increment).
+    epoch: AtomicU64,
+    /// Threads done with the current level.
+    done: AtomicUsize,
+    quit: AtomicBool,
+    /// Per thread (index `q`), its counters of the last level.
+    tallies: Vec<Mutex<Tally>>,
+    /// Per thread, the bytes of its buffers.
+    bytes: Vec<AtomicUsize>,
+    /// Waits that spin before parking or yielding: none with more threads
+    /// than cores (a spinning thread would take a working one's core).
+    spins: u32,
+}
+
+impl Pool {
+    fn new(threads: usize) -> Pool {
+        Pool {
+            epoch: AtomicU64::new(0),
+            done: AtomicUsize::new(0),
+            quit: AtomicBool::new(false),
+            tallies: (0..threads).map(|_| Mutex::new(Tally::default())).collect(),
+            bytes: (0..threads).map(|_| AtomicUsize::new(0)).collect(),
+            spins: if threads <= std::thread::available_parallelism().map_or(1, |n| n.get()) {
+                SPINS
+            } else {
+                0
+            },
+        }
+    }
+
+    /// Thread `q`'s life: a level at each new epoch, until `close`.
+    fn serve<W: Watch>(&self, q: usize, round: &Round<'_, W>, scratch: &mut Scratch) {
+        let mut seen = 0;
+        loop {
+            let mut spins = 0;
+            loop {
+                if self.quit.load(Ordering::Acquire) {
+                    return;
+                }
+                let e = self.epoch.load(Ordering::Acquire);
+                if e != seen {
+                    seen = e;
+                    break;
+                }
+                spins += 1;
+                if spins < self.spins {
+                    std::hint::spin_loop();
+                } else {
+                    // `level` unparks every thread after a new epoch.
+                    std::thread::park();
+                }
+            }
+            let t = round.work(q, scratch);
+            *self.tallies[q].lock().unwrap_or_else(|e| e.into_inner()) = t;
+            self.bytes[q].store(scratch.bytes(), Ordering::Relaxed);
+            self.done.fetch_add(1, Ordering::Release);
+        }
+    }
+
+    /// Expands the level set up in `round` on every thread (the calling
+    /// one as thread 0); each thread's counters.
+    fn level<W: Watch>(
+        &self,
+        round: &Round<'_, W>,
+        workers: &[ScopedJoinHandle<'_, ()>],
+        mine: &mut Scratch,
+    ) -> Vec<Tally> {
+        self.done.store(0, Ordering::Relaxed);
+        self.epoch.fetch_add(1, Ordering::Release);
+        for h in workers {
+            h.thread().unpark();
+        }
+        let mut tallies = vec![round.work(0, mine)];
+        let mut spins = 0u32;
+        while self.done.load(Ordering::Acquire) < workers.len() {
+            // A thread that ended (panicked) never says it is done: the
+            // scope's join passes its panic on.
+            assert!(
+                !workers.iter().any(|h| h.is_finished()),
+                "a thread of the parallel search stopped"
+            );
+            spins += 1;
+            if spins < self.spins {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        for q in 1..=workers.len() {
+            tallies.push(std::mem::take(
+                &mut *self.tallies[q].lock().unwrap_or_else(|e| e.into_inner()),
+            ));
+        }
+        tallies
+    }
+
+    /// Bytes of the threads' buffers (after a level).
+    fn buffer_bytes(&self) -> usize {
+        self.bytes.iter().map(|b| b.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// Ends a pool's threads when dropped.
+struct Close<'p>(&'p Pool, Vec<std::thread::Thread>);
+
+impl Drop for Close<'_> {
+    fn drop(&mut self) {
+        self.0.quit.store(true, Ordering::Release);
+        for t in &self.1 {
+            t.unpark();
+        }
+    }
 }
