@@ -557,6 +557,10 @@ pub fn parallel_check<W: Watch>(
         first: &first,
     };
     let pool = Pool::new(t_n);
+    for (q, s) in scratch.iter().enumerate().skip(1) {
+        // Counted from the start, as the calling thread's are.
+        pool.bytes[q].store(s.bytes(), Ordering::Relaxed);
+    }
     let (mine, others) = scratch.split_at_mut(1);
     let mine = &mut mine[0];
     std::thread::scope(|scope| {
