@@ -217,7 +217,11 @@ struct RawStrategy {
 /// parameters vary inside the group), and the group stops after the first
 /// value at which one of them is `complete`. With `bisect`, the interval
 /// between the last value that failed (or 0) and the first that succeeded is
-/// then halved down to that resolution.
+/// then halved down to that resolution. With `descending = true` the values
+/// are listed from the largest down and the group stops after the first
+/// value at which no cell is `complete`: the smallest value with a complete
+/// run, found from above (it assumes that where no cell completes, none
+/// completes at smaller values either; it saves the runs below that value).
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 struct RawSearch {
@@ -225,6 +229,8 @@ struct RawSearch {
     #[serde(default)]
     per: Vec<String>,
     bisect: Option<String>,
+    #[serde(default)]
+    descending: bool,
 }
 
 /// A cell's place in a searched parameter (see `RawSearch`).
@@ -242,6 +248,8 @@ pub struct Search {
     pub unit: String,
     /// Bisection resolution, in the value's unit.
     pub bisect: Option<f64>,
+    /// Values tried from the largest down, until one where none completes.
+    pub descending: bool,
 }
 
 /// A searched value: a number, or a string holding a number and an optional `%`.
@@ -535,8 +543,8 @@ impl Matrix {
             backends: Vec<String>,
             seeds: Vec<Option<u64>>,
             budgets: Budgets,
-            /// The searched parameter and the bisection resolution.
-            search: Option<(String, Option<f64>)>,
+            /// The searched parameter, the bisection resolution, descending.
+            search: Option<(String, Option<f64>, bool)>,
         }
         let mut per_strategy: Vec<Plan> = Vec::new();
         for (si, st) in self.strategies.iter().enumerate() {
@@ -710,7 +718,8 @@ impl Matrix {
                                 seed_in_spec: v.seed_in_spec,
                                 budgets: budgets.clone(),
                                 search: v.search.as_ref().map(|(group, step, value, unit)| {
-                                    let (param, bisect) = search.clone().expect("a searched entry");
+                                    let (param, bisect, descending) =
+                                        search.clone().expect("a searched entry");
                                     Search {
                                         group: format!(
                                             "{}|{backend}|{}|{group}",
@@ -722,6 +731,7 @@ impl Matrix {
                                         value: *value,
                                         unit: unit.clone(),
                                         bisect,
+                                        descending,
                                     }
                                 }),
                             };
@@ -845,12 +855,12 @@ pub fn shard(cells: Vec<Cell>, k: usize, n: usize) -> Vec<Cell> {
 }
 
 /// Checks a strategy entry's `search` against its parameters; returns the
-/// searched parameter and the bisection resolution.
+/// searched parameter, the bisection resolution and whether it descends.
 fn check_search(
     sr: &RawSearch,
     params: &BTreeMap<String, toml::Value>,
     placeholders: &[String],
-) -> Result<(String, Option<f64>)> {
+) -> Result<(String, Option<f64>, bool)> {
     let Some(list) = params.get(&sr.param) else {
         bail!("search: `{}` is not a key of params", sr.param);
     };
@@ -871,9 +881,13 @@ fn check_search(
     for v in &values {
         let (x, unit) = search_value(v).with_context(|| format!("search: `{}`", sr.param))?;
         if let Some((y, u)) = &last {
-            if *u != unit || x <= *y {
+            let (ordered, order) = match sr.descending {
+                false => (x > *y, "increasing"),
+                true => (x < *y, "decreasing (descending = true)"),
+            };
+            if *u != unit || !ordered {
                 bail!(
-                    "search: the values of `{}` must be increasing and in one unit (`{v}` after `{y}{u}`)",
+                    "search: the values of `{}` must be {order} and in one unit (`{v}` after `{y}{u}`)",
                     sr.param
                 );
             }
@@ -887,6 +901,7 @@ fn check_search(
     }
     let bisect = match &sr.bisect {
         None => None,
+        Some(_) if sr.descending => bail!("search: `bisect` and `descending` cannot be combined"),
         Some(b) => {
             let (r, unit) = search_value(&toml::Value::String(b.clone()))
                 .with_context(|| format!("search: bisect `{b}`"))?;
@@ -897,7 +912,7 @@ fn check_search(
             Some(r)
         }
     };
-    Ok((sr.param.clone(), bisect))
+    Ok((sr.param.clone(), bisect, sr.descending))
 }
 
 fn is_file_name(n: &str) -> bool {
@@ -1254,6 +1269,8 @@ mod tests {
         assert!(err("{ cache = [\"x%\"] }", "{ param = \"cache\" }").contains("not a number"));
         assert!(err("{ cache = [nan, 5.0] }", "{ param = \"cache\" }").contains("non-negative"));
         assert!(err("{ cache = [] }", "{ param = \"cache\", bisect = \"1\" }").contains("no values"));
+        assert!(err("{ cache = [\"5%\", \"10%\"] }", "{ param = \"cache\", descending = true }").contains("decreasing"));
+        assert!(err("{ cache = [\"10%\", \"5%\"] }", "{ param = \"cache\", descending = true, bisect = \"1%\" }").contains("cannot be combined"));
         let ok = search(
             "{ cache = [\"5%\", \"10%\"], chain_reduction = [false, true] }",
             "{ param = \"cache\", per = [\"chain_reduction\"], bisect = \"0.1%\" }",

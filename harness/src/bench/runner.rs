@@ -359,8 +359,11 @@ impl<'a> Schedule<'a> {
         let complete = std::mem::take(&mut st.complete);
         let sample = st.steps[st.step.min(st.steps.len() - 1)][0];
         let sr = sample.search.as_ref().expect("a searched cell");
+        // Ascending, the search goes on while nothing completed; descending,
+        // while something did.
+        let go_on = complete == sr.descending;
         let next: Option<Vec<Cell>> = match (&mut st.bisect, sr.bisect) {
-            (None, _) if !complete => {
+            (None, _) if go_on => {
                 st.step += 1;
                 st.steps
                     .get(st.step)
@@ -999,6 +1002,56 @@ mod tests {
                 cpu_s: 0.1,
             })
         }
+    }
+
+    #[test]
+    fn a_descending_search_stops_at_the_first_value_where_nothing_completes() {
+        let (dir, m) = matrix_in_temp(
+            "search-down",
+            &["a", "b"],
+            r#"
+            [instances]
+            names = ["a.dve", "b.dve"]
+            [[strategies]]
+            spec = "dfs"
+            params = { cache = ["40%", "35%", "30%", "25%", "20%", "15%"], replacement = ["random", "age"], chain_reduction = [false, true] }
+            search = { param = "cache", per = ["chain_reduction"], descending = true }
+            "#,
+        );
+        let cells = m.expand(None).unwrap();
+        let out = dir.join("out.csv");
+        let _ = std::fs::remove_file(&out);
+        let cfg = RunConfig {
+            matrix_name: "m",
+            out: &out,
+            jobs: 2,
+            resume: false,
+            retry_failed: false,
+            provenance: Provenance::gather(),
+            progress: Some(ProgressMode::Quiet),
+        };
+        let exec = Threshold(Mutex::new(Vec::new()));
+        let s = run_cells(&cells, &exec, &cfg).unwrap();
+        let ran = exec.0.lock().unwrap().clone();
+        // a, per CR setting: 40..25 % complete (random), 20 % does not: 5
+        // values with both strategies, none below.
+        let a_cr = |k: &&String| k.starts_with("a|") && k.contains("--chain-reduction");
+        assert_eq!(ran.iter().filter(a_cr).count(), 2 * 5, "{ran:#?}");
+        assert!(!ran.iter().any(|k| k.starts_with("a|") && k.contains("--cache 15%")));
+        let best = s
+            .rows
+            .iter()
+            .filter(|r| r.key().starts_with("a|") && r.get("result") == "complete")
+            .filter_map(|r| r.params_value("cache"))
+            .map(|c| c.trim_end_matches('%').parse::<f64>().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(best, 25.0);
+        // b never completes: only the first value.
+        assert_eq!(ran.iter().filter(|k| k.starts_with("b|")).count(), 2 * 2);
+        let exec = Threshold(Mutex::new(Vec::new()));
+        let s2 = run_cells(&cells, &exec, &RunConfig { resume: true, ..cfg }).unwrap();
+        assert_eq!((s2.ran, s2.rows.len()), (0, s.rows.len()));
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
