@@ -511,6 +511,9 @@ pub struct Failures {
 pub struct Cell {
     pub best: Option<Best>,
     pub at_paper_s: Option<Failures>,
+    /// Whether the run file has runs of this cell at all (a matrix such as
+    /// the 60-strategy family's runs only some cells of an instance).
+    pub ran: bool,
 }
 
 const TABLE2_HEADER: &str =
@@ -575,10 +578,11 @@ fn write_table2_md(
          (smallest cache, then fewest visits), ours then the paper's in brackets. Edge-lean \
          reduction on; cache sizes 5, 10, … %; visits ≤ 5·|S|; replacement strategies: {}; \
          BBFS w ∈ {{4, 16, 256}}, Alt b, d ∈ {{1, 4, 8}} (chosen parameter after the cell). \
-         `-` = no successful run up to {} %.\n",
+         `-` = no successful run up to {} %; `·` = a cell this run file has no runs of.\n",
         strategies.join(", "),
         100
     );
+    let _ = writeln!(md, "{}\n", closeness(rows, paper));
     let _ = writeln!(
         md,
         "| Model | CR | DFS S/V | BFS S/V | BBFS S/V (w) | Alt S/V (b,d) |"
@@ -604,6 +608,9 @@ fn write_table2_md(
                     format!(" ({pp})")
                 };
                 match &row.cells[fam][ci].best {
+                    _ if !row.cells[fam][ci].ran => {
+                        let _ = write!(line, " · [{ps}/{pv}{pparam}] |");
+                    }
                     Some(b) => {
                         let param = b.param.clone();
                         let param = if param.is_empty() {
@@ -664,6 +671,29 @@ fn write_table2_md(
     Ok(())
 }
 
+/// How many of the cells run have S within 5 points of the paper's.
+fn closeness(rows: &[Row], paper: &[PaperRow]) -> String {
+    let (mut run, mut within, mut equal) = (0, 0, 0);
+    for row in rows {
+        for fam in 0..4 {
+            for ci in 0..2 {
+                let cell = &row.cells[fam][ci];
+                if !cell.ran {
+                    continue;
+                }
+                run += 1;
+                let ps = paper[row.pi].cells[fam][ci].0 as i64;
+                if let Some(b) = &cell.best {
+                    let d = (b.cache_pct as i64 - ps).abs();
+                    within += u32::from(d <= 5);
+                    equal += u32::from(d == 0);
+                }
+            }
+        }
+    }
+    format!("S within 5 points of the paper's: {within} of {run} cells ({equal} equal).")
+}
+
 /// The cells where our S or V differs from the paper's by more than 5
 /// points, each with the measured reason.
 fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
@@ -684,6 +714,9 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
             for ci in 0..2 {
                 let (ps, pv, _) = paper[row.pi].cells[fam][ci];
                 let cell = &row.cells[fam][ci];
+                if !cell.ran {
+                    continue;
+                }
                 let what = format!(
                     "{} {}{}",
                     row.name,
@@ -940,7 +973,9 @@ pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
         }
         for fam in 0..4 {
             for ci in 0..2 {
-                csv.push_str(&csv_line(&row, fam, ci, &row.cells[fam][ci], secs[fam][ci], prow));
+                if row.cells[fam][ci].ran {
+                    csv.push_str(&csv_line(&row, fam, ci, &row.cells[fam][ci], secs[fam][ci], prow));
+                }
             }
         }
         table.push(row);
@@ -1034,7 +1069,11 @@ fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
             visit_limit: count(&["visit_limit", "time_limit"]),
         }
     });
-    Cell { best, at_paper_s }
+    Cell {
+        best,
+        at_paper_s,
+        ran: !group.is_empty(),
+    }
 }
 
 /// Table 3 from the rows of `evangelista-table3.toml`: per derivation of the
@@ -1269,7 +1308,11 @@ mod tests {
             cache_full,
             visit_limit,
         });
-        Cell { best, at_paper_s }
+        Cell {
+            best,
+            at_paper_s,
+            ran: true,
+        }
     }
 
     #[test]
@@ -1292,7 +1335,9 @@ mod tests {
         row.cells[3][0] = cell(35, 300.0, 300.0, Some((60, 12)));
         // Alt+CR: paper 30/222; 5 points more cache, V within 5: not listed.
         row.cells[3][1] = cell(35, 225.0, 300.0, None);
-        let text = differences(&[row], &paper);
+        // BBFS+CR: runs, none of them successful.
+        row.cells[2][1].ran = true;
+        let text = differences(std::slice::from_ref(&row), &paper);
         assert!(
             text.contains(
                 "at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 cache_full, 7 visit_limit"
@@ -1308,5 +1353,12 @@ mod tests {
         assert!(text.contains("at.2 Alt: S↑ 35 vs 30, V 300 vs 219; at 30 % our 72 runs ended 60 cache_full, 12 visit_limit"), "{text}");
         assert!(!text.contains("at.2 Alt+CR"), "{text}");
         assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ended cache_full, 1 where most ended visit_limit"), "{text}");
+        // DFS+CR, BFS, BBFS equal; Alt, Alt+CR 5 points off.
+        let close = |row: &Row| closeness(std::slice::from_ref(row), &paper);
+        assert_eq!(close(&row), "S within 5 points of the paper's: 5 of 8 cells (3 equal).");
+        // A cell without runs is neither listed nor counted.
+        row.cells[2][1].ran = false;
+        assert!(!differences(std::slice::from_ref(&row), &paper).contains("BBFS+CR"));
+        assert_eq!(close(&row), "S within 5 points of the paper's: 5 of 7 cells (3 equal).");
     }
 }
