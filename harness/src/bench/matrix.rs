@@ -1269,8 +1269,16 @@ mod tests {
         assert!(err("{ cache = [\"x%\"] }", "{ param = \"cache\" }").contains("not a number"));
         assert!(err("{ cache = [nan, 5.0] }", "{ param = \"cache\" }").contains("non-negative"));
         assert!(err("{ cache = [] }", "{ param = \"cache\", bisect = \"1\" }").contains("no values"));
-        assert!(err("{ cache = [\"5%\", \"10%\"] }", "{ param = \"cache\", descending = true }").contains("decreasing"));
-        assert!(err("{ cache = [\"10%\", \"5%\"] }", "{ param = \"cache\", descending = true, bisect = \"1%\" }").contains("cannot be combined"));
+        assert!(err(
+            "{ cache = [\"5%\", \"10%\"] }",
+            "{ param = \"cache\", descending = true }"
+        )
+        .contains("decreasing"));
+        assert!(err(
+            "{ cache = [\"10%\", \"5%\"] }",
+            "{ param = \"cache\", descending = true, bisect = \"1%\" }"
+        )
+        .contains("cannot be combined"));
         let ok = search(
             "{ cache = [\"5%\", \"10%\"], chain_reduction = [false, true] }",
             "{ param = \"cache\", per = [\"chain_reduction\"], bisect = \"0.1%\" }",

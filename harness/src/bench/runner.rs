@@ -1037,7 +1037,9 @@ mod tests {
         // values with both strategies, none below.
         let a_cr = |k: &&String| k.starts_with("a|") && k.contains("--chain-reduction");
         assert_eq!(ran.iter().filter(a_cr).count(), 2 * 5, "{ran:#?}");
-        assert!(!ran.iter().any(|k| k.starts_with("a|") && k.contains("--cache 15%")));
+        assert!(!ran
+            .iter()
+            .any(|k| k.starts_with("a|") && k.contains("--cache 15%")));
         let best = s
             .rows
             .iter()

@@ -1355,10 +1355,16 @@ mod tests {
         assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ended cache_full, 1 where most ended visit_limit"), "{text}");
         // DFS+CR, BFS, BBFS equal; Alt, Alt+CR 5 points off.
         let close = |row: &Row| closeness(std::slice::from_ref(row), &paper);
-        assert_eq!(close(&row), "S within 5 points of the paper's: 5 of 8 cells (3 equal).");
+        assert_eq!(
+            close(&row),
+            "S within 5 points of the paper's: 5 of 8 cells (3 equal)."
+        );
         // A cell without runs is neither listed nor counted.
         row.cells[2][1].ran = false;
         assert!(!differences(std::slice::from_ref(&row), &paper).contains("BBFS+CR"));
-        assert_eq!(close(&row), "S within 5 points of the paper's: 5 of 7 cells (3 equal).");
+        assert_eq!(
+            close(&row),
+            "S within 5 points of the paper's: 5 of 7 cells (3 equal)."
+        );
     }
 }
