@@ -23,6 +23,7 @@ pub mod limits;
 pub mod observer;
 pub mod outcome;
 pub mod parallel;
+pub mod parallel_dfs;
 pub mod progress;
 pub mod shared_store;
 pub mod store;

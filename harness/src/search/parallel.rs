@@ -58,10 +58,10 @@ const SMALL_LEVEL: usize = 256;
 /// Waits of a thread between levels that spin before it parks.
 const SPINS: u32 = 1 << 12;
 
-/// What a parallel breadth-first search did (the fields of
-/// [`super::Bfs`] that plain exploration reports).
+/// What a parallel search did (the fields of [`super::Bfs`] that plain
+/// exploration reports; no levels for the depth-first-like order).
 #[derive(Clone, Debug, Default)]
-pub struct ParallelBfs {
+pub struct ParallelRun {
     pub result: Outcome,
     pub states: u64,
     pub transitions: u64,
@@ -71,7 +71,7 @@ pub struct ParallelBfs {
     pub back_level_edges: u64,
     pub max_back_level_edge: u64,
     pub store_bytes: u64,
-    /// Peak bytes of the threads' successor buffers.
+    /// Peak bytes of the threads' successor buffers (and stacks).
     pub frontier_bytes: u64,
 }
 
@@ -115,9 +115,9 @@ pub type Violation<F> = (F, Trace);
 
 /// Bytes of a parent link: the parent's id, the transition's label (three
 /// numbers) and its error flag.
-const PARENT_BYTES: usize = 17;
+pub(super) const PARENT_BYTES: usize = 17;
 
-fn parent_link(src: u32, e: Succ) -> [u8; PARENT_BYTES] {
+pub(super) fn parent_link(src: u32, e: Succ) -> [u8; PARENT_BYTES] {
     let mut b = [0u8; PARENT_BYTES];
     for (i, v) in [src, e.label.trans, e.label.partner, e.label.prop]
         .into_iter()
@@ -147,7 +147,7 @@ fn read_link(b: &[u8]) -> (u32, Succ) {
 
 /// The path of parent links from the initial state (id 0) to `id`, then
 /// the step `last` if any.
-fn trace_to(store: &SharedStore, id: u32, last: Option<(Succ, &[u8])>) -> Trace {
+pub(super) fn trace_to(store: &SharedStore, id: u32, last: Option<(Succ, &[u8])>) -> Trace {
     let mut steps = Vec::new();
     let mut cur = id;
     while cur != 0 {
@@ -164,14 +164,15 @@ fn trace_to(store: &SharedStore, id: u32, last: Option<(Succ, &[u8])>) -> Trace 
     }
 }
 
-/// Counters of one thread in one level.
+/// Counters of one thread in one level (in the whole search: the
+/// depth-first-like order).
 #[derive(Default)]
-struct Tally {
-    transitions: u64,
-    deadlocks: u64,
-    errors: u64,
-    back: u64,
-    max_back: u64,
+pub(super) struct Tally {
+    pub transitions: u64,
+    pub deadlocks: u64,
+    pub errors: u64,
+    pub back: u64,
+    pub max_back: u64,
 }
 
 /// Where each arena's levels start: level `l` of arena `q` is
@@ -213,14 +214,14 @@ impl Levels {
 }
 
 /// A thread's buffers, kept from level to level.
-struct Scratch {
-    bufs: Vec<SuccBuf>,
-    fps: Vec<u64>,
-    sources: Vec<u32>,
+pub(super) struct Scratch {
+    pub bufs: Vec<SuccBuf>,
+    pub fps: Vec<u64>,
+    pub sources: Vec<u32>,
 }
 
 impl Scratch {
-    fn new(state_len: usize) -> Scratch {
+    pub fn new(state_len: usize) -> Scratch {
         Scratch {
             bufs: (0..BATCH).map(|_| SuccBuf::new(state_len)).collect(),
             fps: Vec::new(),
@@ -228,7 +229,7 @@ impl Scratch {
         }
     }
 
-    fn bytes(&self) -> usize {
+    pub fn bytes(&self) -> usize {
         self.bufs.iter().map(SuccBuf::bytes).sum::<usize>()
             + self.fps.capacity() * 8
             + self.sources.capacity() * 4
@@ -250,28 +251,77 @@ struct Spec {
     claim: usize,
 }
 
-/// What the threads share during the search; `levels` and `spec` are
-/// written by the calling thread between levels only (the others wait).
-struct Round<'a, W: Watch> {
-    model: &'a dyn NextState,
-    store: &'a SharedStore,
-    budget: &'a Budget,
-    levels: &'a RwLock<Levels>,
-    spec: RwLock<Spec>,
-    /// Per arena, the claims taken of its states this level.
-    cursors: Vec<Cursor>,
+/// What the threads of any parallel search share: the model, the store,
+/// the budget and what stops them, the checks and their findings.
+pub(super) struct Shared<'a, W: Watch> {
+    pub model: &'a dyn NextState,
+    pub store: SharedStore,
+    pub budget: &'a Budget,
     /// Exact state limit (`u64::MAX`: none).
     max_states: u64,
-    count: &'a AtomicU64,
-    transitions: &'a AtomicU64,
-    stop: &'a AtomicBool,
-    outcome: &'a Mutex<Outcome>,
-    watch: &'a W,
-    violations: &'a AtomicU64,
-    first: &'a Mutex<Option<Violation<W::Found>>>,
+    /// States stored and reserved (with a state limit).
+    count: AtomicU64,
+    pub transitions: AtomicU64,
+    pub stop: AtomicBool,
+    outcome: Mutex<Outcome>,
+    pub watch: &'a W,
+    violations: AtomicU64,
+    first: Mutex<Option<Violation<W::Found>>>,
 }
 
-impl<W: Watch> Round<'_, W> {
+impl<'a, W: Watch> Shared<'a, W> {
+    /// A search of `model` on `threads` threads, its initial state stored
+    /// (and checked); `None` if the state limit is 0.
+    pub fn start(model: &'a dyn NextState, threads: usize, budget: &'a Budget, watch: &'a W) -> Option<Self> {
+        let max_states = match budget.max_states() {
+            0 => return None,
+            usize::MAX => u64::MAX,
+            m => m as u64,
+        };
+        let extra = if W::PARENTS { PARENT_BYTES } else { 0 };
+        let sh = Shared {
+            model,
+            store: SharedStore::with_extra(model.state_len(), extra, threads),
+            budget,
+            max_states,
+            count: AtomicU64::new(1),
+            transitions: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            outcome: Mutex::new(Outcome::Complete),
+            watch,
+            violations: AtomicU64::new(0),
+            first: Mutex::new(None),
+        };
+        let init = model.initial_vec();
+        let none = Succ {
+            label: Label::local(u32::MAX),
+            error: false,
+        };
+        let root = parent_link(u32::MAX, none);
+        let root: &[u8] = if W::PARENTS { &root } else { &[] };
+        sh.store
+            .writer(0)
+            .insert_with(&init, root, model.fingerprint(&init));
+        if let Some(v) = watch.state(&init) {
+            sh.violation(v, || trace_to(&sh.store, 0, None));
+        }
+        Some(sh)
+    }
+
+    /// The outcome, the violations counted and the first one.
+    pub fn finish(self) -> (Outcome, u64, Option<Violation<W::Found>>) {
+        (
+            *self.outcome.lock().unwrap_or_else(|e| e.into_inner()),
+            self.violations.into_inner(),
+            self.first.into_inner().unwrap_or_else(|e| e.into_inner()),
+        )
+    }
+
+    /// Sets the outcome (a budget's, found while no thread works).
+    pub fn set_outcome(&self, o: Outcome) {
+        *self.outcome.lock().unwrap_or_else(|e| e.into_inner()) = o;
+    }
+
     /// Records a violation (its trace built only for the first); false
     /// if the search stops at it.
     #[cold]
@@ -289,7 +339,7 @@ impl<W: Watch> Round<'_, W> {
         self.watch.all()
     }
 
-    fn halt(&self, o: Outcome) {
+    pub fn halt(&self, o: Outcome) {
         let mut slot = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
         if *slot == Outcome::Complete {
             *slot = o;
@@ -297,55 +347,9 @@ impl<W: Watch> Round<'_, W> {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Thread `q`'s work in this level.
-    fn work(&self, q: usize, scratch: &mut Scratch) -> Tally {
-        let spec = self.spec.read().unwrap_or_else(|e| e.into_inner()).clone();
-        let levels = self.levels.read().unwrap_or_else(|e| e.into_inner());
-        let mut w = self.store.writer(q);
-        let mut t = Tally::default();
-        let Scratch { bufs, fps, sources } = scratch;
-        let n = spec.segments.len();
-        'segments: for k in 0..n {
-            // Its own arena's states first (they were written by this
-            // core), then the others'.
-            let a = (q + k) % n;
-            let (lo, hi) = spec.segments[a];
-            let cursor = &self.cursors[a].0;
-            loop {
-                w.release();
-                let claim = spec.claim;
-                let c = lo + cursor.fetch_add(claim, Ordering::Relaxed);
-                if c >= hi {
-                    break;
-                }
-                if self.stop.load(Ordering::Relaxed) {
-                    break 'segments;
-                }
-                if let Some(o) = self.poll(spec.depth) {
-                    self.halt(o);
-                    break 'segments;
-                }
-                let before = t.transitions;
-                let mut ids = (c..(c + claim).min(hi)).map(|local| self.store.id(a, local));
-                loop {
-                    sources.clear();
-                    sources.extend(ids.by_ref().take(BATCH));
-                    if sources.is_empty() {
-                        break;
-                    }
-                    if !self.expand(&mut w, &levels, spec.depth, sources, bufs, fps, &mut t) {
-                        break;
-                    }
-                }
-                self.transitions
-                    .fetch_add(t.transitions - before, Ordering::Relaxed);
-            }
-        }
-        t
-    }
-
-    /// Budget check at a claim: interruption and time, then memory.
-    fn poll(&self, depth: usize) -> Option<Outcome> {
+    /// Budget check at a block of work: interruption and time, then memory
+    /// (the store's, what it may allocate next, and `other` bytes).
+    pub fn poll(&self, depth: usize, other: usize) -> Option<Outcome> {
         let stored = self.store.len() as u64;
         let done = self.transitions.load(Ordering::Relaxed);
         if let Some(o) = self.budget.poll_with(stored, done, depth as u64) {
@@ -353,99 +357,71 @@ impl<W: Watch> Round<'_, W> {
         }
         if self
             .budget
-            .refuse_bytes(self.store.bytes_used() + self.store.next_growth_bytes())
+            .refuse_bytes(self.store.bytes_used() + self.store.next_growth_bytes() + other)
         {
             return Some(Outcome::MemoryLimit);
         }
         None
     }
 
-    /// Expands `sources` (their successors' index slots prefetched
-    /// together, as in the sequential search); false if the search must
-    /// stop.
+    /// Counts and checks the transitions of `src` (its successors in
+    /// `buf`, their fingerprints `fps`) and looks each successor up,
+    /// inserting it if new: `seen(id)` for each one stored already,
+    /// `new(id)` for each one this thread stored. False if the search
+    /// must stop.
     #[allow(clippy::too_many_arguments)]
-    fn expand(
+    #[inline]
+    pub fn take(
         &self,
         w: &mut Writer<'_>,
-        levels: &Levels,
-        depth: usize,
-        sources: &[u32],
-        bufs: &mut [SuccBuf],
-        fps: &mut Vec<u64>,
+        src: u32,
+        buf: &SuccBuf,
+        fps: &[u64],
         t: &mut Tally,
+        mut seen: impl FnMut(u32, &mut Tally),
+        mut new: impl FnMut(u32),
     ) -> bool {
-        let model = self.model;
-        let store = self.store;
-        fps.clear();
-        for (b, &id) in sources.iter().enumerate() {
-            let buf = &mut bufs[b];
-            model.successors(store.get(id), buf);
-            for i in 0..buf.len() {
-                let fp = model.fingerprint(buf.state(i));
-                w.prefetch(fp);
-                fps.push(fp);
+        let store = &self.store;
+        let k = buf.len();
+        t.transitions += k as u64;
+        if k == 0 {
+            t.deadlocks += 1;
+            if let Some(v) = self.watch.deadlock() {
+                if !self.violation(v, || trace_to(store, src, None)) {
+                    return false;
+                }
             }
         }
-        for &fp in fps.iter() {
-            w.prefetch_state(fp);
-        }
-        let mut f = 0;
-        for (b, &src) in sources.iter().enumerate() {
-            let buf = &bufs[b];
-            let k = buf.len();
-            t.transitions += k as u64;
-            if k == 0 {
-                t.deadlocks += 1;
-                if let Some(v) = self.watch.deadlock() {
-                    if !self.violation(v, || trace_to(store, src, None)) {
+        for (i, &fp) in fps.iter().enumerate().take(k) {
+            let e = buf.entry(i);
+            let succ = buf.state(i);
+            if e.error {
+                t.errors += 1;
+                if let Some(v) = self.watch.error() {
+                    if !self.violation(v, || trace_to(store, src, Some((e, succ)))) {
                         return false;
                     }
                 }
             }
-            for i in 0..k {
-                let e = buf.entry(i);
-                let succ = buf.state(i);
-                if e.error {
-                    t.errors += 1;
-                    if let Some(v) = self.watch.error() {
+            let link = if W::PARENTS {
+                parent_link(src, e)
+            } else {
+                [0; PARENT_BYTES]
+            };
+            let extra: &[u8] = if W::PARENTS { &link } else { &[] };
+            match self.visit(w, succ, extra, fp) {
+                Some(Insert::New(id)) => {
+                    if let Some(v) = self.watch.state(succ) {
                         if !self.violation(v, || trace_to(store, src, Some((e, succ)))) {
                             return false;
                         }
                     }
+                    new(id);
                 }
-                let fp = fps[f];
-                f += 1;
-                let link = if W::PARENTS {
-                    parent_link(src, e)
-                } else {
-                    [0; PARENT_BYTES]
-                };
-                let extra: &[u8] = if W::PARENTS { &link } else { &[] };
-                let found = match self.visit(w, succ, extra, fp) {
-                    Some(Insert::New(_)) => {
-                        if let Some(v) = self.watch.state(succ) {
-                            if !self.violation(v, || trace_to(store, src, Some((e, succ)))) {
-                                return false;
-                            }
-                        }
-                        continue;
-                    }
-                    Some(Insert::Seen(id)) => id,
-                    None => {
-                        self.halt(Outcome::StateLimit);
-                        return false;
-                    }
-                };
-                // Stored before this level began: a back-level edge,
-                // unless a self-loop; how far back is searched only for
-                // an earlier level.
-                let (q, local) = store.locate(found);
-                if local < levels.start(depth + 1, q) && found != src {
-                    t.back += 1;
-                    if local < levels.start(depth, q) {
-                        let lv = levels.level_of(q, local, depth);
-                        t.max_back = t.max_back.max((depth - lv) as u64);
-                    }
+                Some(Insert::Seen(id)) => seen(id, t),
+                None => {
+                    self.halt(Outcome::StateLimit);
+                    return false;
                 }
             }
         }
@@ -488,8 +464,137 @@ impl<W: Watch> Round<'_, W> {
     }
 }
 
+/// What the threads of the parallel BFS share besides [`Shared`]: `levels`
+/// and `spec` are written by the calling thread between levels only (the
+/// others wait).
+struct Round<'a, W: Watch> {
+    sh: &'a Shared<'a, W>,
+    levels: &'a RwLock<Levels>,
+    spec: RwLock<Spec>,
+    /// Per arena, the claims taken of its states this level.
+    cursors: Vec<Cursor>,
+}
+
+impl<W: Watch> Round<'_, W> {
+    /// Thread `q`'s work in this level.
+    fn work(&self, q: usize, scratch: &mut Scratch) -> Tally {
+        let spec = self.spec.read().unwrap_or_else(|e| e.into_inner()).clone();
+        let levels = self.levels.read().unwrap_or_else(|e| e.into_inner());
+        let mut w = self.sh.store.writer(q);
+        let mut t = Tally::default();
+        let Scratch { bufs, fps, sources } = scratch;
+        let n = spec.segments.len();
+        'segments: for k in 0..n {
+            // Its own arena's states first (they were written by this
+            // core), then the others'.
+            let a = (q + k) % n;
+            let (lo, hi) = spec.segments[a];
+            let cursor = &self.cursors[a].0;
+            loop {
+                w.release();
+                let claim = spec.claim;
+                let c = lo + cursor.fetch_add(claim, Ordering::Relaxed);
+                if c >= hi {
+                    break;
+                }
+                if self.sh.stop.load(Ordering::Relaxed) {
+                    break 'segments;
+                }
+                if let Some(o) = self.sh.poll(spec.depth, 0) {
+                    self.sh.halt(o);
+                    break 'segments;
+                }
+                let before = t.transitions;
+                let mut ids = (c..(c + claim).min(hi)).map(|local| self.sh.store.id(a, local));
+                loop {
+                    sources.clear();
+                    sources.extend(ids.by_ref().take(BATCH));
+                    if sources.is_empty() {
+                        break;
+                    }
+                    if !self.expand(&mut w, &levels, spec.depth, sources, bufs, fps, &mut t) {
+                        break;
+                    }
+                }
+                self.sh
+                    .transitions
+                    .fetch_add(t.transitions - before, Ordering::Relaxed);
+            }
+        }
+        t
+    }
+
+    /// Expands `sources` (their successors' index slots prefetched
+    /// together, as in the sequential search); false if the search must
+    /// stop.
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &self,
+        w: &mut Writer<'_>,
+        levels: &Levels,
+        depth: usize,
+        sources: &[u32],
+        bufs: &mut [SuccBuf],
+        fps: &mut Vec<u64>,
+        t: &mut Tally,
+    ) -> bool {
+        let store = &self.sh.store;
+        prefetch_successors(self.sh.model, store, w, sources, bufs, fps);
+        let mut f = 0;
+        for (b, &src) in sources.iter().enumerate() {
+            let buf = &bufs[b];
+            let k = buf.len();
+            // Stored before this level began: a back-level edge, unless a
+            // self-loop; how far back is searched only for an earlier
+            // level.
+            let seen = |found: u32, t: &mut Tally| {
+                let (q, local) = store.locate(found);
+                if local < levels.start(depth + 1, q) && found != src {
+                    t.back += 1;
+                    if local < levels.start(depth, q) {
+                        let lv = levels.level_of(q, local, depth);
+                        t.max_back = t.max_back.max((depth - lv) as u64);
+                    }
+                }
+            };
+            if !self.sh.take(w, src, buf, &fps[f..f + k], t, seen, |_| ()) {
+                return false;
+            }
+            f += k;
+        }
+        true
+    }
+}
+
+/// Generates the successors of `sources` into `bufs` and their
+/// fingerprints into `fps`, and starts loading the index slots and then
+/// the stored states their lookups will read, so that the misses of a
+/// batch overlap.
+pub(super) fn prefetch_successors(
+    model: &dyn NextState,
+    store: &SharedStore,
+    w: &mut Writer<'_>,
+    sources: &[u32],
+    bufs: &mut [SuccBuf],
+    fps: &mut Vec<u64>,
+) {
+    fps.clear();
+    for (b, &id) in sources.iter().enumerate() {
+        let buf = &mut bufs[b];
+        model.successors(store.get(id), buf);
+        for i in 0..buf.len() {
+            let fp = model.fingerprint(buf.state(i));
+            w.prefetch(fp);
+            fps.push(fp);
+        }
+    }
+    for &fp in fps.iter() {
+        w.prefetch_state(fp);
+    }
+}
+
 /// Breadth-first search of `model` with `threads` threads.
-pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> ParallelBfs {
+pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> ParallelRun {
     parallel_check(model, threads, budget, &NoWatch).0
 }
 
@@ -500,61 +605,24 @@ pub fn parallel_check<W: Watch>(
     threads: usize,
     budget: &Budget,
     watch: &W,
-) -> (ParallelBfs, u64, Option<Violation<W::Found>>) {
+) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
     let t_n = threads.max(1);
-    let mut run = ParallelBfs::default();
-    let violations = AtomicU64::new(0);
-    let first: Mutex<Option<Violation<W::Found>>> = Mutex::new(None);
-    let max_states = match budget.max_states() {
-        usize::MAX => u64::MAX,
-        m => m as u64,
-    };
-    if max_states == 0 {
+    let mut run = ParallelRun::default();
+    let Some(sh) = Shared::start(model, t_n, budget, watch) else {
         run.result = Outcome::StateLimit;
         return (run, 0, None);
-    }
-    let extra = if W::PARENTS { PARENT_BYTES } else { 0 };
-    let store = SharedStore::with_extra(model.state_len(), extra, t_n);
-    let count = AtomicU64::new(1);
-    let transitions = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
-    let outcome = Mutex::new(Outcome::Complete);
-    let init = model.initial_vec();
-    let none = Succ {
-        label: Label::local(u32::MAX),
-        error: false,
     };
-    let root = parent_link(u32::MAX, none);
-    let root: &[u8] = if W::PARENTS { &root } else { &[] };
-    store.writer(0).insert_with(&init, root, model.fingerprint(&init));
-    if let Some(v) = watch.state(&init) {
-        violations.fetch_add(1, Ordering::Relaxed);
-        let trace = trace_to(&store, 0, None);
-        *first.lock().unwrap_or_else(|e| e.into_inner()) = Some((v, trace));
-        if !watch.all() {
-            stop.store(true, Ordering::Relaxed);
-        }
-    }
+    let (store, stop) = (&sh.store, &sh.stop);
     let levels = RwLock::new(Levels {
         writers: t_n,
         starts: vec![0; t_n],
     });
     let mut scratch: Vec<Scratch> = (0..t_n).map(|_| Scratch::new(model.state_len())).collect();
     let round = Round {
-        model,
-        store: &store,
-        budget,
+        sh: &sh,
         levels: &levels,
         spec: RwLock::new(Spec::default()),
         cursors: (0..t_n).map(|_| Cursor(AtomicUsize::new(0))).collect(),
-        max_states,
-        count: &count,
-        transitions: &transitions,
-        stop: &stop,
-        outcome: &outcome,
-        watch,
-        violations: &violations,
-        first: &first,
     };
     let pool = Pool::new(t_n);
     for (q, s) in scratch.iter().enumerate().skip(1) {
@@ -593,7 +661,7 @@ pub fn parallel_check<W: Watch>(
                 (depth, total)
             };
             if let Some(o) = budget.poll_with(store.len() as u64, run.transitions, depth as u64) {
-                *outcome.lock().unwrap_or_else(|e| e.into_inner()) = o;
+                sh.set_outcome(o);
                 break;
             }
             for c in &round.cursors {
@@ -627,11 +695,11 @@ pub fn parallel_check<W: Watch>(
             }
         }
     });
-    run.result = *outcome.lock().unwrap_or_else(|e| e.into_inner());
     run.states = store.len() as u64;
     run.store_bytes = store.bytes_used() as u64;
-    let first = first.into_inner().unwrap_or_else(|e| e.into_inner());
-    (run, violations.into_inner(), first)
+    let (result, violations, first) = sh.finish();
+    run.result = result;
+    (run, violations, first)
 }
 
 /// The threads of a search other than the calling one (`1..threads`),
