@@ -478,7 +478,7 @@ pub fn check_threads(
     opts: &CheckOptions,
     threads: usize,
 ) -> CheckReport {
-    if threads <= 1 || opts.search != Search::Bfs {
+    if threads <= 1 || !matches!(opts.search, Search::Bfs | Search::Dfs) {
         return check(model, ir, opts);
     }
     let start = Instant::now();
@@ -490,7 +490,11 @@ pub fn check_threads(
         native: functions > 0 && model.state_functions() == functions,
         opts,
     };
-    let (r, violations, first) = search::parallel::parallel_check(model, threads, &budget, &prop);
+    let (r, violations, first) = if opts.search == Search::Bfs {
+        search::parallel::parallel_check(model, threads, &budget, &prop)
+    } else {
+        search::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop)
+    };
     let time_s = start.elapsed().as_secs_f64();
     let first = first.map(|((kind, detail), trace)| Violation { kind, detail, trace });
     let verdict = if violations > 0 {

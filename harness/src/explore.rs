@@ -71,13 +71,14 @@ pub struct ExploreOptions {
     pub meter: Option<Meter>,
     /// The visited set.
     pub store: StoreKind,
-    /// Threads (more than 1: the parallel BFS, `search::parallel`).
+    /// Threads (more than 1: the parallel BFS, `search::parallel`, or the
+    /// depth-first-like order, `search::parallel_dfs`).
     pub threads: usize,
 }
 
 /// Explores `model` with the options' strategy (BFS by default).
 pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
-    if opts.threads > 1 && opts.strategy.unwrap_or(Strategy::Bfs) == Strategy::Bfs {
+    if opts.threads > 1 {
         return explore_parallel(model, opts);
     }
     match opts.store {
@@ -90,16 +91,23 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     }
 }
 
-/// [`explore`] on `opts.threads` threads (BFS, exact store).
+/// [`explore`] on `opts.threads` threads (exact store): BFS, or the
+/// depth-first-like order for DFS.
 fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let r = search::parallel::parallel_bfs(model, opts.threads, &budget);
+    let strategy = opts.strategy.unwrap_or(Strategy::Bfs);
+    let bfs = strategy == Strategy::Bfs;
+    let r = if bfs {
+        search::parallel::parallel_bfs(model, opts.threads, &budget)
+    } else {
+        search::parallel_dfs::parallel_dfs(model, opts.threads, &budget)
+    };
     let time_s = start.elapsed().as_secs_f64();
     let mut rec = RunRecord {
         model: model.info().name.clone(),
-        strategy: Strategy::Bfs.to_string(),
-        config: format!("bfs --threads {}", opts.threads),
+        strategy: strategy.to_string(),
+        config: format!("{strategy} --threads {}", opts.threads),
         store: StoreKind::Exact.to_string(),
         threads: Some(opts.threads as u64),
         state_len: model.state_len() as u64,
@@ -108,15 +116,15 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
         transitions: r.transitions,
         deadlocks: Some(r.deadlocks),
         error_transitions: Some(r.error_transitions),
-        levels: Some(r.levels.len() as u64),
-        back_level_edges: Some(r.back_level_edges),
-        max_back_level_edge: Some(r.max_back_level_edge),
-        max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+        levels: bfs.then_some(r.levels.len() as u64),
+        back_level_edges: bfs.then_some(r.back_level_edges),
+        max_back_level_edge: bfs.then_some(r.max_back_level_edge),
+        max_level_states: bfs.then(|| r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
         store_bytes: r.store_bytes,
         frontier_bytes: r.frontier_bytes,
         ..RunRecord::default()
     };
-    if opts.level_table {
+    if opts.level_table && bfs {
         rec.level_table = Some(r.levels);
     }
     rec.peak_rss_bytes = peak_rss_bytes();

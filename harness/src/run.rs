@@ -351,9 +351,9 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 || req.checks.error
                 || (req.checks.assert && has_asserts);
             let threads = p.threads.unwrap_or(1);
-            if threads > 1 && (ltl || strategy == Strategy::Dfs) {
+            if threads > 1 && ltl {
                 return Err(RunError::input(
-                    "--threads: accepting cycles (--property) and depth-first checks are searched sequentially (nested DFS, DFS); breadth-first checks of deadlocks, assertions, goals and run-time errors run on --threads"
+                    "--threads: accepting cycles (--property) are searched sequentially (nested DFS); checks of deadlocks, assertions, goals and run-time errors run on --threads"
                         .to_string(),
                 ));
             }

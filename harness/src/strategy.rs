@@ -421,7 +421,7 @@ pub const OPTIONS: &[OptionInfo] = &[
     },
     OptionInfo {
         flag: "threads",
-        takers: Takers::Only(&["bfs"]),
+        takers: Takers::Only(&["bfs", "dfs"]),
     },
     OptionInfo {
         flag: "cache",

@@ -31,6 +31,7 @@ const STRATEGIES: &[&str] = &[
     "bfs", // every core (the parallel search, or DVEMC_THREADS)
     "bfs --threads 1",
     "dfs",
+    "dfs --threads 2",
     "bbfs:4",
     "alt:2,2",
     "dfs --cache 30% --replacement stratified",

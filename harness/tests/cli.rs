@@ -201,9 +201,31 @@ fn checks_on_threads_on_the_command_line() {
     for key in ["verdict", "violation_kind", "cex_length"] {
         assert_eq!(two[key], one[key], "{key}");
     }
+    // Depth-first: the same verdict (the counterexample is a path of the
+    // search, not necessarily as long as one thread's).
+    let dfs = |threads: &str| {
+        let o = dvemc(&[
+            "explore",
+            "--json",
+            "--strategy",
+            "dfs",
+            "--check",
+            "deadlock,assert",
+            "--threads",
+            threads,
+        ]);
+        assert!(matches!(o.status.code(), Some(0 | 1)), "stderr: {}", stderr(&o));
+        json(&o)
+    };
+    let (one, two) = (dfs("1"), dfs("2"));
+    assert_eq!(two["threads"], 2);
+    assert_eq!(two["strategy"], "dfs");
+    for key in ["verdict", "violation_kind"] {
+        assert_eq!(two[key], one[key], "{key}");
+    }
     for (args, says) in [
         (
-            &["--threads", "2", "--strategy", "dfs", "--check", "deadlock"][..],
+            &["--threads", "2", "--strategy", "bbfs:4"][..],
             "--threads is not an option",
         ),
         (

@@ -5,7 +5,8 @@
 //!
 //! The configurations are every one that visits every reachable state:
 //! exhaustive BFS and DFS, with the exact and the tree-compressed store, and
-//! BFS on 2 and 4 threads (more threads than cores, to shake out races); the general state exploring algorithm with
+//! BFS and the depth-first-like order on 2 and 4 threads (more threads than
+//! cores, to shake out races); the general state exploring algorithm with
 //! BBFS(w) and Alt(b, d) open sets and no cache; state caching with a cache
 //! of |S| (with and without the reductions, which keep every state); the
 //! sweep-line method (SL, level 0 measure); depth-bounded DFS, sound
@@ -60,6 +61,22 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
         (
             "bfs --threads 4".into(),
             Strategy::Bfs,
+            Params {
+                threads: Some(4),
+                ..Params::default()
+            },
+        ),
+        (
+            "dfs --threads 2".into(),
+            Strategy::Dfs,
+            Params {
+                threads: Some(2),
+                ..Params::default()
+            },
+        ),
+        (
+            "dfs --threads 4".into(),
+            Strategy::Dfs,
             Params {
                 threads: Some(4),
                 ..Params::default()
