@@ -84,6 +84,7 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     match opts.store {
         StoreKind::Exact => explore_into(model, opts, StateStore::new(model.state_len())),
         StoreKind::Tree => explore_into(model, opts, TreeStore::new(model.state_len())),
+        StoreKind::CTree => explore_ctree(model, opts),
         StoreKind::Compact(bits) => explore_into(model, opts, CompactStore::new(model.state_len(), bits)),
         StoreKind::Bitstate { log2m, k } => {
             explore_into(model, opts, BitstateStore::new(model.state_len(), log2m, k))
@@ -129,6 +130,44 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     }
     rec.peak_rss_bytes = peak_rss_bytes();
     rec.finish_rates(time_s);
+    rec.bytes_per_state = if rec.states > 0 {
+        (rec.store_bytes + rec.frontier_bytes) as f64 / rec.states as f64
+    } else {
+        0.0
+    };
+    rec
+}
+
+/// [`explore`] with the tree store and its roots in a root set (BFS).
+fn explore_ctree(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+    let start = Instant::now();
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let r = search::tree_bfs::tree_bfs(model, &budget);
+    let time_s = start.elapsed().as_secs_f64();
+    let mut rec = RunRecord {
+        model: model.info().name.clone(),
+        strategy: Strategy::Bfs.to_string(),
+        config: format!("bfs --store {}", StoreKind::CTree),
+        store: StoreKind::CTree.to_string(),
+        threads: Some(1),
+        state_len: model.state_len() as u64,
+        result: r.result,
+        states: r.states,
+        transitions: r.transitions,
+        deadlocks: Some(r.deadlocks),
+        error_transitions: Some(r.error_transitions),
+        levels: Some(r.levels.len() as u64),
+        max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+        store_bytes: r.store_bytes,
+        frontier_bytes: r.frontier_bytes,
+        ..RunRecord::default()
+    };
+    if opts.level_table {
+        rec.level_table = Some(r.levels);
+    }
+    rec.peak_rss_bytes = peak_rss_bytes();
+    rec.finish_rates(time_s);
+    // The queue holds the states themselves: bytes per state count it.
     rec.bytes_per_state = if rec.states > 0 {
         (rec.store_bytes + rec.frontier_bytes) as f64 / rec.states as f64
     } else {

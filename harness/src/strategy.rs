@@ -660,6 +660,11 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             "--store compact: hash compaction keeps only the states still to expand, so it serves bfs (a DFS stack goes back to old states)".into(),
         );
     }
+    if strategy == Strategy::Dfs && p.store == Some(crate::search::StoreKind::CTree) {
+        return Err(
+            "--store ctree: its states have no number, so it serves bfs only (its queue holds them); dfs takes --store tree".into(),
+        );
+    }
     if let Some(t) = p.threads.filter(|t| *t > 1) {
         if p.general_algorithm() {
             return Err(format!(

@@ -145,12 +145,12 @@ fn missing_file_exits_3_and_names_it() {
 /// states another way, the option is refused by name.
 #[test]
 fn the_tree_store_on_the_command_line() {
-    for strategy in ["bfs", "dfs"] {
-        let o = dvemc(&["explore", "--json", "--strategy", strategy, "--store", "tree"]);
+    for (strategy, store) in [("bfs", "tree"), ("dfs", "tree"), ("bfs", "ctree")] {
+        let o = dvemc(&["explore", "--json", "--strategy", strategy, "--store", store]);
         assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
         let v = json(&o);
-        assert_eq!(v["store"], "tree");
-        assert_eq!(v["config"], format!("{strategy} --store tree"));
+        assert_eq!(v["store"], store);
+        assert_eq!(v["config"], format!("{strategy} --store {store}"));
         assert_eq!(
             (v["states"].as_u64(), v["transitions"].as_u64()),
             (Some(10), Some(14))
@@ -162,6 +162,9 @@ fn the_tree_store_on_the_command_line() {
         (&["--store", "tree", "--cache", "50%"], "keeps its own cache"),
         (&["--store", "tree", "--check", "deadlock"], "property checks"),
         (&["--store", "compact", "--strategy", "dfs"], "serves bfs"),
+        (&["--store", "ctree", "--strategy", "dfs"], "serves bfs only"),
+        (&["--store", "ctree", "--check", "deadlock"], "property checks"),
+        (&["--store", "ctree", "--threads", "2"], "shares the exact store"),
         (&["--store", "compact:0"], "1 to 64 bits"),
         (
             &["--store", "compact", "--threads", "2"],

@@ -4,7 +4,8 @@
 //! reach exactly BEEM's state count.
 //!
 //! The configurations are every one that visits every reachable state:
-//! exhaustive BFS and DFS, with the exact and the tree-compressed store, and
+//! exhaustive BFS and DFS, with the exact and the tree-compressed store
+//! (BFS also with the tree store's roots in a compact set, `ctree`), and
 //! BFS and the depth-first-like order on 2 and 4 threads (more threads than
 //! cores, to shake out races); the general state exploring algorithm with
 //! BBFS(w) and Alt(b, d) open sets and no cache; state caching with a cache
@@ -47,6 +48,14 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             Strategy::Bfs,
             Params {
                 store: Some(harness::search::StoreKind::Tree),
+                ..Params::default()
+            },
+        ),
+        (
+            "bfs --store ctree".into(),
+            Strategy::Bfs,
+            Params {
+                store: Some(harness::search::StoreKind::CTree),
                 ..Params::default()
             },
         ),

@@ -25,9 +25,11 @@ pub mod outcome;
 pub mod parallel;
 pub mod parallel_dfs;
 pub mod progress;
+pub mod root_set;
 pub mod shared_store;
 pub mod store;
 pub mod trace;
+pub mod tree_bfs;
 pub mod tree_store;
 
 pub use bfs::{bfs, Bfs, BfsOptions, LevelStats};

@@ -38,6 +38,9 @@ pub enum StoreKind {
     Exact,
     /// [`TreeStore`](super::TreeStore): exact, tree-compressed.
     Tree,
+    /// The tree store with its roots in a [`super::root_set::RootSet`]
+    /// (exact; breadth-first search only, `super::tree_bfs`).
+    CTree,
     /// [`CompactStore`](super::CompactStore): hash compaction, fingerprints
     /// of this many bits (probabilistic).
     Compact(u32),
@@ -47,13 +50,19 @@ pub enum StoreKind {
 }
 
 impl StoreKind {
-    pub const NAMES: &'static str = "exact, tree, compact[:BITS], bitstate[:LOG2M[,K]]";
+    pub const NAMES: &'static str = "exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]";
     /// `--store bitstate`: 2^30 bits (128 MiB), 3 per state.
     pub const BITSTATE: StoreKind = StoreKind::Bitstate { log2m: 30, k: 3 };
 
     /// A store that may omit states.
     pub fn is_probabilistic(self) -> bool {
         matches!(self, StoreKind::Compact(_) | StoreKind::Bitstate { .. })
+    }
+
+    /// A store only breadth-first search can use (it keeps only the states
+    /// still to expand, or gives them no number).
+    pub fn bfs_only(self) -> bool {
+        self.is_probabilistic() || self == StoreKind::CTree
     }
 }
 
@@ -62,6 +71,7 @@ impl std::fmt::Display for StoreKind {
         f.write_str(match self {
             StoreKind::Exact => "exact",
             StoreKind::Tree => "tree",
+            StoreKind::CTree => "ctree",
             StoreKind::Compact(64) => "compact",
             StoreKind::Compact(b) => return write!(f, "compact:{b}"),
             s if *s == StoreKind::BITSTATE => "bitstate",
@@ -76,6 +86,7 @@ impl std::str::FromStr for StoreKind {
         match s {
             "exact" => Ok(StoreKind::Exact),
             "tree" => Ok(StoreKind::Tree),
+            "ctree" => Ok(StoreKind::CTree),
             "compact" => Ok(StoreKind::Compact(64)),
             _ if s.starts_with("compact:") => match s["compact:".len()..].parse::<u32>() {
                 Ok(b) if (1..=64).contains(&b) => Ok(StoreKind::Compact(b)),

@@ -641,6 +641,60 @@ impl TreeStore {
     }
 }
 
+/// The tree store with its root kept elsewhere ([`super::root_set`], by
+/// `search::tree_bfs`): a state is the pair of its root's children, stored
+/// in the tables below the root, and has no number.
+impl TreeStore {
+    /// Stores the parts of `state` below the root (new pairs in the inner
+    /// tables; a subtree unchanged from the tree last decoded by
+    /// [`decode_root`](Self::decode_root) is not looked up); the root's two
+    /// children.
+    pub fn insert_below_root(&mut self, state: &[u8]) -> (u32, u32) {
+        let mut words = Scratch::new(self.words, 0u32);
+        let words = words.slice();
+        self.words_of(state, words);
+        let root = self.nodes.len() - 1;
+        let mut idx = Scratch::new(self.nodes.len(), 0u32);
+        let idx = idx.slice();
+        let mut changed = Scratch::new(self.nodes.len(), true);
+        let changed = changed.slice();
+        self.reuse_unchanged(words, idx, changed);
+        for i in (0..root).filter(|&i| changed[i]) {
+            let pair = self.pair(&self.nodes[i], words, idx);
+            idx[i] = self.insert_pair(i, pair, hash(pair)).0;
+        }
+        let pair = self.pair(&self.nodes[root], words, idx);
+        ((pair >> 32) as u32, pair as u32)
+    }
+
+    /// The state whose root's children are `(left, right)`, into `out`; its
+    /// tree is remembered for the next insertions (its successors').
+    pub fn decode_root(&self, left: u32, right: u32, out: &mut Vec<u8>) {
+        let root = self.nodes.len() - 1;
+        let mut recent = self.recent.borrow_mut();
+        let slot = recent.next;
+        recent.next = (slot + 1) % RECENT;
+        recent.cur = slot;
+        let t = &mut recent.trees[slot];
+        let n = self.nodes[root];
+        for (child, v) in [(n.left, left), (n.right, right)] {
+            match child {
+                Child::Word(w) => t.words[w] = v,
+                Child::Node(c) => self.decode(c, v, &mut t.words, &mut t.idx),
+            }
+        }
+        // Never compared: the root's pair is not in its table.
+        t.idx[root] = u32::MAX;
+        t.valid = true;
+        t.id = u32::MAX;
+        out.clear();
+        for w in t.words.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.truncate(self.state_len);
+    }
+}
+
 /// Appends the inner nodes over words `[lo, hi)` (children first); the
 /// child that stands for the range.
 fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {

@@ -160,7 +160,10 @@ pub struct ExploreArgs {
 
     /// The visited set of exhaustive bfs and dfs: exact (every state whole),
     /// tree (exact, tree-compressed: long state vectors that share parts
-    /// cost a fraction of their length), compact[:BITS] (bfs only; hash
+    /// cost a fraction of their length), ctree (bfs only; exact, the tree
+    /// with its roots in a compact set: the fewest bytes per state; its
+    /// states have no number, so back-level edges are not counted),
+    /// compact[:BITS] (bfs only; hash
     /// compaction, probabilistic: a BITS-bit fingerprint per state, 64 by
     /// default, so states may be omitted; the result is `probabilistic`
     /// with `expected_omissions`) or bitstate[:LOG2M[,K]] (bfs only;
