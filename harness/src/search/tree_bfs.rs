@@ -6,10 +6,11 @@
 //! [`TreeStore`]'s inner tables; the root set holds those pairs quotiented
 //! (2.5-4.5 bytes each, instead of a root table's 9-13). Such a state has
 //! no number, so this search does not go through the [`super::Store`]
-//! trait, whose ids are dense: its queue holds the pairs (8 bytes per
-//! state of the level being expanded and of the next one, counted in
-//! `frontier_bytes`), and back-level edges, which need to know the level
-//! of a state found again, are not counted. States, transitions,
+//! trait, whose ids are dense: its queue holds the pairs (packed at the
+//! bits their parts need, about 5 bytes per state of the level being
+//! expanded and of the next one, counted in `frontier_bytes`), and
+//! back-level edges, which need to know the level of a state found again,
+//! are not counted. States, transitions,
 //! deadlocks and the states and edges of every level are the other
 //! stores' (the golden tests).
 //!
@@ -46,9 +47,82 @@ pub struct TreeBfs {
     pub frontier_bytes: u64,
 }
 
-/// A pair as the queue keeps it.
-fn key(left: u32, right: u32) -> u64 {
-    (left as u64) << 32 | right as u64
+/// A level's queue of pairs, each packed at `wl + wr` bits (the left part
+/// in the high bits), widened (and repacked) when a part needs more.
+#[derive(Default)]
+struct PairQueue {
+    wl: u32,
+    wr: u32,
+    len: usize,
+    /// The entries, then 16 bytes so that any entry reads as one `u128`.
+    bytes: Vec<u8>,
+}
+
+/// Bits of `v` (0 for 0).
+fn width(v: u32) -> u32 {
+    32 - v.leading_zeros()
+}
+
+impl PairQueue {
+    fn bits(&self) -> usize {
+        (self.wl + self.wr) as usize
+    }
+
+    fn get(&self, i: usize) -> (u32, u32) {
+        let bit = i * self.bits();
+        let x = u128::from_le_bytes(self.bytes[bit / 8..bit / 8 + 16].try_into().expect("16 bytes"));
+        // (Up to 64 bits an entry: masks in 128 bits.)
+        let v = (x >> (bit % 8)) & ((1u128 << self.bits()) - 1);
+        ((v >> self.wr) as u32, (v & ((1u128 << self.wr) - 1)) as u32)
+    }
+
+    fn set(&mut self, i: usize, left: u32, right: u32) {
+        let bit = i * self.bits();
+        let (at, sh) = (bit / 8, bit % 8);
+        let v = ((left as u64) << self.wr | right as u64) as u128;
+        let m = ((1u128 << self.bits()) - 1) << sh;
+        let w = &mut self.bytes[at..at + 16];
+        let x = u128::from_le_bytes((&*w).try_into().expect("16 bytes"));
+        w.copy_from_slice(&((x & !m) | (v << sh)).to_le_bytes());
+    }
+
+    fn push(&mut self, left: u32, right: u32) {
+        if width(left) > self.wl || width(right) > self.wr {
+            // A bit to spare, so that widening is as rare as the tables'
+            // doublings.
+            let (wl, wr) = (
+                self.wl.max((width(left) + 1).min(32)),
+                self.wr.max((width(right) + 1).min(32)),
+            );
+            let old = std::mem::replace(
+                self,
+                PairQueue {
+                    wl,
+                    wr,
+                    len: 0,
+                    bytes: Vec::new(),
+                },
+            );
+            for i in 0..old.len {
+                let (l, r) = old.get(i);
+                self.push(l, r);
+            }
+        }
+        let need = ((self.len + 1) * self.bits()).div_ceil(8) + 16;
+        if self.bytes.len() < need {
+            self.bytes.resize(need.max(2 * self.bytes.len()), 0);
+        }
+        self.set(self.len, left, right);
+        self.len += 1;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn bytes(&self) -> usize {
+        self.bytes.capacity()
+    }
 }
 
 /// Breadth-first search of `model` under `budget`.
@@ -64,28 +138,29 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
     let init = model.initial_vec();
     let (l, r) = tree.insert_below_root(&init);
     roots.insert(l, r);
-    let mut level = vec![key(l, r)];
-    let mut next: Vec<u64> = Vec::new();
+    let mut level = PairQueue::default();
+    level.push(l, r);
+    let mut next = PairQueue::default();
     let mut buf = SuccBuf::new(model.state_len());
     let mut state = Vec::with_capacity(model.state_len());
     let bytes = |tree: &TreeStore, roots: &RootSet| (tree.bytes_used() + roots.bytes_used()) as u64;
-    'levels: while !level.is_empty() {
+    'levels: while level.len > 0 {
         let depth = run.levels.len();
         let mut stats = LevelStats {
             level: depth as u32,
-            states: level.len() as u64,
+            states: level.len as u64,
             ..Default::default()
         };
-        for (n, &src) in level.iter().enumerate() {
+        for n in 0..level.len {
             if n % BLOCK == 0 {
-                let queues = (level.capacity() + next.capacity()) * 8 + buf.bytes();
+                let queues = level.bytes() + next.bytes() + buf.bytes();
                 run.frontier_bytes = run.frontier_bytes.max(queues as u64);
                 let stop = budget
                     .poll_with(roots.len() as u64, run.transitions, depth as u64)
                     .or_else(|| {
                         let growth = tree.next_growth_bytes() + roots.next_growth_bytes();
                         // The next level's queue may double too.
-                        let need = bytes(&tree, &roots) as usize + queues + growth + next.capacity() * 8;
+                        let need = bytes(&tree, &roots) as usize + queues + growth + next.bytes();
                         budget.refuse_bytes(need).then_some(Outcome::MemoryLimit)
                     });
                 if let Some(o) = stop {
@@ -93,7 +168,8 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
                     break 'levels;
                 }
             }
-            tree.decode_root((src >> 32) as u32, src as u32, &mut state);
+            let (l, r) = level.get(n);
+            tree.decode_root(l, r, &mut state);
             model.successors(&state, &mut buf);
             let k = buf.len();
             run.transitions += k as u64;
@@ -112,7 +188,7 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
                     break 'levels;
                 }
                 if roots.insert(l, r) {
-                    next.push(key(l, r));
+                    next.push(l, r);
                 }
             }
         }
@@ -122,16 +198,41 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
     }
     run.states = roots.len() as u64;
     run.store_bytes = bytes(&tree, &roots);
-    let queues = (level.capacity() + next.capacity()) * 8 + buf.bytes();
+    let queues = level.bytes() + next.bytes() + buf.bytes();
     run.frontier_bytes = run.frontier_bytes.max(queues as u64);
     run
 }
 
 #[cfg(test)]
 mod tests {
+    use super::PairQueue;
     use crate::explore::{explore, ExploreOptions};
     use crate::search::StoreKind;
     use crate::strategy::Strategy;
+
+    #[test]
+    fn the_queue_keeps_every_pair_through_widening() {
+        let mut rng = crate::rng::Rng::seeded(1);
+        let mut q = PairQueue::default();
+        let mut want = Vec::new();
+        for i in 0..20_000usize {
+            let bound = 1 + (i as u64).pow(2);
+            let mut part = || (rng.next_u64() % bound) as u32;
+            let p = match i {
+                7_000 => (u32::MAX, 0),
+                7_001 => (0, u32::MAX),
+                _ => (part(), part()),
+            };
+            q.push(p.0, p.1);
+            want.push(p);
+        }
+        for (i, &p) in want.iter().enumerate() {
+            assert_eq!(q.get(i), p, "{i}");
+        }
+        q.clear();
+        q.push(3, 4);
+        assert_eq!((q.len, q.get(0)), (1, (3, 4)));
+    }
 
     /// Every counter but back-level edges, and every level's states and
     /// edges, as with the exact store; and the bytes of a state stay few.
