@@ -91,13 +91,15 @@ bench-caching-family:
 	./target/release/dvemc bench report results/caching/family/table2-family-runs.csv --paper evangelista-table2 --out results/caching/family
 
 # The BEEM census (issue 14): every instance of dve/ breadth-first with the
-# tree store, to its end or to 20 GiB (beem/matrices/census.toml; about a
-# day of one core, the small instances two at a time); run files in
-# results/runs/, the table and report in results/census/.
+# tree store and its roots in a compact set (ctree), to its end, to 20 GiB
+# or to an hour (beem/matrices/census.toml; many hours of one core, the
+# small instances two at a time); the run file is kept in the repository
+# (results/census/census-runs.csv, so that an interrupted census resumes
+# from any checkout), the table and report in results/census/.
 census:
 	$(CARGO) build --release -p harness
-	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/census-runs.csv
-	./target/release/dvemc bench report results/runs/census-runs.csv --paper beem-census --out results/census
+	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/census/census-runs.csv
+	./target/release/dvemc bench report results/census/census-runs.csv --paper beem-census --out results/census
 
 bench-sweepline:
 	$(CARGO) build --release -p harness
