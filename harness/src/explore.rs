@@ -128,6 +128,12 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     if opts.level_table && bfs {
         rec.level_table = Some(r.levels);
     }
+    finish(rec, time_s)
+}
+
+/// The rates, peak memory and bytes per state of a record whose frontier
+/// (queues, stacks, buffers) counts as the store does.
+fn finish(mut rec: RunRecord, time_s: f64) -> RunRecord {
     rec.peak_rss_bytes = peak_rss_bytes();
     rec.finish_rates(time_s);
     rec.bytes_per_state = if rec.states > 0 {
@@ -165,15 +171,8 @@ fn explore_ctree(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     if opts.level_table {
         rec.level_table = Some(r.levels);
     }
-    rec.peak_rss_bytes = peak_rss_bytes();
-    rec.finish_rates(time_s);
     // The queue holds the states themselves: bytes per state count it.
-    rec.bytes_per_state = if rec.states > 0 {
-        (rec.store_bytes + rec.frontier_bytes) as f64 / rec.states as f64
-    } else {
-        0.0
-    };
-    rec
+    finish(rec, time_s)
 }
 
 /// [`explore`] with the visited set `store` (empty).

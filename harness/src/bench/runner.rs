@@ -927,6 +927,20 @@ mod tests {
         std::fs::remove_dir_all(&dir).ok();
     }
 
+    /// A quiet run of matrix `m` on 2 jobs into `out`, deleted first.
+    fn fresh_run(out: &std::path::Path) -> RunConfig<'_> {
+        let _ = std::fs::remove_file(out);
+        RunConfig {
+            matrix_name: "m",
+            out,
+            jobs: 2,
+            resume: false,
+            retry_failed: false,
+            provenance: Provenance::gather(),
+            progress: Some(ProgressMode::Quiet),
+        }
+    }
+
     #[test]
     fn mock_run_resume_and_summary() {
         let (dir, m) = matrix_in_temp(
@@ -936,16 +950,7 @@ mod tests {
         );
         let cells = m.expand(None).unwrap();
         let out = dir.join("out.csv");
-        let _ = std::fs::remove_file(&out);
-        let cfg = RunConfig {
-            matrix_name: "m",
-            out: &out,
-            jobs: 2,
-            resume: false,
-            retry_failed: false,
-            provenance: Provenance::gather(),
-            progress: Some(ProgressMode::Quiet),
-        };
+        let cfg = fresh_run(&out);
         let s = run_cells(&cells[..4], &Mock, &cfg).unwrap();
         assert_eq!((s.ran, s.rows.len(), s.failures()), (4, 4, 2));
         assert!(
@@ -1020,16 +1025,7 @@ mod tests {
         );
         let cells = m.expand(None).unwrap();
         let out = dir.join("out.csv");
-        let _ = std::fs::remove_file(&out);
-        let cfg = RunConfig {
-            matrix_name: "m",
-            out: &out,
-            jobs: 2,
-            resume: false,
-            retry_failed: false,
-            provenance: Provenance::gather(),
-            progress: Some(ProgressMode::Quiet),
-        };
+        let cfg = fresh_run(&out);
         let exec = Threshold(Mutex::new(Vec::new()));
         let s = run_cells(&cells, &exec, &cfg).unwrap();
         let ran = exec.0.lock().unwrap().clone();
@@ -1073,16 +1069,7 @@ mod tests {
         let cells = m.expand(None).unwrap();
         assert_eq!(cells.len(), 2 * 8 * 2 * 2);
         let out = dir.join("out.csv");
-        let _ = std::fs::remove_file(&out);
-        let cfg = RunConfig {
-            matrix_name: "m",
-            out: &out,
-            jobs: 2,
-            resume: false,
-            retry_failed: false,
-            provenance: Provenance::gather(),
-            progress: Some(ProgressMode::Quiet),
-        };
+        let cfg = fresh_run(&out);
         let exec = Threshold(Mutex::new(Vec::new()));
         let s = run_cells(&cells, &exec, &cfg).unwrap();
         let ran = exec.0.lock().unwrap().clone();

@@ -445,6 +445,17 @@ struct Recent {
     next: usize,
 }
 
+impl Recent {
+    /// The slot for the next decoded tree, made the one insertions compare
+    /// with.
+    fn take(&mut self) -> usize {
+        let slot = self.next;
+        self.next = (slot + 1) % RECENT;
+        self.cur = slot;
+        slot
+    }
+}
+
 /// Memo slots (direct-mapped by fingerprint): a breadth-first batch's
 /// successors, a hundred or so, fit with few evictions.
 const MEMO: usize = 512;
@@ -630,9 +641,7 @@ impl TreeStore {
     fn remember(&self, id: u32) -> usize {
         let root = self.nodes.len() - 1;
         let mut recent = self.recent.borrow_mut();
-        let slot = recent.next;
-        recent.next = (slot + 1) % RECENT;
-        recent.cur = slot;
+        let slot = recent.take();
         let t = &mut recent.trees[slot];
         self.decode(root, id, &mut t.words, &mut t.idx);
         t.valid = true;
@@ -672,9 +681,7 @@ impl TreeStore {
     pub fn decode_root(&self, left: u32, right: u32, out: &mut Vec<u8>) {
         let root = self.nodes.len() - 1;
         let mut recent = self.recent.borrow_mut();
-        let slot = recent.next;
-        recent.next = (slot + 1) % RECENT;
-        recent.cur = slot;
+        let slot = recent.take();
         let t = &mut recent.trees[slot];
         let n = self.nodes[root];
         for (child, v) in [(n.left, left), (n.right, right)] {
