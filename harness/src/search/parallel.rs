@@ -420,7 +420,10 @@ impl<'a, W: Watch> Shared<'a, W> {
                 }
                 Some(Insert::Seen(id)) => seen(id, t),
                 None => {
-                    self.halt(Outcome::StateLimit);
+                    // Unless something else stopped the search first.
+                    if !self.stop.load(Ordering::Relaxed) {
+                        self.halt(Outcome::StateLimit);
+                    }
                     return false;
                 }
             }
@@ -429,7 +432,9 @@ impl<'a, W: Watch> Shared<'a, W> {
     }
 
     /// Finds or inserts `succ`; `None` if it is new and the state limit
-    /// leaves no room.
+    /// leaves no room, or if the search stopped while it waited for room
+    /// (a thread holding a reservation may have stopped for good: a
+    /// panic).
     #[inline]
     fn visit(&self, w: &mut Writer<'_>, succ: &[u8], extra: &[u8], fp: u64) -> Option<Insert> {
         if self.max_states == u64::MAX {
@@ -453,7 +458,7 @@ impl<'a, W: Watch> Shared<'a, W> {
             }
             // New, and no place: final once the places taken are states
             // stored, not reservations another thread may give back.
-            if self.store.len() as u64 >= self.max_states {
+            if self.store.len() as u64 >= self.max_states || self.stop.load(Ordering::Relaxed) {
                 return None;
             }
             // Waiting without the index's read lock, so that a thread

@@ -175,10 +175,10 @@ impl RootSet {
         self.bytes.len() + self.overflow.capacity() * 9
     }
 
-    /// Bytes the next insertion may allocate (a doubling, or a widening of
-    /// a few bits, beside the table in use).
+    /// Bytes the next insertion may allocate: a table twice as large,
+    /// its slots a few bits wider, built beside the one in use.
     pub fn next_growth_bytes(&self) -> usize {
-        2 * self.bytes.len() + (1usize << self.b) * SLOTS
+        2 * self.bytes.len() + self.bytes.len() / 4 + self.overflow.capacity() * 9
     }
 
     #[inline]
@@ -242,14 +242,18 @@ impl RootSet {
     /// Adds the pair `(left, right)`; whether it was new.
     pub fn insert(&mut self, left: u32, right: u32) -> bool {
         let (nl, nr) = (width(left as u64), width(right as u64));
-        if nl > self.wl || nr > self.wr {
+        let (mut wl, mut wr, mut b) = (self.wl, self.wr, self.b);
+        if nl > wl || nr > wr {
             // One bit more than needed, so that widening is as rare as
             // the tables' doublings.
-            let (wl, wr) = (self.wl.max((nl + 1).min(32)), self.wr.max((nr + 1).min(32)));
-            self.rebuild(wl, wr, self.b);
+            (wl, wr) = (wl.max((nl + 1).min(32)), wr.max((nr + 1).min(32)));
         }
-        if (self.len + 1) * MAX_LOAD.1 > (SLOTS << self.b) * MAX_LOAD.0 {
-            self.rebuild(self.wl, self.wr, self.b + 1);
+        if (self.len + 1) * MAX_LOAD.1 > (SLOTS << b) * MAX_LOAD.0 {
+            b += 1;
+        }
+        if (wl, wr, b) != (self.wl, self.wr, self.b) {
+            // Widened and doubled at once if need be: one new table.
+            self.rebuild(wl, wr, b);
         }
         let (home, rem) = self.split((left as u64) << self.wr | right as u64);
         match self.probe(home, rem) {

@@ -152,21 +152,24 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
             ..Default::default()
         };
         for n in 0..level.len {
-            if n % BLOCK == 0 {
-                let queues = level.bytes() + next.bytes() + buf.bytes();
-                run.frontier_bytes = run.frontier_bytes.max(queues as u64);
-                let stop = budget
-                    .poll_with(roots.len() as u64, run.transitions, depth as u64)
-                    .or_else(|| {
-                        let growth = tree.next_growth_bytes() + roots.next_growth_bytes();
-                        // The next level's queue may double too.
-                        let need = bytes(&tree, &roots) as usize + queues + growth + next.bytes();
-                        budget.refuse_bytes(need).then_some(Outcome::MemoryLimit)
-                    });
-                if let Some(o) = stop {
-                    run.result = o;
-                    break 'levels;
-                }
+            // Memory before every source (its successors may grow each
+            // table once); time and interruption every block.
+            let queues = level.bytes() + next.bytes() + buf.bytes();
+            let growth = tree.next_growth_bytes() + roots.next_growth_bytes();
+            // The next level's queue may double too.
+            let need = bytes(&tree, &roots) as usize + queues + growth + next.bytes();
+            run.frontier_bytes = run.frontier_bytes.max(queues as u64);
+            let stop = if budget.refuse_bytes(need) {
+                Some(Outcome::MemoryLimit)
+            } else if n % BLOCK == 0 {
+                budget.poll_with(roots.len() as u64, run.transitions, depth as u64)
+            } else {
+                None
+            };
+            if let Some(o) = stop {
+                run.result = o;
+                run.levels.push(stats);
+                break 'levels;
             }
             let (l, r) = level.get(n);
             tree.decode_root(l, r, &mut state);
