@@ -226,6 +226,16 @@ impl RootSet {
         ((x >> self.r) as usize, x & mask(self.r))
     }
 
+    /// Starts loading the home bucket of the pair `(left, right)`, which
+    /// a lookup reads first.
+    #[inline]
+    pub fn prefetch(&self, left: u32, right: u32) {
+        if width(left as u64) <= self.wl && width(right as u64) <= self.wr {
+            let (home, _) = self.split((left as u64) << self.wr | right as u64);
+            super::store::prefetch_line(&self.bytes[home * SLOTS * self.sb as usize / 8]);
+        }
+    }
+
     /// Whether the pair `(left, right)` is in the set.
     pub fn contains(&self, left: u32, right: u32) -> bool {
         if width(left as u64) > self.wl || width(right as u64) > self.wr {

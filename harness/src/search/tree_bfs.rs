@@ -28,8 +28,11 @@ use super::root_set::RootSet;
 use super::tree_store::TreeStore;
 use super::Store;
 
-/// Sources expanded between two polls of the budget.
+/// Sources expanded between two polls of the time budget (a multiple of
+/// [`BATCH`]).
 const BLOCK: usize = 1024;
+/// Sources expanded together (their successors' root lookups prefetched).
+const BATCH: usize = 16;
 
 /// What the search did.
 #[derive(Clone, Debug, Default)]
@@ -143,6 +146,7 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
     let mut next = PairQueue::default();
     let mut buf = SuccBuf::new(model.state_len());
     let mut state = Vec::with_capacity(model.state_len());
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
     let bytes = |tree: &TreeStore, roots: &RootSet| (tree.bytes_used() + roots.bytes_used()) as u64;
     'levels: while level.len > 0 {
         let depth = run.levels.len();
@@ -151,10 +155,11 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
             states: level.len as u64,
             ..Default::default()
         };
-        for n in 0..level.len {
-            // Memory before every source (its successors may grow each
+        let mut n = 0;
+        while n < level.len {
+            // Memory before every batch (its successors may grow each
             // table once); time and interruption every block.
-            let queues = level.bytes() + next.bytes() + buf.bytes();
+            let queues = level.bytes() + next.bytes() + buf.bytes() + pairs.capacity() * 8;
             let growth = tree.next_growth_bytes() + roots.next_growth_bytes();
             // The next level's queue may double too.
             let need = bytes(&tree, &roots) as usize + queues + growth + next.bytes();
@@ -171,20 +176,34 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
                 run.levels.push(stats);
                 break 'levels;
             }
-            let (l, r) = level.get(n);
-            tree.decode_root(l, r, &mut state);
-            model.successors(&state, &mut buf);
-            let k = buf.len();
-            run.transitions += k as u64;
-            stats.edges += k as u64;
-            if k == 0 {
-                run.deadlocks += 1;
-            }
-            for i in 0..k {
-                if buf.entry(i).error {
-                    run.error_transitions += 1;
+            // A batch: the sources decoded and expanded, their successors
+            // encoded below the root (each against its source's tree),
+            // the root set's buckets for all of them prefetched, then the
+            // successors looked up in order, so that the misses overlap
+            // and the search is the one-by-one search.
+            pairs.clear();
+            for m in n..(n + BATCH).min(level.len) {
+                let (l, r) = level.get(m);
+                tree.decode_root(l, r, &mut state);
+                model.successors(&state, &mut buf);
+                let k = buf.len();
+                run.transitions += k as u64;
+                stats.edges += k as u64;
+                if k == 0 {
+                    run.deadlocks += 1;
                 }
-                let (l, r) = tree.insert_below_root(buf.state(i));
+                for i in 0..k {
+                    if buf.entry(i).error {
+                        run.error_transitions += 1;
+                    }
+                    pairs.push(tree.insert_below_root(buf.state(i)));
+                }
+            }
+            n = (n + BATCH).min(level.len);
+            for &(l, r) in &pairs {
+                roots.prefetch(l, r);
+            }
+            for &(l, r) in &pairs {
                 if roots.len() >= max_states && !roots.contains(l, r) {
                     run.result = Outcome::StateLimit;
                     run.levels.push(stats);
