@@ -139,6 +139,37 @@ fn reachability_answers_match_beem() {
                 par.states, r.states
             ));
         }
+        // The depth-first-like order on three threads: the same answer,
+        // a counterexample that replays (a path of the search, so no
+        // length is promised).
+        let dfs_opts = CheckOptions {
+            search: Search::Dfs,
+            ..opts.clone()
+        };
+        let pdfs = check_threads(&m, &loaded.model, &dfs_opts, 3);
+        if pdfs.verdict != r.verdict {
+            out.push(format!(
+                "{name}: dfs on 3 threads {:?}, bfs {:?}",
+                pdfs.verdict, r.verdict
+            ));
+        }
+        if pdfs.verdict == Verdict::Holds && pdfs.states != r.states {
+            out.push(format!(
+                "{name}: dfs on 3 threads stored {} states, bfs {}",
+                pdfs.states, r.states
+            ));
+        }
+        if let Some(v) = &pdfs.first {
+            if let Err(e) = replay(&m, &v.trace) {
+                out.push(format!("{name}: dfs on 3 threads: {e}"));
+            }
+            let last = v.trace.state(v.trace.steps.len());
+            if !matches!(dve_frontend::interp::eval(&goal.expr, last), Ok(x) if x != 0) {
+                out.push(format!(
+                    "{name}: dfs on 3 threads: the last state does not satisfy the goal"
+                ));
+            }
+        }
         for v in r.first.iter().chain(&par.first) {
             if let Err(e) = replay(&m, &v.trace) {
                 out.push(format!("{name}: {e}"));
