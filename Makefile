@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census fmt lint clean
+.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -80,26 +80,44 @@ bench-caching:
 
 # Table 2 with our family of 60 replacement strategies on the 40 cells
 # whose S differs from the paper's by more than 5 points
-# (beem/matrices/evangelista-table2-family.toml; several hours of 2 cores),
-# then its table: results/caching/family/. The run file is kept in the
-# repository beside the table (results/caching/family/table2-family-runs.csv,
-# the data the table is computed from), so that an interrupted run resumes
-# from any checkout.
+# (beem/matrices/evangelista-table2-family.toml; many hours of one core),
+# then its table: results/caching/family/. Long runs work on a run file in
+# results/runs/ (not in the repository) and keep a compressed copy beside
+# their results (results/caching/family/table2-family-runs.csv.gz,
+# results/census/census-runs.csv.gz): a run starts from that copy when its
+# run file is missing (a fresh checkout), and `make save-long-runs` (run
+# by these targets when they end, by hand after an interruption) renews it.
+FAMILY_RUNS := results/runs/caching/table2-family-runs.csv
+FAMILY_SAVED := results/caching/family/table2-family-runs.csv.gz
+CENSUS_RUNS := results/runs/census-runs.csv
+CENSUS_SAVED := results/census/census-runs.csv.gz
+
+# Restores run file $(1) from its compressed copy $(2) if it is missing.
+restore = mkdir -p $(dir $(1)); if [ ! -f $(1) ] && [ -f $(2) ]; then gunzip -c $(2) > $(1); fi
+
 bench-caching-family:
 	$(CARGO) build --release -p harness
-	./target/release/dvemc bench run beem/matrices/evangelista-table2-family.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/caching/family/table2-family-runs.csv
-	./target/release/dvemc bench report results/caching/family/table2-family-runs.csv --paper evangelista-table2 --out results/caching/family
+	$(call restore,$(FAMILY_RUNS),$(FAMILY_SAVED))
+	./target/release/dvemc bench run beem/matrices/evangelista-table2-family.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(FAMILY_RUNS)
+	$(MAKE) save-long-runs
+	./target/release/dvemc bench report $(FAMILY_RUNS) --paper evangelista-table2 --out results/caching/family
 
 # The BEEM census (issue 14): every instance of dve/ breadth-first with the
 # tree store and its roots in a compact set (ctree), to its end, to 20 GiB
 # or to an hour (beem/matrices/census.toml; many hours of one core, the
-# small instances two at a time); the run file is kept in the repository
-# (results/census/census-runs.csv, so that an interrupted census resumes
-# from any checkout), the table and report in results/census/.
+# small instances two at a time); its run file as the family run's above,
+# the table and report in results/census/.
 census:
 	$(CARGO) build --release -p harness
-	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/census/census-runs.csv
-	./target/release/dvemc bench report results/census/census-runs.csv --paper beem-census --out results/census
+	$(call restore,$(CENSUS_RUNS),$(CENSUS_SAVED))
+	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(CENSUS_RUNS)
+	$(MAKE) save-long-runs
+	./target/release/dvemc bench report $(CENSUS_RUNS) --paper beem-census --out results/census
+
+# Renews the compressed copies of the long runs' run files that exist.
+save-long-runs:
+	if [ -f $(FAMILY_RUNS) ]; then gzip -9 -c $(FAMILY_RUNS) > $(FAMILY_SAVED); fi
+	if [ -f $(CENSUS_RUNS) ]; then gzip -9 -c $(CENSUS_RUNS) > $(CENSUS_SAVED); fi
 
 bench-sweepline:
 	$(CARGO) build --release -p harness
