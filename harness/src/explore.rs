@@ -54,7 +54,7 @@ use crate::search::dfs::keep_cap;
 use crate::search::progress::Meter;
 use crate::search::{
     self, BfsOptions, BitstateStore, Budget, CompactStore, DfsOptions, Nothing, Root, StateStore, Store,
-    StoreKind, TreeStore,
+    StoreKind,
 };
 pub use crate::search::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
 use crate::strategy::Strategy;
@@ -82,12 +82,12 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
         return explore_parallel(model, opts);
     }
     match opts.store {
-        StoreKind::Exact => explore_into(model, opts, StateStore::new(model.state_len())),
-        StoreKind::Tree => explore_into(model, opts, TreeStore::new(model.state_len())),
+        StoreKind::Exact => explore_into(model, opts, || StateStore::new(model.state_len())),
+        StoreKind::Tree => explore_into(model, opts, || search::leaf_order::tree_store_for(model)),
         StoreKind::CTree => explore_ctree(model, opts),
-        StoreKind::Compact(bits) => explore_into(model, opts, CompactStore::new(model.state_len(), bits)),
+        StoreKind::Compact(bits) => explore_into(model, opts, || CompactStore::new(model.state_len(), bits)),
         StoreKind::Bitstate { log2m, k } => {
-            explore_into(model, opts, BitstateStore::new(model.state_len(), log2m, k))
+            explore_into(model, opts, || BitstateStore::new(model.state_len(), log2m, k))
         }
     }
 }
@@ -175,10 +175,16 @@ fn explore_ctree(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     finish(rec, time_s)
 }
 
-/// [`explore`] with the visited set `store` (empty).
-fn explore_into<S: Store>(model: &dyn NextState, opts: &ExploreOptions, mut store: S) -> RunRecord {
+/// [`explore`] with the visited set `make` builds (in the run's time: the
+/// tree store samples the model first).
+fn explore_into<S: Store>(
+    model: &dyn NextState,
+    opts: &ExploreOptions,
+    make: impl FnOnce() -> S,
+) -> RunRecord {
     let strategy = opts.strategy.unwrap_or(Strategy::Bfs);
     let start = Instant::now();
+    let mut store = make();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let mut rec = RunRecord {
         model: model.info().name.clone(),

@@ -19,6 +19,7 @@ pub mod bitstate_store;
 pub mod compact_store;
 pub mod dfs;
 pub mod frontier;
+pub mod leaf_order;
 pub mod limits;
 pub mod observer;
 pub mod outcome;

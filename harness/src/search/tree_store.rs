@@ -4,7 +4,9 @@
 //!
 //! **Shape.** A state of `n` bytes is read as `k = ceil(n / 4)` 32-bit
 //! words (the last padded with zeros) and folded by a fixed binary tree:
-//! the words are the leaves; a node over words `[lo, hi)` splits them into
+//! the words are the leaves, in an order fixed when the store is made (the
+//! state's own, or one that shares what varies out between the halves:
+//! [`super::leaf_order`]); a node over leaves `[lo, hi)` splits them into
 //! `[lo, mid)` and `[mid, hi)` with `mid = lo + ceil((hi - lo) / 2)`. Each
 //! inner node of the tree has its own table of distinct pairs `(left,
 //! right)`, where a child is its word when it is a leaf and else its index
@@ -518,10 +520,30 @@ impl Memo {
 
 impl TreeStore {
     pub fn new(state_len: usize) -> TreeStore {
-        // At least two words, so that there is a root pair.
-        let words = state_len.div_ceil(4).max(2);
+        let words = TreeStore::words_for(state_len);
+        TreeStore::with_leaves(state_len, &(0..words).collect::<Vec<_>>())
+    }
+
+    /// The words a state of `state_len` bytes is read as: at least two,
+    /// so that there is a root pair.
+    pub fn words_for(state_len: usize) -> usize {
+        state_len.div_ceil(4).max(2)
+    }
+
+    /// A store whose tree has the state's words as leaves in the order
+    /// `leaves` (a permutation of `0..words_for(state_len)`): what the
+    /// tree's halves hold decides the tables' sizes
+    /// ([`super::leaf_order`]), and any order is exact.
+    pub fn with_leaves(state_len: usize, leaves: &[usize]) -> TreeStore {
+        let words = TreeStore::words_for(state_len);
+        let mut sorted = leaves.to_vec();
+        sorted.sort_unstable();
+        assert!(
+            sorted.iter().copied().eq(0..words),
+            "leaves: a permutation of the words"
+        );
         let mut nodes = Vec::new();
-        build(0, words, &mut nodes);
+        build(leaves, &mut nodes);
         let tables: Vec<PairTable> = nodes.iter().map(|_| PairTable::new()).collect();
         let recent = RefCell::new(Recent {
             trees: (0..RECENT)
@@ -702,15 +724,15 @@ impl TreeStore {
     }
 }
 
-/// Appends the inner nodes over words `[lo, hi)` (children first); the
-/// child that stands for the range.
-fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
-    if hi - lo == 1 {
-        return Child::Word(lo);
+/// Appends the inner nodes over the words `leaves` (children first); the
+/// child that stands for them.
+fn build(leaves: &[usize], nodes: &mut Vec<Node>) -> Child {
+    if leaves.len() == 1 {
+        return Child::Word(leaves[0]);
     }
-    let mid = lo + (hi - lo).div_ceil(2);
-    let left = build(lo, mid, nodes);
-    let right = build(mid, hi, nodes);
+    let (l, r) = leaves.split_at(leaves.len().div_ceil(2));
+    let left = build(l, nodes);
+    let right = build(r, nodes);
     nodes.push(Node { left, right });
     Child::Node(nodes.len() - 1)
 }
@@ -888,10 +910,29 @@ mod tests {
             .collect()
     }
 
+    /// The words of states of `n` bytes in a scrambled order (odd ones
+    /// first, backwards).
+    fn scrambled(n: usize) -> Vec<usize> {
+        let w = TreeStore::words_for(n);
+        (0..w)
+            .rev()
+            .filter(|i| i % 2 == 1)
+            .chain((0..w).filter(|i| i % 2 == 0))
+            .collect()
+    }
+
     #[test]
     fn agrees_with_the_exact_store_and_gives_states_back() {
-        for n in [0, 1, 3, 4, 5, 8, 13, 64, 301] {
-            let mut t = TreeStore::new(n);
+        for (n, scramble) in [0, 1, 3, 4, 5, 8, 13, 64, 301]
+            .into_iter()
+            .flat_map(|n| [(n, false), (n, true)])
+        {
+            // Whatever the order of the leaves.
+            let mut t = if scramble {
+                TreeStore::with_leaves(n, &scrambled(n))
+            } else {
+                TreeStore::new(n)
+            };
             let mut e = StateStore::new(n);
             let mut scratch = Vec::new();
             for s in states(n, 3000, n as u64) {
@@ -914,6 +955,12 @@ mod tests {
     }
 
     #[test]
+    #[should_panic(expected = "a permutation")]
+    fn leaves_must_be_a_permutation() {
+        TreeStore::with_leaves(12, &[0, 1, 1]);
+    }
+
+    #[test]
     fn states_encoded_ahead_are_inserted_exactly() {
         // Batches prefetched as a breadth-first search does (the source
         // read, its successors prefetched, then inserted), with
@@ -921,7 +968,7 @@ mod tests {
         // holds one state per value, the others must be told apart by
         // their words) and some inserted in another order or twice.
         for n in [3, 13, 64] {
-            let mut t = TreeStore::new(n);
+            let mut t = TreeStore::with_leaves(n, &scrambled(n));
             let mut e = StateStore::new(n);
             let mut scratch = Vec::new();
             let all = states(n, 4000, 11 + n as u64);
