@@ -15,8 +15,8 @@
 //! its halves are balanced).
 //!
 //! **How.** The words are weighed by how much they vary in a sample: the
-//! first [`SAMPLE`] states of a breadth-first search (an exact store,
-//! thrown away after), a word's weight the log of the number of its
+//! first [`SAMPLE`] states of a breadth-first search (fewer if longer than
+//! 256 bytes; an exact store, thrown away after), a word's weight the log of the number of its
 //! distinct values there. Then, from the root down, the words of a node are
 //! dealt to its two halves (of fixed sizes: the left one takes the odd
 //! word), heaviest first, each to the half whose weight is lower: a
@@ -37,8 +37,11 @@ use dve_frontend::model::{NextState, SuccBuf};
 use super::store::{Insert, StateStore};
 use super::tree_store::TreeStore;
 
-/// States sampled (the first ones of a breadth-first search).
+/// States sampled (the first ones of a breadth-first search)...
 pub const SAMPLE: usize = 1 << 15;
+/// ... fewer for long states: the sample's store is outside the memory
+/// budget, so it is kept small beside any budget (8 MiB of states).
+const SAMPLE_BYTES: usize = 8 << 20;
 
 /// The first `n` states of `model`'s breadth-first search (fewer if it
 /// has fewer).
@@ -83,7 +86,8 @@ pub fn leaf_order(state_len: usize, samples: &[Vec<u8>]) -> Vec<usize> {
 /// sample of its states.
 pub fn tree_store_for(model: &dyn NextState) -> TreeStore {
     let n = model.state_len();
-    TreeStore::with_leaves(n, &leaf_order(n, &sample(model, SAMPLE)))
+    let count = SAMPLE.min(SAMPLE_BYTES / n.max(1)).max(1);
+    TreeStore::with_leaves(n, &leaf_order(n, &sample(model, count)))
 }
 
 /// Word `w` of `state` as the tree store reads it (little-endian, the
