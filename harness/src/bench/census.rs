@@ -161,9 +161,20 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         v
     };
     let wall: f64 = entries.iter().filter_map(|e| e.num("wall_s")).sum();
+    // Of the suite's instances, how many have a run (the census may be
+    // under way).
+    let suite = beem.and_then(|b| b.models().ok()).map(|m| m.len());
+    let of_suite = match suite {
+        Some(n) if n > entries.len() => format!(
+            " of the suite's {n} (the other {} not run yet: the census is incomplete)",
+            n - entries.len()
+        ),
+        Some(n) => format!(" (all {n} of the suite)"),
+        None => String::new(),
+    };
     let _ = writeln!(
         md,
-        "{} instances, {complete} explored to their end (breadth-first, store {}); the runs took \
+        "{} instances{of_suite}, {complete} explored to their end (breadth-first, store {}); the runs took \
          {:.1} h of wall-clock time together (budgets: see the matrix).\n",
         entries.len(),
         if stores.is_empty() {
@@ -340,6 +351,40 @@ mod tests {
         assert_eq!(csv.lines().count(), 6);
         assert!(csv.contains("c.1,c,,unlisted,,,,1500000"), "{csv}");
         std::fs::remove_dir_all(&out).ok();
+    }
+
+    #[test]
+    fn an_unfinished_census_says_how_many_of_the_suite_are_missing() {
+        let dir = std::env::temp_dir().join(format!("dvemc-census-suite-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("dve")).unwrap();
+        for name in ["a.1", "a.2", "a.3", "a.1.prop1"] {
+            std::fs::write(dir.join("dve").join(format!("{name}.dve")), "").unwrap();
+        }
+        let beem = Beem::at(&dir);
+        let out = dir.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        render(
+            &[row("a.1", "100", "yes", 100, "complete", 30.0)],
+            &out,
+            Some(&beem),
+        )
+        .unwrap();
+        let md = std::fs::read_to_string(out.join("census.md")).unwrap();
+        assert!(
+            md.contains("1 instances of the suite's 3 (the other 2 not run yet: the census is incomplete)"),
+            "{md}"
+        );
+        let rows: Vec<Row> = ["a.1", "a.2", "a.3"]
+            .iter()
+            .map(|i| row(i, "100", "yes", 100, "complete", 30.0))
+            .collect();
+        render(&rows, &out, Some(&beem)).unwrap();
+        let md = std::fs::read_to_string(out.join("census.md")).unwrap();
+        assert!(
+            md.contains("3 instances (all 3 of the suite), 3 explored"),
+            "{md}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -611,12 +611,38 @@ pub fn parallel_check<W: Watch>(
     budget: &Budget,
     watch: &W,
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
+    with_shared(model, threads, budget, watch, |sh, t_n, run| {
+        bfs_levels(sh, t_n, run)
+    })
+}
+
+/// Runs `search` on `threads` threads' [`Shared`] state (its initial state
+/// stored), then fills in what every parallel search reports: states,
+/// store bytes, outcome; with the number of violations and the first one.
+pub(super) fn with_shared<'a, W: Watch>(
+    model: &'a dyn NextState,
+    threads: usize,
+    budget: &'a Budget,
+    watch: &'a W,
+    search: impl FnOnce(&Shared<'a, W>, usize, &mut ParallelRun),
+) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
     let t_n = threads.max(1);
     let mut run = ParallelRun::default();
     let Some(sh) = Shared::start(model, t_n, budget, watch) else {
         run.result = Outcome::StateLimit;
         return (run, 0, None);
     };
+    search(&sh, t_n, &mut run);
+    run.states = sh.store.len() as u64;
+    run.store_bytes = sh.store.bytes_used() as u64;
+    let (result, violations, first) = sh.finish();
+    run.result = result;
+    (run, violations, first)
+}
+
+/// The level-synchronous search of [`parallel_check`].
+fn bfs_levels<W: Watch>(sh: &Shared<'_, W>, t_n: usize, run: &mut ParallelRun) {
+    let (model, budget) = (sh.model, sh.budget);
     let (store, stop) = (&sh.store, &sh.stop);
     let levels = RwLock::new(Levels {
         writers: t_n,
@@ -700,11 +726,6 @@ pub fn parallel_check<W: Watch>(
             }
         }
     });
-    run.states = store.len() as u64;
-    run.store_bytes = store.bytes_used() as u64;
-    let (result, violations, first) = sh.finish();
-    run.result = result;
-    (run, violations, first)
 }
 
 /// The threads of a search other than the calling one (`1..threads`),

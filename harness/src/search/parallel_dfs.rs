@@ -34,8 +34,9 @@ use dve_frontend::model::NextState;
 
 use super::bfs::BATCH;
 use super::limits::Budget;
-use super::outcome::Outcome;
-use super::parallel::{prefetch_successors, ParallelRun, Scratch, Shared, Tally, Violation, Watch};
+use super::parallel::{
+    prefetch_successors, with_shared, ParallelRun, Scratch, Shared, Tally, Violation, Watch,
+};
 
 /// Batches a thread expands between two polls of the budget (and two
 /// chances for a thread growing the index to take its write lock).
@@ -211,14 +212,21 @@ pub fn parallel_dfs_check<W: Watch>(
     budget: &Budget,
     watch: &W,
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
-    let t_n = threads.max(1);
-    let mut run = ParallelRun::default();
-    let Some(sh) = Shared::start(model, t_n, budget, watch) else {
-        run.result = Outcome::StateLimit;
-        return (run, 0, None);
-    };
+    with_shared(model, threads, budget, watch, |sh, t_n, run| {
+        let (tallies, peaks) = crew_search(sh, t_n);
+        for (t, peak) in tallies.iter().zip(peaks) {
+            run.transitions += t.transitions;
+            run.deadlocks += t.deadlocks;
+            run.error_transitions += t.errors;
+            run.frontier_bytes += peak as u64;
+        }
+    })
+}
+
+/// The threads' search: each one's counters and its stack's peak bytes.
+fn crew_search<W: Watch>(sh: &Shared<'_, W>, t_n: usize) -> (Vec<Tally>, Vec<usize>) {
     let crew = Crew {
-        sh: &sh,
+        sh,
         threads: t_n,
         parts: Mutex::new(Parts::default()),
         ready: Condvar::new(),
@@ -239,17 +247,7 @@ pub fn parallel_dfs_check<W: Watch>(
         );
         all
     });
-    for (t, peak) in &results {
-        run.transitions += t.transitions;
-        run.deadlocks += t.deadlocks;
-        run.error_transitions += t.errors;
-        run.frontier_bytes += *peak as u64;
-    }
-    run.states = sh.store.len() as u64;
-    run.store_bytes = sh.store.bytes_used() as u64;
-    let (result, violations, first) = sh.finish();
-    run.result = result;
-    (run, violations, first)
+    results.into_iter().unzip()
 }
 
 /// [`parallel_dfs_check`] checking nothing.
