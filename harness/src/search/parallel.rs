@@ -650,7 +650,7 @@ fn bfs_levels<W: Watch>(sh: &Shared<'_, W>, t_n: usize, run: &mut ParallelRun) {
     });
     let mut scratch: Vec<Scratch> = (0..t_n).map(|_| Scratch::new(model.state_len())).collect();
     let round = Round {
-        sh: &sh,
+        sh,
         levels: &levels,
         spec: RwLock::new(Spec::default()),
         cursors: (0..t_n).map(|_| Cursor(AtomicUsize::new(0))).collect(),
