@@ -26,6 +26,19 @@
 //! the model only (the sample is deterministic): a search is as
 //! reproducible as with the identity order, and exact whatever the order.
 //!
+//! Weights add up as if words varied independently; they do not (a
+//! process's control state and its variables move together). So the
+//! root's split, the one that matters most (its children's tables are the
+//! largest), is then improved on the sample itself: words are swapped
+//! between the halves while the number of distinct projections of the
+//! sample on the left half plus that on the right (the sizes the
+//! children's tables would have, were the sample the state space) falls,
+//! up to [`MAX_SWAPS`] tries, and each half is dealt again. Bytes per
+//! state with the ctree store, weights only -> with the swaps:
+//! leader_election.5 9.3 -> 4.2, hanoi.3 9.8 -> 7.4, phils.6 4.6 -> 2.4,
+//! adding.4 7.1 -> 4.9, fischer.6 5.1 -> 4.1, at.4 3.7 -> 3.1 (anderson.6
+//! 4.1 either way), and 0.9-1.5x the speed (smaller tables).
+//!
 //! A sample of the first levels can miss words that vary only deeper
 //! (they weigh nothing and fill the lighter half): the order is a
 //! heuristic for memory, never a question of exactness.
@@ -79,7 +92,85 @@ pub fn leaf_order(state_len: usize, samples: &[Vec<u8>]) -> Vec<usize> {
     let weight: Vec<f64> = distinct.iter().map(|d| (d.len().max(1) as f64).log2()).collect();
     let mut leaves: Vec<usize> = (0..words).collect();
     deal(&mut leaves, &weight);
+    refine_root(&mut leaves, &weight, samples);
     leaves
+}
+
+/// Swaps of words between the root's halves tried at most (each costs a
+/// pass over the sample).
+const MAX_SWAPS: usize = 4096;
+
+/// A state's projection on a set of words, as a sum of per-word hashes:
+/// a swap of two words between the halves updates both sums in place.
+#[inline]
+fn mix(w: usize, v: u32) -> u64 {
+    let mut z = (v as u64 | (w as u64) << 32).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Distinct values in `hs` (sorted in `scratch`).
+fn distinct(hs: &[u64], scratch: &mut Vec<u64>) -> usize {
+    scratch.clear();
+    scratch.extend_from_slice(hs);
+    scratch.sort_unstable();
+    scratch.dedup();
+    scratch.len()
+}
+
+/// Swaps words between the root's halves while the numbers of distinct
+/// projections of the sample on the two halves (the sizes of the root's
+/// children's tables, as far as the sample tells) fall in sum; then deals
+/// each half again.
+fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>]) {
+    let half = leaves.len().div_ceil(2);
+    let (mut l, mut r) = (leaves[..half].to_vec(), leaves[half..].to_vec());
+    let sum = |ws: &[usize], s: &[u8]| ws.iter().fold(0u64, |h, &w| h.wrapping_add(mix(w, word(s, w))));
+    let mut hl: Vec<u64> = samples.iter().map(|s| sum(&l, s)).collect();
+    let mut hr: Vec<u64> = samples.iter().map(|s| sum(&r, s)).collect();
+    let mut scratch = Vec::with_capacity(samples.len());
+    let mut best = distinct(&hl, &mut scratch) + distinct(&hr, &mut scratch);
+    let (mut nl, mut nr) = (hl.clone(), hr.clone());
+    let mut tries = 0;
+    'passes: for _ in 0..2 {
+        let mut better = false;
+        for i in 0..l.len() {
+            for j in 0..r.len() {
+                let (a, b) = (l[i], r[j]);
+                if weight[a] == 0.0 && weight[b] == 0.0 {
+                    continue;
+                }
+                tries += 1;
+                if tries > MAX_SWAPS {
+                    break 'passes;
+                }
+                for (k, s) in samples.iter().enumerate() {
+                    let (ma, mb) = (mix(a, word(s, a)), mix(b, word(s, b)));
+                    nl[k] = hl[k].wrapping_sub(ma).wrapping_add(mb);
+                    nr[k] = hr[k].wrapping_sub(mb).wrapping_add(ma);
+                }
+                let c = distinct(&nl, &mut scratch) + distinct(&nr, &mut scratch);
+                if c < best {
+                    best = c;
+                    better = true;
+                    l[i] = b;
+                    r[j] = a;
+                    std::mem::swap(&mut hl, &mut nl);
+                    std::mem::swap(&mut hr, &mut nr);
+                }
+            }
+        }
+        if !better {
+            break;
+        }
+    }
+    l.sort_unstable();
+    r.sort_unstable();
+    deal(&mut l, weight);
+    deal(&mut r, weight);
+    leaves[..half].copy_from_slice(&l);
+    leaves[half..].copy_from_slice(&r);
 }
 
 /// The tree store for `model`, its leaves ordered by [`leaf_order`] on a
@@ -179,6 +270,29 @@ mod tests {
         let mut words: Vec<usize> = (0..5).collect();
         deal(&mut words, &weight);
         assert_eq!(words, vec![0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn swaps_put_words_that_move_together_on_one_side() {
+        // Words 0 and 1 always equal (x), 2 and 3 too (y): halves {0, 1}
+        // and {2, 3} have 16 distinct projections each, {0, 2} and {1, 3}
+        // 256 each.
+        let samples: Vec<Vec<u8>> = (0..256u32)
+            .map(|k| {
+                let (x, y) = (k % 16, k / 16);
+                [x, x, y, y].iter().flat_map(|v| v.to_le_bytes()).collect()
+            })
+            .collect();
+        let weight = [4.0; 4];
+        let mut leaves = vec![0, 2, 1, 3];
+        refine_root(&mut leaves, &weight, &samples);
+        let mut l = leaves[..2].to_vec();
+        l.sort_unstable();
+        assert!(l == [0, 1] || l == [2, 3], "{leaves:?}");
+        // From the state's order, already best, nothing moves.
+        let mut leaves = vec![0, 1, 2, 3];
+        refine_root(&mut leaves, &weight, &samples);
+        assert_eq!(leaves, vec![0, 1, 2, 3]);
     }
 
     #[test]
