@@ -135,9 +135,9 @@ fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>]) {
     let mut tries = 0;
     'passes: for _ in 0..2 {
         let mut better = false;
-        for i in 0..l.len() {
-            for j in 0..r.len() {
-                let (a, b) = (l[i], r[j]);
+        for x in l.iter_mut() {
+            for y in r.iter_mut() {
+                let (a, b) = (*x, *y);
                 if weight[a] == 0.0 && weight[b] == 0.0 {
                     continue;
                 }
@@ -154,8 +154,7 @@ fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>]) {
                 if c < best {
                     best = c;
                     better = true;
-                    l[i] = b;
-                    r[j] = a;
+                    std::mem::swap(x, y);
                     std::mem::swap(&mut hl, &mut nl);
                     std::mem::swap(&mut hr, &mut nr);
                 }
