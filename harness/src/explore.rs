@@ -82,12 +82,12 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
         return explore_parallel(model, opts);
     }
     match opts.store {
-        StoreKind::Exact => explore_into(model, opts, || StateStore::new(model.state_len())),
-        StoreKind::Tree => explore_into(model, opts, || search::leaf_order::tree_store_for(model)),
+        StoreKind::Exact => explore_into(model, opts, |_| StateStore::new(model.state_len())),
+        StoreKind::Tree => explore_into(model, opts, |b| search::leaf_order::tree_store_for(model, b)),
         StoreKind::CTree => explore_ctree(model, opts),
-        StoreKind::Compact(bits) => explore_into(model, opts, || CompactStore::new(model.state_len(), bits)),
+        StoreKind::Compact(bits) => explore_into(model, opts, |_| CompactStore::new(model.state_len(), bits)),
         StoreKind::Bitstate { log2m, k } => {
-            explore_into(model, opts, || BitstateStore::new(model.state_len(), log2m, k))
+            explore_into(model, opts, |_| BitstateStore::new(model.state_len(), log2m, k))
         }
     }
 }
@@ -180,12 +180,12 @@ fn explore_ctree(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
 fn explore_into<S: Store>(
     model: &dyn NextState,
     opts: &ExploreOptions,
-    make: impl FnOnce() -> S,
+    make: impl FnOnce(&Budget) -> S,
 ) -> RunRecord {
     let strategy = opts.strategy.unwrap_or(Strategy::Bfs);
     let start = Instant::now();
-    let mut store = make();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let mut store = make(&budget);
     let mut rec = RunRecord {
         model: model.info().name.clone(),
         strategy: strategy.to_string(),

@@ -26,11 +26,29 @@ fn balanced_leaves_store_leader_election_in_fewer_bytes() {
     let order = leaf_order(n, &sample(&m, SAMPLE));
     assert_ne!(order, (0..words).collect::<Vec<_>>(), "an order of its own");
     let (own, own_bytes) = explore(&m, TreeStore::new(n));
-    let (balanced, balanced_bytes) = explore(&m, tree_store_for(&m));
+    let budget = Budget::new(&Limits::default(), Instant::now());
+    let (balanced, balanced_bytes) = explore(&m, tree_store_for(&m, &budget));
     assert_eq!((own, balanced), (746_240, 746_240), "BEEM's count either way");
     eprintln!("leader_election.4: {own_bytes} bytes in the state's order, {balanced_bytes} balanced");
     assert!(
         balanced_bytes * 10 < own_bytes * 7,
         "{balanced_bytes} bytes balanced against {own_bytes}"
     );
+}
+
+#[test]
+fn a_spent_time_budget_ends_the_sampling_at_once() {
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let model = dve_frontend::load_file(&beem.model_path("leader_election.4")).expect("loads");
+    let m = Interpreter::new(model);
+    let spent = Limits {
+        time: Some(std::time::Duration::ZERO),
+        ..Default::default()
+    };
+    // The sample ends at its first poll (the initial state alone), so
+    // every word weighs nothing and the order is the state's own.
+    let t = tree_store_for(&m, &Budget::new(&spent, Instant::now()));
+    let own = TreeStore::new(m.state_len());
+    let (a, b) = (explore(&m, t), explore(&m, own));
+    assert_eq!(a, b, "the state's order: the same states in the same bytes");
 }

@@ -33,7 +33,8 @@
 //! between the halves while the number of distinct projections of the
 //! sample on the left half plus that on the right (the sizes the
 //! children's tables would have, were the sample the state space) falls,
-//! up to [`MAX_SWAPS`] tries, and each half is dealt again. Bytes per
+//! up to [`MAX_SWAP_WORK`] (and the run's time budget), and each half
+//! is dealt again. Bytes per
 //! state with the ctree store, weights only -> with the swaps:
 //! leader_election.5 9.3 -> 4.2, hanoi.3 9.8 -> 7.4, phils.6 4.6 -> 2.4,
 //! adding.4 7.1 -> 4.9, fischer.6 5.1 -> 4.1, at.4 3.7 -> 3.1 (anderson.6
@@ -47,6 +48,7 @@ use std::collections::HashSet;
 
 use dve_frontend::model::{NextState, SuccBuf};
 
+use super::limits::Budget;
 use super::store::{Insert, StateStore};
 use super::tree_store::TreeStore;
 
@@ -59,12 +61,21 @@ const SAMPLE_BYTES: usize = 8 << 20;
 /// The first `n` states of `model`'s breadth-first search (fewer if it
 /// has fewer).
 pub fn sample(model: &dyn NextState, n: usize) -> Vec<Vec<u8>> {
+    sample_until(model, n, &|| false)
+}
+
+/// [`sample`], ending early when `stop` says so (polled every 1,024
+/// states expanded).
+fn sample_until(model: &dyn NextState, n: usize, stop: &dyn Fn() -> bool) -> Vec<Vec<u8>> {
     let mut store = StateStore::new(model.state_len());
     let init = model.initial_vec();
     store.insert(&init, model.fingerprint(&init));
     let mut buf = SuccBuf::new(model.state_len());
     let mut next = 0u32;
     while (next as usize) < store.len() && store.len() < n {
+        if next.is_multiple_of(1024) && stop() {
+            break;
+        }
         model.successors(store.get(next), &mut buf);
         for i in 0..buf.len() {
             let s = buf.state(i);
@@ -82,6 +93,11 @@ pub fn sample(model: &dyn NextState, n: usize) -> Vec<Vec<u8>> {
 /// The leaves of the tree for states of `state_len` bytes, balanced on
 /// `samples` (see the module documentation).
 pub fn leaf_order(state_len: usize, samples: &[Vec<u8>]) -> Vec<usize> {
+    leaf_order_until(state_len, samples, &|| false)
+}
+
+/// [`leaf_order`], its swaps ended early when `stop` says so.
+fn leaf_order_until(state_len: usize, samples: &[Vec<u8>], stop: &dyn Fn() -> bool) -> Vec<usize> {
     let words = TreeStore::words_for(state_len);
     let mut distinct: Vec<HashSet<u32>> = vec![HashSet::new(); words];
     for s in samples {
@@ -92,13 +108,14 @@ pub fn leaf_order(state_len: usize, samples: &[Vec<u8>]) -> Vec<usize> {
     let weight: Vec<f64> = distinct.iter().map(|d| (d.len().max(1) as f64).log2()).collect();
     let mut leaves: Vec<usize> = (0..words).collect();
     deal(&mut leaves, &weight);
-    refine_root(&mut leaves, &weight, samples);
+    refine_root(&mut leaves, &weight, samples, stop);
     leaves
 }
 
-/// Swaps of words between the root's halves tried at most (each costs a
-/// pass over the sample).
-const MAX_SWAPS: usize = 4096;
+/// Work of the swaps at most: tries times sampled states (a try is a pass
+/// over the sample and two sorts of it, about 1.5 ms for 32,768 states:
+/// 1,024 tries, some 1.5 s at most, on the longest states).
+const MAX_SWAP_WORK: usize = 1 << 25;
 
 /// A state's projection on a set of words, as a sum of per-word hashes:
 /// a swap of two words between the halves updates both sums in place.
@@ -123,7 +140,7 @@ fn distinct(hs: &[u64], scratch: &mut Vec<u64>) -> usize {
 /// projections of the sample on the two halves (the sizes of the root's
 /// children's tables, as far as the sample tells) fall in sum; then deals
 /// each half again.
-fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>]) {
+fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>], stop: &dyn Fn() -> bool) {
     let half = leaves.len().div_ceil(2);
     let (mut l, mut r) = (leaves[..half].to_vec(), leaves[half..].to_vec());
     let sum = |ws: &[usize], s: &[u8]| ws.iter().fold(0u64, |h, &w| h.wrapping_add(mix(w, word(s, w))));
@@ -142,7 +159,7 @@ fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>]) {
                     continue;
                 }
                 tries += 1;
-                if tries > MAX_SWAPS {
+                if tries * samples.len() > MAX_SWAP_WORK || stop() {
                     break 'passes;
                 }
                 for (k, s) in samples.iter().enumerate() {
@@ -174,10 +191,14 @@ fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>]) {
 
 /// The tree store for `model`, its leaves ordered by [`leaf_order`] on a
 /// sample of its states.
-pub fn tree_store_for(model: &dyn NextState) -> TreeStore {
+/// Time and interruption in `budget` end the sampling and the swaps early
+/// (the search then stops at its first poll); the sample's memory (a few
+/// times [`SAMPLE_BYTES`] at most) is outside the budget.
+pub fn tree_store_for(model: &dyn NextState, budget: &Budget) -> TreeStore {
     let n = model.state_len();
     let count = SAMPLE.min(SAMPLE_BYTES / n.max(1)).max(1);
-    TreeStore::with_leaves(n, &leaf_order(n, &sample(model, count)))
+    let stop = || budget.poll().is_some();
+    TreeStore::with_leaves(n, &leaf_order_until(n, &sample_until(model, count, &stop), &stop))
 }
 
 /// Word `w` of `state` as the tree store reads it (little-endian, the
@@ -284,13 +305,13 @@ mod tests {
             .collect();
         let weight = [4.0; 4];
         let mut leaves = vec![0, 2, 1, 3];
-        refine_root(&mut leaves, &weight, &samples);
+        refine_root(&mut leaves, &weight, &samples, &|| false);
         let mut l = leaves[..2].to_vec();
         l.sort_unstable();
         assert!(l == [0, 1] || l == [2, 3], "{leaves:?}");
         // From the state's order, already best, nothing moves.
         let mut leaves = vec![0, 1, 2, 3];
-        refine_root(&mut leaves, &weight, &samples);
+        refine_root(&mut leaves, &weight, &samples, &|| false);
         assert_eq!(leaves, vec![0, 1, 2, 3]);
     }
 

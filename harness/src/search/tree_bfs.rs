@@ -136,7 +136,7 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
         run.result = Outcome::StateLimit;
         return run;
     }
-    let mut tree = super::leaf_order::tree_store_for(model);
+    let mut tree = super::leaf_order::tree_store_for(model, budget);
     let mut roots = RootSet::new();
     let init = model.initial_vec();
     let (l, r) = tree.insert_below_root(&init);
