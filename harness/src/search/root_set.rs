@@ -148,6 +148,10 @@ impl RootSet {
         let r = w - b;
         let sb = r + DISP_BITS;
         let bits = (1usize << b) * SLOTS * sb as usize;
+        let bytes = vec![0; bits.div_ceil(8) + SLACK];
+        // Every lookup lands on a random bucket: with 4 KiB pages, a TLB
+        // miss each (and a prefetch that may be dropped for it).
+        super::store::advise_huge_pages(&bytes);
         RootSet {
             wl,
             wr,
@@ -156,7 +160,7 @@ impl RootSet {
             r,
             sb,
             len: 0,
-            bytes: vec![0; bits.div_ceil(8) + SLACK],
+            bytes,
             overflow: Default::default(),
         }
     }
