@@ -50,7 +50,7 @@ use dve_frontend::model::{NextState, SuccBuf};
 
 use super::limits::Budget;
 use super::store::{Insert, StateStore};
-use super::tree_store::TreeStore;
+use super::tree_store::{pair_hash, TreeStore};
 
 /// States sampled (the first ones of a breadth-first search)...
 pub const SAMPLE: usize = 1 << 15;
@@ -99,16 +99,20 @@ pub fn leaf_order(state_len: usize, samples: &[Vec<u8>]) -> Vec<usize> {
 /// [`leaf_order`], its swaps ended early when `stop` says so.
 fn leaf_order_until(state_len: usize, samples: &[Vec<u8>], stop: &dyn Fn() -> bool) -> Vec<usize> {
     let words = TreeStore::words_for(state_len);
+    let samples: Vec<Vec<u32>> = samples
+        .iter()
+        .map(|s| TreeStore::words_of_state(s, words))
+        .collect();
     let mut distinct: Vec<HashSet<u32>> = vec![HashSet::new(); words];
-    for s in samples {
-        for (w, set) in distinct.iter_mut().enumerate() {
-            set.insert(word(s, w));
+    for s in &samples {
+        for (set, &v) in distinct.iter_mut().zip(s) {
+            set.insert(v);
         }
     }
     let weight: Vec<f64> = distinct.iter().map(|d| (d.len().max(1) as f64).log2()).collect();
     let mut leaves: Vec<usize> = (0..words).collect();
     deal(&mut leaves, &weight);
-    refine_root(&mut leaves, &weight, samples, stop);
+    refine_root(&mut leaves, &weight, &samples, stop);
     leaves
 }
 
@@ -117,14 +121,12 @@ fn leaf_order_until(state_len: usize, samples: &[Vec<u8>], stop: &dyn Fn() -> bo
 /// 1,024 tries, some 1.5 s at most, on the longest states).
 const MAX_SWAP_WORK: usize = 1 << 25;
 
-/// A state's projection on a set of words, as a sum of per-word hashes:
-/// a swap of two words between the halves updates both sums in place.
+/// A state's projection on a set of words is the sum of the hashes of
+/// its words there (each hashed with its place): a swap of two words
+/// between the halves updates both sums in place.
 #[inline]
 fn mix(w: usize, v: u32) -> u64 {
-    let mut z = (v as u64 | (w as u64) << 32).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    pair_hash(v as u64 | (w as u64) << 32)
 }
 
 /// Distinct values in `hs` (sorted in `scratch`).
@@ -140,12 +142,16 @@ fn distinct(hs: &[u64], scratch: &mut Vec<u64>) -> usize {
 /// projections of the sample on the two halves (the sizes of the root's
 /// children's tables, as far as the sample tells) fall in sum; then deals
 /// each half again.
-fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>], stop: &dyn Fn() -> bool) {
+fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u32>], stop: &dyn Fn() -> bool) {
     let half = leaves.len().div_ceil(2);
     let (mut l, mut r) = (leaves[..half].to_vec(), leaves[half..].to_vec());
-    let sum = |ws: &[usize], s: &[u8]| ws.iter().fold(0u64, |h, &w| h.wrapping_add(mix(w, word(s, w))));
-    let mut hl: Vec<u64> = samples.iter().map(|s| sum(&l, s)).collect();
-    let mut hr: Vec<u64> = samples.iter().map(|s| sum(&r, s)).collect();
+    // Each word's hashes over the sample, once (a try reads two words').
+    let mixed: Vec<Vec<u64>> = (0..leaves.len())
+        .map(|w| samples.iter().map(|s| mix(w, s[w])).collect())
+        .collect();
+    let sum = |ws: &[usize], k: usize| ws.iter().fold(0u64, |h, &w| h.wrapping_add(mixed[w][k]));
+    let mut hl: Vec<u64> = (0..samples.len()).map(|k| sum(&l, k)).collect();
+    let mut hr: Vec<u64> = (0..samples.len()).map(|k| sum(&r, k)).collect();
     let mut scratch = Vec::with_capacity(samples.len());
     let mut best = distinct(&hl, &mut scratch) + distinct(&hr, &mut scratch);
     let (mut nl, mut nr) = (hl.clone(), hr.clone());
@@ -162,8 +168,8 @@ fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u8>], stop: 
                 if tries * samples.len() > MAX_SWAP_WORK || stop() {
                     break 'passes;
                 }
-                for (k, s) in samples.iter().enumerate() {
-                    let (ma, mb) = (mix(a, word(s, a)), mix(b, word(s, b)));
+                for k in 0..samples.len() {
+                    let (ma, mb) = (mixed[a][k], mixed[b][k]);
                     nl[k] = hl[k].wrapping_sub(ma).wrapping_add(mb);
                     nr[k] = hr[k].wrapping_sub(mb).wrapping_add(ma);
                 }
@@ -199,16 +205,6 @@ pub fn tree_store_for(model: &dyn NextState, budget: &Budget) -> TreeStore {
     let count = SAMPLE.min(SAMPLE_BYTES / n.max(1)).max(1);
     let stop = || budget.poll().is_some();
     TreeStore::with_leaves(n, &leaf_order_until(n, &sample_until(model, count, &stop), &stop))
-}
-
-/// Word `w` of `state` as the tree store reads it (little-endian, the
-/// last one padded with zeros).
-fn word(state: &[u8], w: usize) -> u32 {
-    let mut b = [0u8; 4];
-    let lo = (4 * w).min(state.len());
-    let hi = (4 * w + 4).min(state.len());
-    b[..hi - lo].copy_from_slice(&state[lo..hi]);
-    u32::from_le_bytes(b)
 }
 
 /// Halves whose weights differ by at most this share of their sum are
@@ -297,10 +293,10 @@ mod tests {
         // Words 0 and 1 always equal (x), 2 and 3 too (y): halves {0, 1}
         // and {2, 3} have 16 distinct projections each, {0, 2} and {1, 3}
         // 256 each.
-        let samples: Vec<Vec<u8>> = (0..256u32)
+        let samples: Vec<Vec<u32>> = (0..256u32)
             .map(|k| {
                 let (x, y) = (k % 16, k / 16);
-                [x, x, y, y].iter().flat_map(|v| v.to_le_bytes()).collect()
+                vec![x, x, y, y]
             })
             .collect();
         let weight = [4.0; 4];
@@ -316,9 +312,8 @@ mod tests {
     }
 
     #[test]
-    fn word_reads_the_padded_tail() {
-        let s = [1u8, 0, 0, 0, 7, 8];
-        assert_eq!(word(&s, 0), 1);
-        assert_eq!(word(&s, 1), 0x0807);
+    fn words_read_the_padded_tail() {
+        let s = [1u8, 0, 0, 0, 7, 8, 9];
+        assert_eq!(TreeStore::words_of_state(&s, 3), [1, 0x09_0807, 0]);
     }
 }

@@ -226,8 +226,10 @@ struct PairTable {
     growth: usize,
 }
 
+/// The hash of a pair (and of a word with its place in the leaf order's
+/// sampling, `super::leaf_order`).
 #[inline]
-fn hash(pair: u64) -> u64 {
+pub(crate) fn pair_hash(pair: u64) -> u64 {
     // A 64-bit finalizer (splitmix64): every input bit moves the top bits,
     // which pick the home slot.
     let mut z = pair.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -320,7 +322,7 @@ impl PairTable {
     }
 
     fn find(&self, pair: u64) -> Option<u32> {
-        self.probe(pair, hash(pair)).ok()
+        self.probe(pair, pair_hash(pair)).ok()
     }
 
     /// Starts loading the index slot a lookup of a pair hashed `h` reads
@@ -384,7 +386,7 @@ impl PairTable {
         advise_huge_pages(&self.index);
         self.bits = index_bits(cap);
         for i in 0..self.len {
-            let h = hash(self.get(i as u32));
+            let h = pair_hash(self.get(i as u32));
             let mut slot = self.home(h);
             while self.index[slot] != 0 {
                 slot = if slot + 1 == cap { 0 } else { slot + 1 };
@@ -601,21 +603,37 @@ impl TreeStore {
         }
     }
 
-    fn words_of(&self, state: &[u8], out: &mut [u32]) {
-        let whole = state.chunks_exact(4);
-        let tail = whole.remainder();
-        let n = whole.len();
-        for (w, b) in out.iter_mut().zip(whole) {
-            *w = u32::from_le_bytes(b.try_into().expect("4 bytes"));
-        }
-        out[n..].fill(0);
-        if !tail.is_empty() {
-            // (Byte by byte: a copy into a 4-byte buffer read back whole
-            // stalled the store-to-load forwarding, 3 % of a search.)
-            out[n] = tail.iter().rev().fold(0, |w, &b| w << 8 | b as u32);
-        }
+    /// The `words` words a state is read as (see [`words_for`]
+    /// (Self::words_for)).
+    pub(crate) fn words_of_state(state: &[u8], words: usize) -> Vec<u32> {
+        let mut out = vec![0; words];
+        read_words(state, &mut out);
+        out
     }
 
+    fn words_of(&self, state: &[u8], out: &mut [u32]) {
+        read_words(state, out)
+    }
+}
+
+/// `state`'s words, little-endian, the last padded with zeros, then zeros
+/// to the end of `out`.
+fn read_words(state: &[u8], out: &mut [u32]) {
+    let whole = state.chunks_exact(4);
+    let tail = whole.remainder();
+    let n = whole.len();
+    for (w, b) in out.iter_mut().zip(whole) {
+        *w = u32::from_le_bytes(b.try_into().expect("4 bytes"));
+    }
+    out[n..].fill(0);
+    if !tail.is_empty() {
+        // (Byte by byte: a copy into a 4-byte buffer read back whole
+        // stalled the store-to-load forwarding, 3 % of a search.)
+        out[n] = tail.iter().rev().fold(0, |w, &b| w << 8 | b as u32);
+    }
+}
+
+impl TreeStore {
     /// Marks in `changed` the nodes over words that differ from the tree
     /// insertions compare with (every node if there is none), and copies
     /// the others' indices from it into `idx`.
@@ -727,7 +745,7 @@ impl TreeStore {
         self.reuse_unchanged(words, idx, changed);
         for i in (0..root).filter(|&i| changed[i]) {
             let pair = self.pair(&self.nodes[i], words, idx);
-            idx[i] = self.insert_pair(i, pair, hash(pair)).0;
+            idx[i] = self.insert_pair(i, pair, pair_hash(pair)).0;
         }
         let pair = self.pair(&self.nodes[root], words, idx);
         ((pair >> 32) as u32, pair as u32)
@@ -866,7 +884,7 @@ impl Store for TreeStore {
                 let mut new = false;
                 for i in (0..self.nodes.len()).filter(|&i| changed[i]) {
                     let pair = self.pair(&self.nodes[i], words, idx);
-                    (idx[i], new) = self.insert_pair(i, pair, hash(pair));
+                    (idx[i], new) = self.insert_pair(i, pair, pair_hash(pair));
                 }
                 // (The root comes last: `new` is its novelty, false if the
                 // state is the remembered one.)
@@ -903,7 +921,7 @@ impl Store for TreeStore {
         let root = self.nodes.len() - 1;
         pairs[slot] = self.find_below_root(words, idx).map(|()| {
             let pair = self.pair(&self.nodes[root], words, idx);
-            (pair, hash(pair))
+            (pair, pair_hash(pair))
         });
         if let Some((_, h)) = pairs[slot] {
             self.tables[root].prefetch_slot(h);
