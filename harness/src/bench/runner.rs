@@ -14,9 +14,21 @@ use anyhow::Result;
 use super::exec::{ChildResult, Executor, Termination};
 use super::matrix::Cell;
 use super::provenance::Provenance;
-use super::schema::{build_row, classify, Appender, Row, Table, CRASHED, ERROR};
+use super::schema::{build_row, classify, Appender, Row, Table, CRASHED, ERROR, TIME_LIMIT};
 use super::util::{human_duration, now_utc};
 use crate::search::limits::interrupt;
+
+/// Whether `--retry-failed` runs a recorded cell again: it crashed, was
+/// rejected, or was killed at its deadline with less than half its time
+/// budget in processor time (stopped or starved: the machine, not the
+/// configuration, ended it; see `schema::deadline_message`).
+fn worth_retrying(r: &Row) -> bool {
+    let num = |c: &str| r.get(c).parse::<f64>().ok();
+    let starved = r.get("result") == TIME_LIMIT
+        && r.get("signal") == "SIGKILL"
+        && matches!((num("cpu_s"), num("budget_time_s")), (Some(cpu), Some(budget)) if cpu < budget / 2.0);
+    starved || r.get("result") == CRASHED || r.get("result") == ERROR
+}
 
 /// What `run_cells` needs besides the cells.
 pub struct RunConfig<'a> {
@@ -81,8 +93,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     if cfg.retry_failed && cfg.out.exists() {
         let mut t = Table::read(cfg.out)?;
         let before = t.rows.len();
-        t.rows
-            .retain(|r| r.get("result") != CRASHED && r.get("result") != ERROR);
+        t.rows.retain(|r| !worth_retrying(r));
         if t.rows.len() < before {
             t.write(cfg.out)?;
         }
@@ -925,6 +936,27 @@ mod tests {
         s2.finished(&first, true);
         assert!(s2.next().is_some());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn retried_are_crashes_errors_and_starved_kills() {
+        let row = |result: &str, signal: &str, cpu: &str| {
+            let mut r = Row::empty();
+            r.set("result", result);
+            r.set("signal", signal);
+            r.set("cpu_s", cpu);
+            r.set("budget_time_s", "600");
+            r
+        };
+        assert!(worth_retrying(&row("crashed", "SIGSEGV", "1")));
+        assert!(worth_retrying(&row("error", "", "0")));
+        // Killed at the deadline after 0.5 s of processor time: stopped.
+        assert!(worth_retrying(&row("time_limit", "SIGKILL", "0.5")));
+        // Killed after using its time: a real time_limit.
+        assert!(!worth_retrying(&row("time_limit", "SIGKILL", "598")));
+        // Ended itself at its limit (its own clock), whatever its CPU.
+        assert!(!worth_retrying(&row("time_limit", "", "0.5")));
+        assert!(!worth_retrying(&row("complete", "", "0.5")));
     }
 
     /// A quiet run of matrix `m` on 2 jobs into `out`, deleted first.

@@ -286,6 +286,23 @@ fn json_report(stdout: &str) -> Option<Map<String, Value>> {
         .find_map(|l| serde_json::from_str::<Map<String, Value>>(l).ok())
 }
 
+/// Why a child killed at the deadline was: a run ends itself at its time
+/// limit, so one the runner kills either hung or did not get the processor
+/// (stopped, or starved by other work). A one-thread run that used less
+/// than half of its deadline in processor time is the second kind: its
+/// `time_limit` says nothing of the configuration, and the message says so.
+fn deadline_message(deadline_s: f64, cpu_s: f64) -> String {
+    let starved = if cpu_s < deadline_s / 2.0 {
+        format!(
+            "; only {cpu_s:.1} s of processor time: the run was stopped or starved, \
+             not slow (run it again)"
+        )
+    } else {
+        String::new()
+    };
+    format!("killed by the runner at the deadline ({deadline_s:.1} s{starved})")
+}
+
 /// Classifies a finished child.
 pub fn classify(cell: &Cell, child: &ChildResult) -> Outcome {
     let report = json_report(&child.stdout);
@@ -300,9 +317,9 @@ pub fn classify(cell: &Cell, child: &ChildResult) -> Outcome {
         Termination::Deadline => {
             o.result = TIME_LIMIT.into();
             o.signal = Some("SIGKILL".into());
-            o.message = format!(
-                "killed by the runner at the deadline ({:.1} s)",
-                cell.budgets.deadline().map(|d| d.as_secs_f64()).unwrap_or(0.0)
+            o.message = deadline_message(
+                cell.budgets.deadline().map(|d| d.as_secs_f64()).unwrap_or(0.0),
+                child.cpu_s,
             );
         }
         Termination::Signaled(sig) => {
@@ -672,6 +689,17 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), COLUMNS.len());
+    }
+
+    #[test]
+    fn a_run_killed_without_its_processor_time_says_so() {
+        assert_eq!(
+            deadline_message(605.0, 590.0),
+            "killed by the runner at the deadline (605.0 s)"
+        );
+        let m = deadline_message(605.0, 0.5);
+        assert!(m.contains("only 0.5 s of processor time"), "{m}");
+        assert!(m.contains("run it again"), "{m}");
     }
 
     #[test]

@@ -126,7 +126,9 @@ pub struct RunArgs {
     /// Skip the cells already in --out (after an interruption).
     #[arg(long)]
     pub resume: bool,
-    /// With --resume: run the cells recorded as `crashed` or `error` again.
+    /// With --resume: run the cells recorded as `crashed` or `error` again,
+    /// and those the runner killed at their deadline with less than half
+    /// their time budget in processor time (stopped or starved).
     #[arg(long, requires = "resume")]
     pub retry_failed: bool,
     /// Run only shard K of N (every N-th cell from the K-th).
