@@ -19,13 +19,13 @@ use super::util::{human_duration, now_utc};
 use crate::search::limits::interrupt;
 
 /// Whether `--retry-failed` runs a recorded cell again: it crashed, was
-/// rejected, or was killed at its deadline with less than half its time
-/// budget in processor time (stopped or starved: the machine, not the
-/// configuration, ended it; see `schema::deadline_message`).
+/// rejected, or reached its time limit (its own, or the runner's deadline)
+/// with less than half of it in processor time: stopped or starved by
+/// other work, so that the machine, not the configuration, ended it (see
+/// `schema::deadline_message`). Budgets are wall-clock time.
 fn worth_retrying(r: &Row) -> bool {
     let num = |c: &str| r.get(c).parse::<f64>().ok();
     let starved = r.get("result") == TIME_LIMIT
-        && r.get("signal") == "SIGKILL"
         && matches!((num("cpu_s"), num("budget_time_s")), (Some(cpu), Some(budget)) if cpu < budget / 2.0);
     starved || r.get("result") == CRASHED || r.get("result") == ERROR
 }
@@ -954,8 +954,10 @@ mod tests {
         assert!(worth_retrying(&row("time_limit", "SIGKILL", "0.5")));
         // Killed after using its time: a real time_limit.
         assert!(!worth_retrying(&row("time_limit", "SIGKILL", "598")));
-        // Ended itself at its limit (its own clock), whatever its CPU.
-        assert!(!worth_retrying(&row("time_limit", "", "0.5")));
+        // Ended itself at its limit (its own clock) with 40 % of it in
+        // processor time (collision.6 in the census, beside CI): starved.
+        assert!(worth_retrying(&row("time_limit", "", "240")));
+        assert!(!worth_retrying(&row("time_limit", "", "590")));
         assert!(!worth_retrying(&row("complete", "", "0.5")));
     }
 

@@ -127,8 +127,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub resume: bool,
     /// With --resume: run the cells recorded as `crashed` or `error` again,
-    /// and those the runner killed at their deadline with less than half
-    /// their time budget in processor time (stopped or starved).
+    /// and the `time_limit` ones with less than half their time budget in
+    /// processor time (stopped or starved by other work).
     #[arg(long, requires = "resume")]
     pub retry_failed: bool,
     /// Run only shard K of N (every N-th cell from the K-th).
