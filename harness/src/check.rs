@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use crate::search::{
     self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
-    Root, StateStore, Store,
+    Root, StateStore, Store, StoreKind,
 };
 pub use crate::search::{Step, Trace};
 
@@ -491,9 +491,9 @@ pub fn check_threads(
         opts,
     };
     let (r, violations, first) = if opts.search == Search::Bfs {
-        search::parallel::parallel_check(model, threads, &budget, &prop)
+        search::parallel::parallel_check(model, threads, &budget, &prop, StoreKind::Exact)
     } else {
-        search::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop)
+        search::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
     };
     let time_s = start.elapsed().as_secs_f64();
     let first = first.map(|((kind, detail), trace)| Violation { kind, detail, trace });

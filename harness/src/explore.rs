@@ -92,7 +92,7 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     }
 }
 
-/// [`explore`] on `opts.threads` threads (exact store): BFS, or the
+/// [`explore`] on `opts.threads` threads (exact or tree store): BFS, or the
 /// depth-first-like order for DFS.
 fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     let start = Instant::now();
@@ -100,16 +100,19 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     let strategy = opts.strategy.unwrap_or(Strategy::Bfs);
     let bfs = strategy == Strategy::Bfs;
     let r = if bfs {
-        search::parallel::parallel_bfs(model, opts.threads, &budget)
+        search::parallel::parallel_bfs(model, opts.threads, &budget, opts.store)
     } else {
-        search::parallel_dfs::parallel_dfs(model, opts.threads, &budget)
+        search::parallel_dfs::parallel_dfs(model, opts.threads, &budget, opts.store)
     };
     let time_s = start.elapsed().as_secs_f64();
     let mut rec = RunRecord {
         model: model.info().name.clone(),
         strategy: strategy.to_string(),
-        config: format!("{strategy} --threads {}", opts.threads),
-        store: StoreKind::Exact.to_string(),
+        config: match opts.store {
+            StoreKind::Exact => format!("{strategy} --threads {}", opts.threads),
+            kind => format!("{strategy} --store {kind} --threads {}", opts.threads),
+        },
+        store: opts.store.to_string(),
         threads: Some(opts.threads as u64),
         state_len: model.state_len() as u64,
         result: r.result,

@@ -23,6 +23,7 @@ use std::str::FromStr;
 use crate::caching::{CacheSize, Derivation, Replacement};
 use crate::dbdfs::{FrontierKind, Variant};
 use crate::random_search::{Restart, SuccessorChoice};
+use crate::search::StoreKind;
 
 /// `None` = ∞.
 pub type Bound = Option<u64>;
@@ -671,9 +672,12 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
                 "--threads {t}: the general algorithm (state caching, sweep-line) is sequential"
             ));
         }
-        if p.store.is_some_and(|s| s != crate::search::StoreKind::Exact) {
+        if let Some(s) = p
+            .store
+            .filter(|s| !matches!(s, StoreKind::Exact | StoreKind::Tree))
+        {
             return Err(format!(
-                "--threads {t}: the parallel search shares the exact store (the tree store is sequential for now)"
+                "--threads {t}: the parallel search shares the exact store or the tree store (--store exact or tree), not --store {s}"
             ));
         }
     }

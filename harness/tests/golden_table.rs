@@ -7,7 +7,8 @@
 //! exhaustive BFS and DFS, with the exact and the tree-compressed store
 //! (BFS also with the tree store's roots in a compact set, `ctree`), and
 //! BFS and the depth-first-like order on 2 and 4 threads (more threads than
-//! cores, to shake out races); the general state exploring algorithm with
+//! cores, to shake out races), in the shared exact store and (BFS on 2,
+//! the other on 4) the shared tree store; the general state exploring algorithm with
 //! BBFS(w) and Alt(b, d) open sets and no cache; state caching with a cache
 //! of |S| (with and without the reductions, which keep every state); the
 //! sweep-line method (SL, level 0 measure); depth-bounded DFS, sound
@@ -87,6 +88,24 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dfs --threads 4".into(),
             Strategy::Dfs,
             Params {
+                threads: Some(4),
+                ..Params::default()
+            },
+        ),
+        (
+            "bfs --store tree --threads 2".into(),
+            Strategy::Bfs,
+            Params {
+                store: Some(harness::search::StoreKind::Tree),
+                threads: Some(2),
+                ..Params::default()
+            },
+        ),
+        (
+            "dfs --store tree --threads 4".into(),
+            Strategy::Dfs,
+            Params {
+                store: Some(harness::search::StoreKind::Tree),
                 threads: Some(4),
                 ..Params::default()
             },

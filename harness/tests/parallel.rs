@@ -18,6 +18,7 @@ use harness::check::{check, check_threads, CheckOptions, Checks, Search, Verdict
 use harness::manifest::Beem;
 use harness::record::RunRecord;
 use harness::run::{run, Request};
+use harness::search::StoreKind;
 use harness::strategy::{Params, Strategy};
 
 fn explore(beem: &Beem, inst: &str, threads: usize, backend: Backend) -> RunRecord {
@@ -25,11 +26,23 @@ fn explore(beem: &Beem, inst: &str, threads: usize, backend: Backend) -> RunReco
 }
 
 fn explore_with(beem: &Beem, inst: &str, strategy: Strategy, threads: usize, backend: Backend) -> RunRecord {
+    explore_in(beem, inst, strategy, threads, backend, StoreKind::Exact)
+}
+
+fn explore_in(
+    beem: &Beem,
+    inst: &str,
+    strategy: Strategy,
+    threads: usize,
+    backend: Backend,
+    store: StoreKind,
+) -> RunRecord {
     let req = Request {
         model: Some(beem.model_path(inst)),
         strategy: Some(strategy),
         params: Params {
             threads: Some(threads),
+            store: Some(store),
             ..Params::default()
         },
         backend,
@@ -71,6 +84,35 @@ fn every_counter_equals_the_sequential_search() {
             assert_eq!(r.result, one.result, "{inst} {threads} threads");
             assert_eq!(counters(&r), counters(&one), "{inst} {threads} threads");
         }
+    }
+}
+
+/// The shared tree store: the same counters as the sequential search in
+/// the exact store, both orders, and again and again on 8 threads.
+#[test]
+fn the_shared_tree_store_counts_as_the_exact_one() {
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    for inst in ["adding.4", "bakery.3", "leader_election.3", "brp.2", "peterson.3"] {
+        let one = explore(&beem, inst, 1, Backend::Jit);
+        let one_dfs = explore_with(&beem, inst, Strategy::Dfs, 1, Backend::Jit);
+        for threads in [2, 4] {
+            let r = explore_in(&beem, inst, Strategy::Bfs, threads, Backend::Jit, StoreKind::Tree);
+            assert_eq!(r.store, "tree");
+            assert_eq!(r.config, format!("bfs --store tree --threads {threads}"));
+            assert_eq!(counters(&r), counters(&one), "{inst} {threads} threads");
+            let r = explore_in(&beem, inst, Strategy::Dfs, threads, Backend::Jit, StoreKind::Tree);
+            assert_eq!(
+                dfs_counters(&r),
+                dfs_counters(&one_dfs),
+                "{inst} dfs {threads} threads"
+            );
+        }
+    }
+    let inst = "bakery.4";
+    let one = counters(&explore(&beem, inst, 1, Backend::Interp));
+    for round in 0..5 {
+        let r = explore_in(&beem, inst, Strategy::Bfs, 8, Backend::Jit, StoreKind::Tree);
+        assert_eq!(counters(&r), one, "round {round}");
     }
 }
 

@@ -201,10 +201,15 @@ fn refine_root(leaves: &mut [usize], weight: &[f64], samples: &[Vec<u32>], stop:
 /// (the search then stops at its first poll); the sample's memory (a few
 /// times [`SAMPLE_BYTES`] at most) is outside the budget.
 pub fn tree_store_for(model: &dyn NextState, budget: &Budget) -> TreeStore {
+    TreeStore::with_leaves(model.state_len(), &leaves_for(model, budget))
+}
+
+/// The leaf order of [`tree_store_for`] (the shared tree store's too).
+pub fn leaves_for(model: &dyn NextState, budget: &Budget) -> Vec<usize> {
     let n = model.state_len();
     let count = SAMPLE.min(SAMPLE_BYTES / n.max(1)).max(1);
     let stop = || budget.poll().is_some();
-    TreeStore::with_leaves(n, &leaf_order_until(n, &sample_until(model, count, &stop), &stop))
+    leaf_order_until(n, &sample_until(model, count, &stop), &stop)
 }
 
 /// Halves whose weights differ by at most this share of their sum are

@@ -28,6 +28,7 @@ pub mod parallel_dfs;
 pub mod progress;
 pub mod root_set;
 pub mod shared_store;
+pub mod shared_tree_store;
 pub mod store;
 pub mod trace;
 pub mod tree_bfs;

@@ -45,8 +45,10 @@ use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 use super::bfs::{LevelStats, BATCH};
 use super::limits::Budget;
 use super::outcome::Outcome;
-use super::shared_store::{SharedStore, Writer};
+use super::shared_store::{ConcurrentStore, SharedStore, StoreWriter};
+use super::shared_tree_store::SharedTreeStore;
 use super::store::Insert;
+use super::store::StoreKind;
 use super::trace::{Step, Trace};
 
 /// Sources a thread takes at a time (then polls the budget and lets a
@@ -147,18 +149,18 @@ fn read_link(b: &[u8]) -> (u32, Succ) {
 
 /// The path of parent links from the initial state (id 0) to `id`, then
 /// the step `last` if any.
-pub(super) fn trace_to(store: &SharedStore, id: u32, last: Option<(Succ, &[u8])>) -> Trace {
+pub(super) fn trace_to<S: ConcurrentStore>(store: &S, id: u32, last: Option<(Succ, &[u8])>) -> Trace {
     let mut steps = Vec::new();
     let mut cur = id;
     while cur != 0 {
         let (parent, e) = read_link(store.extra(cur));
-        steps.push(Step::new(e, store.get(cur)));
+        steps.push(Step::new(e, &store.read(cur)));
         cur = parent;
     }
     steps.reverse();
     steps.extend(last.map(|(e, s)| Step::new(e, s)));
     Trace {
-        initial: store.get(0).to_vec(),
+        initial: store.read(0),
         steps,
         cycle_start: None,
     }
@@ -253,9 +255,9 @@ struct Spec {
 
 /// What the threads of any parallel search share: the model, the store,
 /// the budget and what stops them, the checks and their findings.
-pub(super) struct Shared<'a, W: Watch> {
+pub(super) struct Shared<'a, W: Watch, S: ConcurrentStore> {
     pub model: &'a dyn NextState,
-    pub store: SharedStore,
+    pub store: S,
     pub budget: &'a Budget,
     /// Exact state limit (`u64::MAX`: none).
     max_states: u64,
@@ -269,10 +271,16 @@ pub(super) struct Shared<'a, W: Watch> {
     first: Mutex<Option<Violation<W::Found>>>,
 }
 
-impl<'a, W: Watch> Shared<'a, W> {
-    /// A search of `model` on `threads` threads, its initial state stored
-    /// (and checked); `None` if the state limit is 0.
-    pub fn start(model: &'a dyn NextState, threads: usize, budget: &'a Budget, watch: &'a W) -> Option<Self> {
+impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
+    /// A search of `model` in the store `make(extra)` (keeping `extra`
+    /// bytes with each state), its initial state stored (and checked);
+    /// `None` if the state limit is 0.
+    pub fn start(
+        model: &'a dyn NextState,
+        make: impl FnOnce(usize) -> S,
+        budget: &'a Budget,
+        watch: &'a W,
+    ) -> Option<Self> {
         let max_states = match budget.max_states() {
             0 => return None,
             usize::MAX => u64::MAX,
@@ -281,7 +289,7 @@ impl<'a, W: Watch> Shared<'a, W> {
         let extra = if W::PARENTS { PARENT_BYTES } else { 0 };
         let sh = Shared {
             model,
-            store: SharedStore::with_extra(model.state_len(), extra, threads),
+            store: make(extra),
             budget,
             max_states,
             count: AtomicU64::new(1),
@@ -373,7 +381,7 @@ impl<'a, W: Watch> Shared<'a, W> {
     #[inline]
     pub fn take(
         &self,
-        w: &mut Writer<'_>,
+        w: &mut S::Writer<'_>,
         src: u32,
         buf: &SuccBuf,
         fps: &[u64],
@@ -436,7 +444,7 @@ impl<'a, W: Watch> Shared<'a, W> {
     /// (a thread holding a reservation may have stopped for good: a
     /// panic).
     #[inline]
-    fn visit(&self, w: &mut Writer<'_>, succ: &[u8], extra: &[u8], fp: u64) -> Option<Insert> {
+    fn visit(&self, w: &mut S::Writer<'_>, succ: &[u8], extra: &[u8], fp: u64) -> Option<Insert> {
         if self.max_states == u64::MAX {
             return Some(w.insert_with(succ, extra, fp));
         }
@@ -472,15 +480,15 @@ impl<'a, W: Watch> Shared<'a, W> {
 /// What the threads of the parallel BFS share besides [`Shared`]: `levels`
 /// and `spec` are written by the calling thread between levels only (the
 /// others wait).
-struct Round<'a, W: Watch> {
-    sh: &'a Shared<'a, W>,
+struct Round<'a, W: Watch, S: ConcurrentStore> {
+    sh: &'a Shared<'a, W, S>,
     levels: &'a RwLock<Levels>,
     spec: RwLock<Spec>,
     /// Per arena, the claims taken of its states this level.
     cursors: Vec<Cursor>,
 }
 
-impl<W: Watch> Round<'_, W> {
+impl<W: Watch, S: ConcurrentStore> Round<'_, W, S> {
     /// Thread `q`'s work in this level.
     fn work(&self, q: usize, scratch: &mut Scratch) -> Tally {
         let spec = self.spec.read().unwrap_or_else(|e| e.into_inner()).clone();
@@ -535,7 +543,7 @@ impl<W: Watch> Round<'_, W> {
     #[allow(clippy::too_many_arguments)]
     fn expand(
         &self,
-        w: &mut Writer<'_>,
+        w: &mut S::Writer<'_>,
         levels: &Levels,
         depth: usize,
         sources: &[u32],
@@ -544,7 +552,7 @@ impl<W: Watch> Round<'_, W> {
         t: &mut Tally,
     ) -> bool {
         let store = &self.sh.store;
-        prefetch_successors(self.sh.model, store, w, sources, bufs, fps);
+        prefetch_successors(self.sh.model, w, sources, bufs, fps);
         let mut f = 0;
         for (b, &src) in sources.iter().enumerate() {
             let buf = &bufs[b];
@@ -562,6 +570,7 @@ impl<W: Watch> Round<'_, W> {
                     }
                 }
             };
+            w.expanding(b);
             if !self.sh.take(w, src, buf, &fps[f..f + k], t, seen, |_| ()) {
                 return false;
             }
@@ -577,8 +586,7 @@ impl<W: Watch> Round<'_, W> {
 /// batch overlap.
 pub(super) fn prefetch_successors(
     model: &dyn NextState,
-    store: &SharedStore,
-    w: &mut Writer<'_>,
+    w: &mut impl StoreWriter,
     sources: &[u32],
     bufs: &mut [SuccBuf],
     fps: &mut Vec<u64>,
@@ -586,7 +594,7 @@ pub(super) fn prefetch_successors(
     fps.clear();
     for (b, &id) in sources.iter().enumerate() {
         let buf = &mut bufs[b];
-        model.successors(store.get(id), buf);
+        model.successors(w.load(b, id), buf);
         for i in 0..buf.len() {
             let fp = model.fingerprint(buf.state(i));
             w.prefetch(fp);
@@ -598,9 +606,10 @@ pub(super) fn prefetch_successors(
     }
 }
 
-/// Breadth-first search of `model` with `threads` threads.
-pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget) -> ParallelRun {
-    parallel_check(model, threads, budget, &NoWatch).0
+/// Breadth-first search of `model` with `threads` threads, in the shared
+/// `store` (exact or tree).
+pub fn parallel_bfs(model: &dyn NextState, threads: usize, budget: &Budget, store: StoreKind) -> ParallelRun {
+    parallel_check(model, threads, budget, &NoWatch, store).0
 }
 
 /// [`parallel_bfs`] checking what `watch` looks for: the search, the
@@ -610,29 +619,76 @@ pub fn parallel_check<W: Watch>(
     threads: usize,
     budget: &Budget,
     watch: &W,
+    store: StoreKind,
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
-    with_shared(model, threads, budget, watch, |sh, t_n, run| {
-        bfs_levels(sh, t_n, run)
-    })
+    with_shared(model, threads, budget, watch, store, Levelled)
 }
 
-/// Runs `search` on `threads` threads' [`Shared`] state (its initial state
-/// stored), then fills in what every parallel search reports: states,
-/// store bytes, outcome; with the number of violations and the first one.
-pub(super) fn with_shared<'a, W: Watch>(
-    model: &'a dyn NextState,
+/// A parallel search order, run on the threads' [`Shared`] state whatever
+/// its store.
+pub(super) trait Order {
+    fn search<W: Watch, S: ConcurrentStore>(
+        self,
+        sh: &Shared<'_, W, S>,
+        threads: usize,
+        run: &mut ParallelRun,
+    );
+}
+
+/// The level-synchronous BFS.
+struct Levelled;
+
+impl Order for Levelled {
+    fn search<W: Watch, S: ConcurrentStore>(
+        self,
+        sh: &Shared<'_, W, S>,
+        threads: usize,
+        run: &mut ParallelRun,
+    ) {
+        bfs_levels(sh, threads, run)
+    }
+}
+
+/// Runs `order` on `threads` threads' [`Shared`] state in a store of kind
+/// `store` (exact, or tree: [`SharedTreeStore`], its leaves ordered as
+/// the sequential tree store's), its initial state stored, then fills in
+/// what every parallel search reports: states, store bytes, outcome; with
+/// the number of violations and the first one.
+pub(super) fn with_shared<W: Watch>(
+    model: &dyn NextState,
     threads: usize,
-    budget: &'a Budget,
-    watch: &'a W,
-    search: impl FnOnce(&Shared<'a, W>, usize, &mut ParallelRun),
+    budget: &Budget,
+    watch: &W,
+    store: StoreKind,
+    order: impl Order,
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
     let t_n = threads.max(1);
+    match store {
+        StoreKind::Exact => run_in(model, t_n, budget, watch, order, |extra| {
+            SharedStore::with_extra(model.state_len(), extra, t_n)
+        }),
+        StoreKind::Tree => run_in(model, t_n, budget, watch, order, |extra| {
+            let leaves = super::leaf_order::leaves_for(model, budget);
+            SharedTreeStore::new(model.state_len(), &leaves, extra, t_n)
+        }),
+        other => panic!("--store {other} is not shared between threads (refused by the options' check)"),
+    }
+}
+
+fn run_in<'a, W: Watch, S: ConcurrentStore>(
+    model: &'a dyn NextState,
+    t_n: usize,
+    budget: &'a Budget,
+    watch: &'a W,
+    order: impl Order,
+    make: impl FnOnce(usize) -> S,
+) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
     let mut run = ParallelRun::default();
-    let Some(sh) = Shared::start(model, t_n, budget, watch) else {
+    let Some(sh) = Shared::start(model, make, budget, watch) else {
         run.result = Outcome::StateLimit;
         return (run, 0, None);
     };
-    search(&sh, t_n, &mut run);
+    order.search(&sh, t_n, &mut run);
     run.states = sh.store.len() as u64;
     run.store_bytes = sh.store.bytes_used() as u64;
     let (result, violations, first) = sh.finish();
@@ -641,7 +697,7 @@ pub(super) fn with_shared<'a, W: Watch>(
 }
 
 /// The level-synchronous search of [`parallel_check`].
-fn bfs_levels<W: Watch>(sh: &Shared<'_, W>, t_n: usize, run: &mut ParallelRun) {
+fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, run: &mut ParallelRun) {
     let (model, budget) = (sh.model, sh.budget);
     let (store, stop) = (&sh.store, &sh.stop);
     let levels = RwLock::new(Levels {
@@ -763,7 +819,7 @@ impl Pool {
     }
 
     /// Thread `q`'s life: a level at each new epoch, until `close`.
-    fn serve<W: Watch>(&self, q: usize, round: &Round<'_, W>, scratch: &mut Scratch) {
+    fn serve<W: Watch, S: ConcurrentStore>(&self, q: usize, round: &Round<'_, W, S>, scratch: &mut Scratch) {
         let mut seen = 0;
         loop {
             let mut spins = 0;
@@ -793,9 +849,9 @@ impl Pool {
 
     /// Expands the level set up in `round` on every thread (the calling
     /// one as thread 0); each thread's counters.
-    fn level<W: Watch>(
+    fn level<W: Watch, S: ConcurrentStore>(
         &self,
-        round: &Round<'_, W>,
+        round: &Round<'_, W, S>,
         workers: &[ScopedJoinHandle<'_, ()>],
         mine: &mut Scratch,
     ) -> Vec<Tally> {

@@ -35,8 +35,10 @@ use dve_frontend::model::NextState;
 use super::bfs::BATCH;
 use super::limits::Budget;
 use super::parallel::{
-    prefetch_successors, with_shared, ParallelRun, Scratch, Shared, Tally, Violation, Watch,
+    prefetch_successors, with_shared, Order, ParallelRun, Scratch, Shared, Tally, Violation, Watch,
 };
+use super::shared_store::{ConcurrentStore, StoreWriter};
+use super::store::StoreKind;
 
 /// Batches a thread expands between two polls of the budget (and two
 /// chances for a thread growing the index to take its write lock).
@@ -54,8 +56,8 @@ struct Parts {
 
 /// What the threads share besides [`Shared`]: the parts handed over, and
 /// each thread's bytes of stack and buffers (for the memory budget).
-struct Crew<'a, W: Watch> {
-    sh: &'a Shared<'a, W>,
+struct Crew<'a, W: Watch, S: ConcurrentStore> {
+    sh: &'a Shared<'a, W, S>,
     threads: usize,
     parts: Mutex<Parts>,
     /// Signalled when a part is handed over, and when the search ends.
@@ -66,7 +68,7 @@ struct Crew<'a, W: Watch> {
     bytes: Vec<AtomicUsize>,
 }
 
-impl<W: Watch> Crew<'_, W> {
+impl<W: Watch, S: ConcurrentStore> Crew<'_, W, S> {
     fn lock(&self) -> std::sync::MutexGuard<'_, Parts> {
         self.parts.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -117,12 +119,13 @@ impl<W: Watch> Crew<'_, W> {
                 // The top of the stack, the newest state first.
                 let from = stack.len().saturating_sub(BATCH);
                 sources.extend(stack.drain(from..).rev());
-                prefetch_successors(sh.model, &sh.store, &mut w, sources, bufs, fps);
+                prefetch_successors(sh.model, &mut w, sources, bufs, fps);
                 let mut f = 0;
                 let mut go_on = true;
                 for (b, &src) in sources.iter().enumerate() {
                     let buf = &bufs[b];
                     let k = buf.len();
+                    w.expanding(b);
                     go_on = sh.take(
                         &mut w,
                         src,
@@ -191,9 +194,9 @@ impl<W: Watch> Crew<'_, W> {
 /// Wakes the idle threads when a thread's search ends: at a stop (a
 /// violation, a budget), so that they see it, and if it panics (it stops
 /// the others first), so that the scope's join does not wait forever.
-struct WakeOnExit<'c, 'a, W: Watch>(&'c Crew<'a, W>);
+struct WakeOnExit<'c, 'a, W: Watch, S: ConcurrentStore>(&'c Crew<'a, W, S>);
 
-impl<W: Watch> Drop for WakeOnExit<'_, '_, W> {
+impl<W: Watch, S: ConcurrentStore> Drop for WakeOnExit<'_, '_, W, S> {
     fn drop(&mut self) {
         if std::thread::panicking() {
             self.0.sh.stop.store(true, Ordering::Relaxed);
@@ -211,8 +214,16 @@ pub fn parallel_dfs_check<W: Watch>(
     threads: usize,
     budget: &Budget,
     watch: &W,
+    store: StoreKind,
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
-    with_shared(model, threads, budget, watch, |sh, t_n, run| {
+    with_shared(model, threads, budget, watch, store, Stacks)
+}
+
+/// The depth-first-like order: a stack per thread.
+struct Stacks;
+
+impl Order for Stacks {
+    fn search<W: Watch, S: ConcurrentStore>(self, sh: &Shared<'_, W, S>, t_n: usize, run: &mut ParallelRun) {
         let (tallies, peaks) = crew_search(sh, t_n);
         for (t, peak) in tallies.iter().zip(peaks) {
             run.transitions += t.transitions;
@@ -220,11 +231,11 @@ pub fn parallel_dfs_check<W: Watch>(
             run.error_transitions += t.errors;
             run.frontier_bytes += peak as u64;
         }
-    })
+    }
 }
 
 /// The threads' search: each one's counters and its stack's peak bytes.
-fn crew_search<W: Watch>(sh: &Shared<'_, W>, t_n: usize) -> (Vec<Tally>, Vec<usize>) {
+fn crew_search<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize) -> (Vec<Tally>, Vec<usize>) {
     let crew = Crew {
         sh,
         threads: t_n,
@@ -251,6 +262,6 @@ fn crew_search<W: Watch>(sh: &Shared<'_, W>, t_n: usize) -> (Vec<Tally>, Vec<usi
 }
 
 /// [`parallel_dfs_check`] checking nothing.
-pub fn parallel_dfs(model: &dyn NextState, threads: usize, budget: &Budget) -> ParallelRun {
-    parallel_dfs_check(model, threads, budget, &super::parallel::NoWatch).0
+pub fn parallel_dfs(model: &dyn NextState, threads: usize, budget: &Budget, store: StoreKind) -> ParallelRun {
+    parallel_dfs_check(model, threads, budget, &super::parallel::NoWatch, store).0
 }

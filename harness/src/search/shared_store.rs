@@ -31,6 +31,124 @@ use std::sync::{RwLock, RwLockReadGuard};
 
 use super::store::{advise_huge_pages, prefetch_line, Insert, MAX_STATES};
 
+/// A visited set the threads of a parallel search share: this module's
+/// exact store, or the tree store of [`super::shared_tree_store`]. Each
+/// thread `q` inserts through its own [`ConcurrentStore::writer`], which
+/// appends the states it stores to arena `q`: a level of the parallel BFS
+/// is a range of each arena, and an id says which arena holds its state.
+pub trait ConcurrentStore: Sync {
+    type Writer<'a>: StoreWriter
+    where
+        Self: 'a;
+    /// Thread `q`'s handle (one at a time per `q`).
+    fn writer(&self, q: usize) -> Self::Writer<'_>;
+    /// States in arena `q`.
+    fn arena_len(&self, q: usize) -> usize;
+    /// Stored states (exact when no thread is inserting).
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The id of the `local`-th state of arena `q`.
+    fn id(&self, q: usize, local: usize) -> u32;
+    /// Arena and position of `id`.
+    fn locate(&self, id: u32) -> (usize, usize);
+    /// The bytes kept with stored state `id` (a parent link).
+    fn extra(&self, id: u32) -> &[u8];
+    /// Stored state `id`, copied out (counterexamples).
+    fn read(&self, id: u32) -> Vec<u8>;
+    /// Bytes allocated.
+    fn bytes_used(&self) -> usize;
+    /// Bytes the next insertions could allocate.
+    fn next_growth_bytes(&self) -> usize;
+}
+
+/// One thread's lookups and insertions in a [`ConcurrentStore`]: under
+/// read locks taken at the first use after a [`release`](Self::release),
+/// which a thread calls between blocks of work (and before it waits), so
+/// that a thread growing an index can take its write lock.
+pub trait StoreWriter {
+    fn release(&mut self);
+    /// Makes sure the next insertion takes no lock (it may grow an index
+    /// now): for a caller that must not wait once it holds a reservation.
+    fn ensure_room(&mut self);
+    /// Stored state `id`, read to be expanded as the `slot`-th source of
+    /// a batch (the tree store remembers its tree: see `expanding`).
+    fn load(&mut self, slot: usize, id: u32) -> &[u8];
+    /// The next insertions are successors of the batch's `slot`-th source.
+    fn expanding(&mut self, _slot: usize) {}
+    /// Starts loading what a lookup of `fp` reads first.
+    fn prefetch(&mut self, fp: u64);
+    /// Then the stored state it compares first.
+    fn prefetch_state(&mut self, fp: u64);
+    /// The id of `state` if it is stored.
+    fn find(&mut self, state: &[u8], fp: u64) -> Option<u32>;
+    /// Inserts `state` unless stored (by any thread), keeping `extra` with
+    /// it if new; its id and whether this call stored it.
+    fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert;
+}
+
+impl ConcurrentStore for SharedStore {
+    type Writer<'a> = Writer<'a>;
+    fn writer(&self, q: usize) -> Writer<'_> {
+        SharedStore::writer(self, q)
+    }
+    fn arena_len(&self, q: usize) -> usize {
+        SharedStore::arena_len(self, q)
+    }
+    fn len(&self) -> usize {
+        SharedStore::len(self)
+    }
+    #[inline]
+    fn id(&self, q: usize, local: usize) -> u32 {
+        SharedStore::id(self, q, local)
+    }
+    #[inline]
+    fn locate(&self, id: u32) -> (usize, usize) {
+        SharedStore::locate(self, id)
+    }
+    fn extra(&self, id: u32) -> &[u8] {
+        SharedStore::extra(self, id)
+    }
+    fn read(&self, id: u32) -> Vec<u8> {
+        self.get(id).to_vec()
+    }
+    fn bytes_used(&self) -> usize {
+        SharedStore::bytes_used(self)
+    }
+    fn next_growth_bytes(&self) -> usize {
+        SharedStore::next_growth_bytes(self)
+    }
+}
+
+impl StoreWriter for Writer<'_> {
+    fn release(&mut self) {
+        Writer::release(self)
+    }
+    fn ensure_room(&mut self) {
+        Writer::ensure_room(self)
+    }
+    #[inline]
+    fn load(&mut self, _slot: usize, id: u32) -> &[u8] {
+        self.store.get(id)
+    }
+    #[inline]
+    fn prefetch(&mut self, fp: u64) {
+        Writer::prefetch(self, fp)
+    }
+    #[inline]
+    fn prefetch_state(&mut self, fp: u64) {
+        Writer::prefetch_state(self, fp)
+    }
+    fn find(&mut self, state: &[u8], fp: u64) -> Option<u32> {
+        Writer::find(self, state, fp)
+    }
+    #[inline]
+    fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert {
+        Writer::insert_with(self, state, extra, fp)
+    }
+}
+
 /// Slots granted to a thread at a time.
 pub const GRANT: i64 = 1024;
 /// Bytes of an arena chunk (rounded down to a power of two of states).
@@ -157,9 +275,15 @@ impl SharedStore {
     /// A store that keeps `extra` bytes with each state
     /// ([`Writer::insert_with`], [`SharedStore::extra`]).
     pub fn with_extra(state_len: usize, extra: usize, writers: usize) -> SharedStore {
+        SharedStore::with_chunks(state_len, extra, writers, CHUNK_BYTES)
+    }
+
+    /// [`with_extra`](Self::with_extra), with arena chunks of about
+    /// `chunk_bytes` (the tree store's many small tables take small ones).
+    pub fn with_chunks(state_len: usize, extra: usize, writers: usize, chunk_bytes: usize) -> SharedStore {
         let writers = writers.max(1);
         let stride = state_len + extra;
-        let per_chunk = (CHUNK_BYTES / stride.max(1)).max(16);
+        let per_chunk = (chunk_bytes / stride.max(1)).max(16);
         let shift = usize::BITS - 1 - per_chunk.leading_zeros();
         let q_bits = usize::BITS - (writers - 1).leading_zeros();
         let dir_len = (MAX_STATES >> q_bits >> shift) + 2;
@@ -442,6 +566,18 @@ impl<'a> Writer<'a> {
         let chunk: Box<[u8]> = vec![0u8; store.chunk_bytes()].into_boxed_slice();
         a.dir[c].store(Box::into_raw(chunk) as *mut u8 as usize, Ordering::Release);
         a.chunks.store(c + 1, Ordering::Relaxed);
+    }
+
+    /// Whether the next insertion needs no grant (and so takes no write
+    /// lock).
+    pub fn has_room(&self) -> bool {
+        self.allowance > 0
+    }
+
+    /// Takes the index's read lock now if not held (a writer of several
+    /// stores takes their locks in one order: `shared_tree_store`).
+    pub fn hold(&mut self) {
+        self.table();
     }
 
     /// Makes sure the next insertion takes no lock (it may grow the index

@@ -74,16 +74,16 @@ const MIN_INDEX: usize = 16;
 
 /// A child of a tree node: a word (leaf) or a node of the tree.
 #[derive(Clone, Copy, Debug)]
-enum Child {
+pub(super) enum Child {
     Word(usize),
     Node(usize),
 }
 
 /// An inner node of the fixed tree: its two children.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    left: Child,
-    right: Child,
+pub(super) struct Node {
+    pub left: Child,
+    pub right: Child,
 }
 
 /// Most entries per index slot before it grows (linear probing stays short
@@ -618,7 +618,7 @@ impl TreeStore {
 
 /// `state`'s words, little-endian, the last padded with zeros, then zeros
 /// to the end of `out`.
-fn read_words(state: &[u8], out: &mut [u32]) {
+pub(super) fn read_words(state: &[u8], out: &mut [u32]) {
     let whole = state.chunks_exact(4);
     let tail = whole.remainder();
     let n = whole.len();
@@ -779,7 +779,7 @@ impl TreeStore {
 
 /// Appends the inner nodes over the words `leaves` (children first); the
 /// child that stands for them.
-fn build(leaves: &[usize], nodes: &mut Vec<Node>) -> Child {
+pub(super) fn build(leaves: &[usize], nodes: &mut Vec<Node>) -> Child {
     if leaves.len() == 1 {
         return Child::Word(leaves[0]);
     }

@@ -172,15 +172,16 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "NAME")]
     pub store: Option<harness::search::StoreKind>,
     /// Threads of exhaustive bfs (level-synchronous over a shared exact
-    /// store; same states, transitions, levels and deadlocks as one
+    /// or tree store; same states, transitions, levels and deadlocks as one
     /// thread) and dfs (a stack per thread over the shared store, in a
     /// depth-first-like order; same states, transitions and deadlocks,
     /// no edge classes), their checks of deadlocks, assertions, goals and
     /// run-time errors included (bfs: a shortest counterexample, as with
     /// one thread; dfs: a path of the search); accepting cycles
     /// (--property) are searched by the sequential nested DFS. 1: the
-    /// sequential search [default for bfs: every core, or the environment's
-    /// DVEMC_THREADS; for dfs: 1].
+    /// sequential search [default for bfs in the exact store: every core,
+    /// or the environment's DVEMC_THREADS; otherwise 1: the shared tree
+    /// store takes about twice the sequential one's bytes per state].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
