@@ -132,7 +132,7 @@ bench-sweepline:
 # times), then its tables; writes results/dbdfs/ (runs.csv, tables.md,
 # table*.csv). About 10 minutes; an interrupted run resumes (delete
 # results/dbdfs/runs.csv to start afresh).
-# The parallel searches' speed-up (BFS, DFS; 1, 2, 4, 8 threads) on the seven bench-spin
+# The parallel searches' speed-up (BFS, DFS, BFS in the tree store; 1, 2, 4, 8 threads) on the seven bench-spin
 # instances, --jobs = this machine's cores (beem/matrices/parallel-speedup.toml);
 # writes results/parallel/ (runs.csv, report). A few minutes on 2 cores.
 bench-parallel:
