@@ -222,6 +222,10 @@ struct RawStrategy {
 /// value at which no cell is `complete`: the smallest value with a complete
 /// run, found from above (it assumes that where no cell completes, none
 /// completes at smaller values either; it saves the runs below that value).
+/// A descending search moves on at a value's first complete run and runs
+/// the rest of the last such value's cells when it ends (so the file holds
+/// every cell of the value found, and none of the values above it that a
+/// smaller one made needless).
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 struct RawSearch {

@@ -284,6 +284,16 @@ struct SearchState<'a> {
     outstanding: usize,
     complete: bool,
     over: bool,
+    /// The value whose cells were issued last (a cell of another value
+    /// that ends now was issued before the search moved on).
+    value: f64,
+    /// Descending: the cells not run of the smallest value a run
+    /// completed at (the search moved on at that run; a smaller value may
+    /// make them needless), run when the search ends, so that every cell
+    /// of the value found is in the file (its best run over them all).
+    parked: Vec<Cell>,
+    /// Running the parked cells: the search ends with them.
+    finishing: bool,
 }
 
 impl<'a> Schedule<'a> {
@@ -318,6 +328,9 @@ impl<'a> Schedule<'a> {
                             outstanding: 0,
                             complete: false,
                             over: false,
+                            value: f64::NAN,
+                            parked: Vec::new(),
+                            finishing: false,
                         });
                         s.searches.len() - 1
                     });
@@ -343,12 +356,20 @@ impl<'a> Schedule<'a> {
     /// and their results are complete sooner.
     fn issue(&mut self, i: usize, cells: Vec<Cell>, initial: bool) {
         let mut fresh = Vec::new();
+        if let Some(sr) = cells.first().and_then(|c| c.search.as_ref()) {
+            self.searches[i].value = sr.value;
+        }
         for c in cells {
             self.issued.insert(c.key.clone());
             match self.done.get(&c.key) {
                 Some(&ok) => self.searches[i].complete |= ok,
                 None => fresh.push(c),
             }
+        }
+        if self.moves_on_early(i, fresh.first()) && self.searches[i].complete {
+            // A run in the file completed at this value: on to the next.
+            self.searches[i].outstanding = 0;
+            return self.advance(i, fresh);
         }
         self.searches[i].outstanding = fresh.len();
         if initial {
@@ -359,20 +380,40 @@ impl<'a> Schedule<'a> {
             }
         }
         if self.searches[i].outstanding == 0 {
-            self.advance(i);
+            self.advance(i, Vec::new());
         }
     }
 
-    /// The current value of search `i` has ended: the next value, a
-    /// bisection step, or the end.
-    fn advance(&mut self, i: usize) {
+    /// Whether search `i` (of `cell`) moves on to its next value at the
+    /// first complete run of the current one: descending without
+    /// bisection, except while it runs its parked cells. The value found
+    /// is the same (the first from above where nothing completes is
+    /// still run whole, and the one above it at the end).
+    fn moves_on_early(&self, i: usize, cell: Option<&Cell>) -> bool {
+        let st = &self.searches[i];
+        let sr = cell.and_then(|c| c.search.as_ref());
+        sr.is_some_and(|sr| sr.descending && sr.bisect.is_none()) && !st.finishing && st.bisect.is_none()
+    }
+
+    /// The current value of search `i` has ended (or, descending, one of
+    /// its runs completed: `unrun` are its cells not run): the next value,
+    /// a bisection step, or the end.
+    fn advance(&mut self, i: usize, unrun: Vec<Cell>) {
         let st = &mut self.searches[i];
         let complete = std::mem::take(&mut st.complete);
         let sample = st.steps[st.step.min(st.steps.len() - 1)][0];
         let sr = sample.search.as_ref().expect("a searched cell");
+        if st.finishing {
+            st.over = true;
+            return;
+        }
         // Ascending, the search goes on while nothing completed; descending,
         // while something did.
         let go_on = complete == sr.descending;
+        if sr.descending && complete {
+            // Those of a larger value are needless now.
+            st.parked = unrun;
+        }
         let next: Option<Vec<Cell>> = match (&mut st.bisect, sr.bisect) {
             (None, _) if go_on => {
                 st.step += 1;
@@ -404,6 +445,11 @@ impl<'a> Schedule<'a> {
             return self.issue(i, cells, false);
         }
         let st = &mut self.searches[i];
+        if !st.parked.is_empty() {
+            st.finishing = true;
+            let cells = std::mem::take(&mut st.parked);
+            return self.issue(i, cells, false);
+        }
         match (&st.bisect, sr.bisect) {
             (Some((lo, hi, at)), Some(res)) if hi - lo > 1 => {
                 st.mid = (lo + hi) / 2;
@@ -446,10 +492,24 @@ impl<'a> Schedule<'a> {
         if let Some(sr) = &cell.search {
             let i = self.search_of[&sr.group];
             let st = &mut self.searches[i];
+            if st.over || sr.value != st.value {
+                // Issued before its search moved on (it ran beside the run
+                // that completed): recorded, and no longer counted.
+                return;
+            }
             st.complete |= complete;
             st.outstanding -= 1;
             if st.outstanding == 0 {
-                self.advance(i);
+                self.advance(i, Vec::new());
+            } else if complete && self.moves_on_early(i, Some(cell)) {
+                let (unrun, rest): (VecDeque<Cell>, VecDeque<Cell>) =
+                    std::mem::take(&mut self.ready).into_iter().partition(|c| {
+                        c.search
+                            .as_ref()
+                            .is_some_and(|s| s.group == sr.group && s.value == sr.value)
+                    });
+                self.ready = rest;
+                self.advance(i, unrun.into());
             }
         }
     }
@@ -1063,10 +1123,21 @@ mod tests {
         let exec = Threshold(Mutex::new(Vec::new()));
         let s = run_cells(&cells, &exec, &cfg).unwrap();
         let ran = exec.0.lock().unwrap().clone();
-        // a, per CR setting: 40..25 % complete (random), 20 % does not: 5
-        // values with both strategies, none below.
+        // a, per CR setting: 40..25 % complete (random, listed first; age
+        // from 31 %), 20 % does not. The search moves on at the first
+        // complete run of a value, so age runs at 40-30 % only if it ran
+        // beside it (two jobs; the next test follows one job exactly);
+        // then 20 % whole, then the rest of 25 %; none below.
         let a_cr = |k: &&String| k.starts_with("a|") && k.contains("--chain-reduction");
-        assert_eq!(ran.iter().filter(a_cr).count(), 2 * 5, "{ran:#?}");
+        let ran_a_cr = |cache: &str, r: &str| {
+            ran.iter()
+                .filter(a_cr)
+                .any(|k| k.contains(&format!("--cache {cache} ")) && k.ends_with(&format!("{r}|")))
+        };
+        for cache in ["40%", "35%", "30%", "25%", "20%"] {
+            assert!(ran_a_cr(cache, "random"), "{cache} {ran:#?}");
+        }
+        assert!(ran_a_cr("25%", "age") && ran_a_cr("20%", "age"), "{ran:#?}");
         assert!(!ran
             .iter()
             .any(|k| k.starts_with("a|") && k.contains("--cache 15%")));
@@ -1083,6 +1154,71 @@ mod tests {
         let exec = Threshold(Mutex::new(Vec::new()));
         let s2 = run_cells(&cells, &exec, &RunConfig { resume: true, ..cfg }).unwrap();
         assert_eq!((s2.ran, s2.rows.len()), (0, s.rows.len()));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_descending_search_moves_on_at_a_values_first_complete_run() {
+        let (dir, m) = matrix_in_temp(
+            "search-early",
+            &["a"],
+            r#"
+            [instances]
+            names = ["a.dve"]
+            [[strategies]]
+            spec = "dfs"
+            params = { cache = ["40%", "35%", "30%"], replacement = ["random", "age", "depth-min"] }
+            search = { param = "cache", descending = true }
+            "#,
+        );
+        let cells = m.expand(None).unwrap();
+        let done = HashMap::new();
+        let mut s = Schedule::new(&cells, &done);
+        let mut order = Vec::new();
+        // Complete: random at 40 and 35 %, age at 35 %; nothing at 30 %.
+        while let Some(c) = s.next() {
+            let k = c.key.clone();
+            let ok = (k.contains("40%") || k.contains("35%"))
+                && (k.contains("random") || k.contains("35%") && k.contains("age"));
+            order.push(k);
+            s.finished(&c, ok);
+        }
+        let short: Vec<String> = order
+            .iter()
+            .map(|k| {
+                k.split('|')
+                    .nth(2)
+                    .unwrap()
+                    .replace("dfs --cache ", "")
+                    .replace(" --replacement", "")
+            })
+            .collect();
+        // 40 %: random completes, on to 35 %: random completes, on to
+        // 30 %, run whole (nothing completes), then the rest of 35 %.
+        assert_eq!(
+            short,
+            [
+                "40% random",
+                "35% random",
+                "30% random",
+                "30% age",
+                "30% depth-min",
+                "35% age",
+                "35% depth-min"
+            ]
+        );
+        // Resumed from a file holding those runs: nothing runs again.
+        let done: HashMap<String, bool> = order
+            .iter()
+            .map(|k| {
+                (
+                    k.clone(),
+                    (k.contains("40%") || k.contains("35%")) && k.contains("random"),
+                )
+            })
+            .collect();
+        let mut s = Schedule::new(&cells, &done);
+        assert!(s.next().is_none());
         std::fs::remove_dir_all(&dir).ok();
     }
 
