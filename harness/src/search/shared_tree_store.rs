@@ -2,7 +2,7 @@
 //! searches (`explore --threads N --store tree`), every thread on one
 //! state space, exact.
 //!
-//! **Shape.** The tree of the sequential [`TreeStore`] (the same leaf
+//! **Shape.** The tree of the sequential [`TreeStore`](super::tree_store::TreeStore) (the same leaf
 //! order, [`super::leaf_order`]): a state's words are folded by a fixed
 //! binary tree, each inner node a pair of its children (words, or indices
 //! of pairs in the child nodes' tables), the state identified by its root
@@ -41,7 +41,7 @@
 
 use super::shared_store::{ConcurrentStore, SharedStore, StoreWriter, Writer};
 use super::store::Insert;
-use super::tree_store::{build, pair_hash, read_words, Child, Node, TreeStore};
+use super::tree_store::{mark_changed, pair_hash, read_words, shape, Child, Node};
 
 /// Bytes of an arena chunk of an inner node's table (a table per node:
 /// small chunks, so that a model of long states does not start with
@@ -74,15 +74,7 @@ impl SharedTreeStore {
     /// `leaves` (a permutation of `0..TreeStore::words_for(state_len)`),
     /// keeping `extra` bytes with each state.
     pub fn new(state_len: usize, leaves: &[usize], extra: usize, writers: usize) -> SharedTreeStore {
-        let words = TreeStore::words_for(state_len);
-        let mut sorted = leaves.to_vec();
-        sorted.sort_unstable();
-        assert!(
-            sorted.iter().copied().eq(0..words),
-            "leaves: a permutation of the words"
-        );
-        let mut nodes = Vec::new();
-        build(leaves, &mut nodes);
+        let (words, nodes) = shape(state_len, leaves);
         let tables = (0..nodes.len() - 1)
             .map(|_| SharedStore::with_chunks(8, 0, writers, INNER_CHUNK))
             .collect();
@@ -242,19 +234,16 @@ impl TreeWriter<'_> {
     /// (`state` is that tree's).
     fn reuse_unchanged(&mut self, state: &[u8]) -> bool {
         read_words(state, &mut self.words);
-        let (words, idx, changed) = (&self.words, &mut self.idx, &mut self.changed);
         let last = &self.trees[self.cur];
-        for (i, node) in self.store.nodes.iter().enumerate() {
-            let differs = |c: Child| match c {
-                Child::Word(w) => words[w] != last.words[w],
-                Child::Node(n) => changed[n],
-            };
-            changed[i] = !last.valid || differs(node.left) || differs(node.right);
-            if !changed[i] {
-                idx[i] = last.idx[i];
-            }
-        }
-        changed[self.store.root_node()]
+        let known = last.valid.then_some((&last.words[..], &last.idx[..]));
+        mark_changed(
+            &self.store.nodes,
+            &self.words,
+            known,
+            &mut self.idx,
+            &mut self.changed,
+        );
+        self.changed[self.store.root_node()]
     }
 
     /// Node `i`'s pair for the words and indices found so far.
@@ -340,6 +329,7 @@ impl StoreWriter for TreeWriter<'_> {
 mod tests {
     use super::*;
     use crate::search::shared_store::ConcurrentStore;
+    use crate::search::tree_store::TreeStore;
 
     /// States of `n` bytes over a small alphabet (so that they share
     /// parts), from a seeded generator.

@@ -567,15 +567,7 @@ impl TreeStore {
     /// tree's halves hold decides the tables' sizes
     /// ([`super::leaf_order`]), and any order is exact.
     pub fn with_leaves(state_len: usize, leaves: &[usize]) -> TreeStore {
-        let words = TreeStore::words_for(state_len);
-        let mut sorted = leaves.to_vec();
-        sorted.sort_unstable();
-        assert!(
-            sorted.iter().copied().eq(0..words),
-            "leaves: a permutation of the words"
-        );
-        let mut nodes = Vec::new();
-        build(leaves, &mut nodes);
+        let (words, nodes) = shape(state_len, leaves);
         let tables: Vec<PairTable> = nodes.iter().map(|_| PairTable::new()).collect();
         let recent = RefCell::new(Recent {
             trees: (0..RECENT)
@@ -640,17 +632,8 @@ impl TreeStore {
     fn reuse_unchanged(&self, words: &[u32], idx: &mut [u32], changed: &mut [bool]) {
         let recent = self.recent.borrow();
         let last = &recent.trees[recent.cur];
-        for i in 0..self.nodes.len() {
-            let node = self.nodes[i];
-            let differs = |c: Child| match c {
-                Child::Word(w) => words[w] != last.words[w],
-                Child::Node(n) => changed[n],
-            };
-            changed[i] = !last.valid || differs(node.left) || differs(node.right);
-            if !changed[i] {
-                idx[i] = last.idx[i];
-            }
-        }
+        let known = last.valid.then_some((&last.words[..], &last.idx[..]));
+        mark_changed(&self.nodes, words, known, idx, changed);
     }
 
     /// The indices of the inner nodes below the root for the state whose
@@ -777,9 +760,53 @@ impl TreeStore {
     }
 }
 
+/// The words of a state of `state_len` bytes and the inner nodes of the
+/// tree over them in the order `leaves` (children first, the root last).
+/// Panics unless `leaves` is a permutation of the words.
+pub(super) fn shape(state_len: usize, leaves: &[usize]) -> (usize, Vec<Node>) {
+    let words = TreeStore::words_for(state_len);
+    let mut sorted = leaves.to_vec();
+    sorted.sort_unstable();
+    assert!(
+        sorted.iter().copied().eq(0..words),
+        "leaves: a permutation of the words"
+    );
+    let mut nodes = Vec::new();
+    build(leaves, &mut nodes);
+    (words, nodes)
+}
+
+/// Marks in `changed` the nodes of the tree `nodes` over `words` whose
+/// subtree differs from the decoded tree `known` (its words and node
+/// indices; every node if none), and copies the others' indices from it
+/// into `idx`: equal subtrees, equal indices.
+#[inline]
+pub(super) fn mark_changed(
+    nodes: &[Node],
+    words: &[u32],
+    known: Option<(&[u32], &[u32])>,
+    idx: &mut [u32],
+    changed: &mut [bool],
+) {
+    let Some((last_words, last_idx)) = known else {
+        changed[..nodes.len()].fill(true);
+        return;
+    };
+    for (i, node) in nodes.iter().enumerate() {
+        let differs = |c: Child| match c {
+            Child::Word(w) => words[w] != last_words[w],
+            Child::Node(n) => changed[n],
+        };
+        changed[i] = differs(node.left) || differs(node.right);
+        if !changed[i] {
+            idx[i] = last_idx[i];
+        }
+    }
+}
+
 /// Appends the inner nodes over the words `leaves` (children first); the
 /// child that stands for them.
-pub(super) fn build(leaves: &[usize], nodes: &mut Vec<Node>) -> Child {
+fn build(leaves: &[usize], nodes: &mut Vec<Node>) -> Child {
     if leaves.len() == 1 {
         return Child::Word(leaves[0]);
     }
