@@ -233,19 +233,33 @@ impl Table {
 }
 
 /// One thread's states: chunks of `1 << shift` states that never move,
-/// the pointers to them in a directory sized for the most states a store
-/// may hold (zeroed, so only its used pages cost memory). Read by every
-/// thread at every lookup, so nothing written often shares its cache line.
+/// the pointers to them in a directory of two levels: blocks of [`BLOCK`]
+/// chunk pointers, allocated as the arena grows, and the pointers to the
+/// blocks, as many as the most states a store may hold need (a directory
+/// allocated whole for them would cost 8 MiB a thread, and 16 MiB for each
+/// of the shared tree store's tables, whose chunks are small). Read by
+/// every thread at every lookup, so nothing written often shares its cache
+/// line.
 #[repr(align(128))]
 struct Arena {
-    dir: Box<[AtomicUsize]>,
+    blocks: Box<[AtomicUsize]>,
     chunks: AtomicUsize,
 }
+
+/// Chunk pointers per directory block (4 KiB).
+const BLOCK: usize = 512;
 
 /// An arena's committed states (written by its owner at every insertion:
 /// a cache line of its own).
 #[repr(align(128))]
 struct Len(AtomicUsize);
+
+/// `n` zeroed atomics.
+fn zeroed_atomics(n: usize) -> Box<[AtomicUsize]> {
+    let zeroed: Box<[usize]> = vec![0usize; n].into_boxed_slice();
+    // SAFETY: `AtomicUsize` has the layout of `usize`.
+    unsafe { Box::from_raw(Box::into_raw(zeroed) as *mut [AtomicUsize]) }
+}
 
 /// A concurrent exact store for `writers` threads.
 pub struct SharedStore {
@@ -287,6 +301,7 @@ impl SharedStore {
         let shift = usize::BITS - 1 - per_chunk.leading_zeros();
         let q_bits = usize::BITS - (writers - 1).leading_zeros();
         let dir_len = (MAX_STATES >> q_bits >> shift) + 2;
+        let blocks_len = dir_len.div_ceil(BLOCK);
         let table = Table::new(MIN_TABLE.trailing_zeros());
         SharedStore {
             state_len,
@@ -299,14 +314,9 @@ impl SharedStore {
             table_bytes: AtomicUsize::new(table.slots.len() * 8),
             table: RwLock::new(table),
             arenas: (0..writers)
-                .map(|_| {
-                    let zeroed: Box<[usize]> = vec![0usize; dir_len].into_boxed_slice();
-                    // SAFETY: `AtomicUsize` has the layout of `usize`.
-                    let dir = unsafe { Box::from_raw(Box::into_raw(zeroed) as *mut [AtomicUsize]) };
-                    Arena {
-                        dir,
-                        chunks: AtomicUsize::new(0),
-                    }
+                .map(|_| Arena {
+                    blocks: zeroed_atomics(blocks_len),
+                    chunks: AtomicUsize::new(0),
                 })
                 .collect(),
             lens: (0..writers).map(|_| Len(AtomicUsize::new(0))).collect(),
@@ -350,7 +360,12 @@ impl SharedStore {
 
     #[inline]
     fn slot_ptr(&self, q: usize, local: usize) -> *mut u8 {
-        let chunk = self.arenas[q].dir[local >> self.shift].load(Ordering::Acquire) as *mut u8;
+        let c = local >> self.shift;
+        let block = self.arenas[q].blocks[c / BLOCK].load(Ordering::Acquire) as *const AtomicUsize;
+        debug_assert!(!block.is_null());
+        // SAFETY: the block of a published chunk is allocated (`BLOCK`
+        // pointers) and lives as long as `self`.
+        let chunk = unsafe { (*block.add(c % BLOCK)).load(Ordering::Acquire) } as *mut u8;
         debug_assert!(!chunk.is_null());
         // SAFETY (for the caller's use): the chunk holds `1 << shift`
         // states; the offset is of one of them.
@@ -378,17 +393,22 @@ impl SharedStore {
         unsafe { std::slice::from_raw_parts(self.slot_ptr(q, local).add(self.state_len), self.extra) }
     }
 
-    /// Bytes allocated: the index and the arena chunks (the directories'
-    /// untouched pages cost nothing).
+    /// Bytes allocated: the index, the arena chunks and their directories.
     pub fn bytes_used(&self) -> usize {
+        let directory: usize = self
+            .arenas
+            .iter()
+            .map(|a| a.blocks.len() * 8 + a.chunks.load(Ordering::Relaxed).div_ceil(BLOCK) * BLOCK * 8)
+            .sum();
         let chunks: usize = self.arenas.iter().map(|a| a.chunks.load(Ordering::Relaxed)).sum();
-        self.table_bytes.load(Ordering::Relaxed) + chunks * self.chunk_bytes()
+        self.table_bytes.load(Ordering::Relaxed) + chunks * self.chunk_bytes() + directory
     }
 
-    /// Bytes the next insertions could allocate: a chunk per thread, and
+    /// Bytes the next insertions could allocate: a chunk (and a directory
+    /// block) per thread, and
     /// the doubled index (old and new coexist) when its room runs low.
     pub fn next_growth_bytes(&self) -> usize {
-        let mut bytes = self.writers * self.chunk_bytes();
+        let mut bytes = self.writers * (self.chunk_bytes() + BLOCK * 8);
         if self.room.load(Ordering::Relaxed) < GRANT * self.writers as i64 {
             bytes += 2 * self.table_bytes.load(Ordering::Relaxed);
         }
@@ -412,11 +432,18 @@ impl Drop for SharedStore {
     fn drop(&mut self) {
         let bytes = self.chunk_bytes();
         for a in &self.arenas {
-            for c in 0..a.chunks.load(Ordering::Relaxed) {
-                let p = a.dir[c].load(Ordering::Relaxed) as *mut u8;
+            let chunks = a.chunks.load(Ordering::Relaxed);
+            for b in 0..chunks.div_ceil(BLOCK) {
+                let block = a.blocks[b].load(Ordering::Relaxed) as *mut AtomicUsize;
                 // SAFETY: allocated in `Writer::reserve` as a boxed slice of
-                // `bytes` bytes, freed once here.
-                drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, bytes)) });
+                // `BLOCK` pointers, freed once here.
+                let block = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(block, BLOCK)) };
+                for p in block.iter().take(chunks - b * BLOCK) {
+                    let p = p.load(Ordering::Relaxed) as *mut u8;
+                    // SAFETY: allocated in `Writer::reserve` as a boxed
+                    // slice of `bytes` bytes, freed once here.
+                    drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, bytes)) });
+                }
             }
         }
     }
@@ -563,8 +590,14 @@ impl<'a> Writer<'a> {
         if c < a.chunks.load(Ordering::Relaxed) {
             return;
         }
+        if c % BLOCK == 0 {
+            let block = Box::into_raw(zeroed_atomics(BLOCK)) as *mut AtomicUsize;
+            a.blocks[c / BLOCK].store(block as usize, Ordering::Release);
+        }
+        let block = a.blocks[c / BLOCK].load(Ordering::Relaxed) as *const AtomicUsize;
         let chunk: Box<[u8]> = vec![0u8; store.chunk_bytes()].into_boxed_slice();
-        a.dir[c].store(Box::into_raw(chunk) as *mut u8 as usize, Ordering::Release);
+        // SAFETY: the block was allocated above or for an earlier chunk.
+        unsafe { (*block.add(c % BLOCK)).store(Box::into_raw(chunk) as *mut u8 as usize, Ordering::Release) };
         a.chunks.store(c + 1, Ordering::Relaxed);
     }
 
