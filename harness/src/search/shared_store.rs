@@ -14,7 +14,7 @@
 //!
 //! **Room.** So that no insertion ever finds the index full, a thread
 //! inserts only with an allowance: slots it was granted, in blocks of
-//! [`GRANT`], from the room the index has below three quarters full; when
+//! [`GRANT`] (fewer for the shared tree store's tables), from the room the index has below three quarters full; when
 //! the room is exhausted the index grows first. Three quarters at worst,
 //! like the sequential store's 0.7.
 //!
@@ -273,8 +273,10 @@ pub struct SharedStore {
     q_bits: u32,
     shift: u32,
     table: RwLock<Table>,
-    /// Slots that may still be granted before the index must grow.
+    /// Slots that may still be granted before the index must grow, and
+    /// how many a thread takes at a time.
     room: AtomicI64,
+    grant: i64,
     /// Bytes of the index (published for the memory budget).
     table_bytes: AtomicUsize,
     arenas: Vec<Arena>,
@@ -289,12 +291,20 @@ impl SharedStore {
     /// A store that keeps `extra` bytes with each state
     /// ([`Writer::insert_with`], [`SharedStore::extra`]).
     pub fn with_extra(state_len: usize, extra: usize, writers: usize) -> SharedStore {
-        SharedStore::with_chunks(state_len, extra, writers, CHUNK_BYTES)
+        SharedStore::with_chunks(state_len, extra, writers, CHUNK_BYTES, GRANT)
     }
 
     /// [`with_extra`](Self::with_extra), with arena chunks of about
-    /// `chunk_bytes` (the tree store's many small tables take small ones).
-    pub fn with_chunks(state_len: usize, extra: usize, writers: usize, chunk_bytes: usize) -> SharedStore {
+    /// `chunk_bytes` and grants of `grant` slots (the tree store's many
+    /// small tables take small ones: a grant per thread in each table
+    /// would otherwise grow the smallest before they fill).
+    pub fn with_chunks(
+        state_len: usize,
+        extra: usize,
+        writers: usize,
+        chunk_bytes: usize,
+        grant: i64,
+    ) -> SharedStore {
         let writers = writers.max(1);
         let stride = state_len + extra;
         let per_chunk = (chunk_bytes / stride.max(1)).max(16);
@@ -311,6 +321,7 @@ impl SharedStore {
             q_bits,
             shift,
             room: AtomicI64::new(table.room()),
+            grant: grant.max(1),
             table_bytes: AtomicUsize::new(table.slots.len() * 8),
             table: RwLock::new(table),
             arenas: (0..writers)
@@ -409,7 +420,7 @@ impl SharedStore {
     /// the doubled index (old and new coexist) when its room runs low.
     pub fn next_growth_bytes(&self) -> usize {
         let mut bytes = self.writers * (self.chunk_bytes() + BLOCK * 8);
-        if self.room.load(Ordering::Relaxed) < GRANT * self.writers as i64 {
+        if self.room.load(Ordering::Relaxed) < self.grant * self.writers as i64 {
             bytes += 2 * self.table_bytes.load(Ordering::Relaxed);
         }
         bytes
@@ -590,7 +601,7 @@ impl<'a> Writer<'a> {
         if c < a.chunks.load(Ordering::Relaxed) {
             return;
         }
-        if c % BLOCK == 0 {
+        if c.is_multiple_of(BLOCK) {
             let block = Box::into_raw(zeroed_atomics(BLOCK)) as *mut AtomicUsize;
             a.blocks[c / BLOCK].store(block as usize, Ordering::Release);
         }
@@ -625,16 +636,17 @@ impl<'a> Writer<'a> {
     fn refill(&mut self) {
         let store = self.store;
         loop {
-            if store.room.fetch_sub(GRANT, Ordering::AcqRel) >= GRANT {
-                self.allowance += GRANT;
+            let grant = store.grant;
+            if store.room.fetch_sub(grant, Ordering::AcqRel) >= grant {
+                self.allowance += grant;
                 return;
             }
-            store.room.fetch_add(GRANT, Ordering::AcqRel);
+            store.room.fetch_add(grant, Ordering::AcqRel);
             // Grow: every other thread is outside its block of work (not
             // holding the read lock) while this holds the write lock.
             self.guard = None;
             let mut t = store.table.write().unwrap_or_else(|e| e.into_inner());
-            if store.room.load(Ordering::Acquire) < GRANT {
+            if store.room.load(Ordering::Acquire) < grant {
                 let old_room = t.room();
                 let bigger = Table::new(t.bits + 1);
                 bigger.take_from(&t, store.writers);

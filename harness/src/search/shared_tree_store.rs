@@ -48,6 +48,10 @@ use super::tree_store::{mark_changed, pair_hash, read_words, shape, Child, Node}
 /// megabytes of them).
 const INNER_CHUNK: usize = 16 * 1024;
 
+/// Index slots a thread takes at a time in an inner node's table (a
+/// thread takes room in every table before it inserts).
+const INNER_GRANT: i64 = 64;
+
 /// A concurrent exact tree store for `writers` threads.
 pub struct SharedTreeStore {
     state_len: usize,
@@ -76,7 +80,7 @@ impl SharedTreeStore {
     pub fn new(state_len: usize, leaves: &[usize], extra: usize, writers: usize) -> SharedTreeStore {
         let (words, nodes) = shape(state_len, leaves);
         let tables = (0..nodes.len() - 1)
-            .map(|_| SharedStore::with_chunks(8, 0, writers, INNER_CHUNK))
+            .map(|_| SharedStore::with_chunks(8, 0, writers, INNER_CHUNK, INNER_GRANT))
             .collect();
         SharedTreeStore {
             state_len,
