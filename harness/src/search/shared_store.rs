@@ -151,6 +151,10 @@ impl StoreWriter for Writer<'_> {
 
 /// Slots granted to a thread at a time.
 pub const GRANT: i64 = 1024;
+/// Insertions a thread may make between two polls of the budget, for the
+/// memory budget's lookahead (a claim of 256 sources with up to 256 new
+/// successors each: the index's growth is foreseen this far ahead).
+const POLL_INSERTIONS: i64 = 1 << 16;
 /// Bytes of an arena chunk (rounded down to a power of two of states).
 const CHUNK_BYTES: usize = 256 * 1024;
 /// Index size (slots) from which its growth runs on several threads.
@@ -416,11 +420,14 @@ impl SharedStore {
     }
 
     /// Bytes the next insertions could allocate: a chunk (and a directory
-    /// block) per thread, and
-    /// the doubled index (old and new coexist) when its room runs low.
+    /// block) per thread, and the doubled index (old and new coexist) when
+    /// its room runs low: below what the threads may insert before they
+    /// poll the budget again (a block of work: 256 sources, each with at
+    /// most `POLL_INSERTIONS` / 256 new successors), or their grants.
     pub fn next_growth_bytes(&self) -> usize {
         let mut bytes = self.writers * (self.chunk_bytes() + BLOCK * 8);
-        if self.room.load(Ordering::Relaxed) < self.grant * self.writers as i64 {
+        let low = self.grant.max(POLL_INSERTIONS) * self.writers as i64;
+        if self.room.load(Ordering::Relaxed) < low {
             bytes += 2 * self.table_bytes.load(Ordering::Relaxed);
         }
         bytes
