@@ -83,22 +83,28 @@ bench-caching:
 # (beem/matrices/evangelista-table2-family.toml; many hours of one core),
 # then its table: results/caching/family/. Long runs work on a run file in
 # results/runs/ (not in the repository) and keep a compressed copy beside
-# their results (results/caching/family/table2-family-runs.csv.gz,
-# results/census/census-runs.csv.gz): a run starts from that copy when its
-# run file is missing (a fresh checkout), and `make save-long-runs` (run
-# by these targets when they end, by hand after an interruption) renews it.
+# their results, in parts of 6,000 lines so that no file passes 2 MiB
+# (results/caching/family/table2-family-runs.NN.csv.gz,
+# results/census/census-runs.NN.csv.gz): a run starts from that copy when
+# its run file is missing (a fresh checkout), and `make save-long-runs`
+# (run by these targets when they end, by hand after an interruption)
+# renews it. Runs the runner killed before they used half their time, or
+# that crashed, run again (--retry-failed).
 FAMILY_RUNS := results/runs/caching/table2-family-runs.csv
-FAMILY_SAVED := results/caching/family/table2-family-runs.csv.gz
+FAMILY_SAVED := results/caching/family/table2-family-runs
 CENSUS_RUNS := results/runs/census-runs.csv
-CENSUS_SAVED := results/census/census-runs.csv.gz
+CENSUS_SAVED := results/census/census-runs
 
-# Restores run file $(1) from its compressed copy $(2) if it is missing.
-restore = mkdir -p $(dir $(1)); if [ ! -f $(1) ] && [ -f $(2) ]; then gunzip -c $(2) > $(1); fi
+# Restores run file $(1) from its compressed parts $(2).NN.csv.gz if it is
+# missing (gzip streams concatenate).
+restore = mkdir -p $(dir $(1)); if [ ! -f $(1) ] && ls $(2).*.csv.gz >/dev/null 2>&1; then cat $(2).*.csv.gz | gunzip -c > $(1); fi
+# Renews the compressed parts $(2).NN.csv.gz of run file $(1) if it exists.
+save = if [ -f $(1) ]; then rm -f $(2).*.csv.gz && split -l 6000 -d -a 2 --additional-suffix=.csv $(1) $(2). && gzip -9 $(2).*.csv; fi
 
 bench-caching-family:
 	$(CARGO) build --release -p harness
 	$(call restore,$(FAMILY_RUNS),$(FAMILY_SAVED))
-	./target/release/dvemc bench run beem/matrices/evangelista-table2-family.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(FAMILY_RUNS)
+	./target/release/dvemc bench run beem/matrices/evangelista-table2-family.toml --jobs $(BENCH_JOBS) --resume --retry-failed --beem $(BEEM_DIR) --out $(FAMILY_RUNS)
 	$(MAKE) save-long-runs
 	./target/release/dvemc bench report $(FAMILY_RUNS) --paper evangelista-table2 --out results/caching/family
 
@@ -110,14 +116,14 @@ bench-caching-family:
 census:
 	$(CARGO) build --release -p harness
 	$(call restore,$(CENSUS_RUNS),$(CENSUS_SAVED))
-	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(CENSUS_RUNS)
+	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --retry-failed --beem $(BEEM_DIR) --out $(CENSUS_RUNS)
 	$(MAKE) save-long-runs
 	./target/release/dvemc bench report $(CENSUS_RUNS) --paper beem-census --out results/census
 
 # Renews the compressed copies of the long runs' run files that exist.
 save-long-runs:
-	if [ -f $(FAMILY_RUNS) ]; then gzip -9 -c $(FAMILY_RUNS) > $(FAMILY_SAVED); fi
-	if [ -f $(CENSUS_RUNS) ]; then gzip -9 -c $(CENSUS_RUNS) > $(CENSUS_SAVED); fi
+	$(call save,$(FAMILY_RUNS),$(FAMILY_SAVED))
+	$(call save,$(CENSUS_RUNS),$(CENSUS_SAVED))
 
 bench-sweepline:
 	$(CARGO) build --release -p harness
