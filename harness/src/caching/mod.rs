@@ -21,6 +21,7 @@
 //! the wall-time limit). A *visit* is an insertion of a state in `O` (new or
 //! deleted before); `visits − states` are the revisits.
 
+mod quad_heap;
 pub mod reductions;
 pub mod replacement;
 pub mod sweep;

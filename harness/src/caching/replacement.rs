@@ -30,11 +30,10 @@
 //!   `outdegree`, `visits`, three per FIRST); remaining ties oldest first;
 //! - 8 more stratified caches, K in {2, 3, 5, 6, 8, 12, 16, 32}.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
+use super::quad_heap::QuadHeap;
 use super::tdtree::{Meta, NIL};
 use crate::rng::Rng;
 
@@ -320,7 +319,7 @@ pub struct Candidates {
     pos: Vec<u32>,
     /// Other strategies: (key, tie, slot, generation), smallest first; stale
     /// entries are skipped when popped.
-    heap: BinaryHeap<Reverse<Entry>>,
+    heap: QuadHeap<Entry>,
     seq: u64,
     len: usize,
     /// Visit counters by fingerprint (`visits`).
@@ -334,7 +333,7 @@ impl Candidates {
             rng: Rng::seeded(seed),
             members: Vec::new(),
             pos: Vec::new(),
-            heap: BinaryHeap::new(),
+            heap: QuadHeap::default(),
             seq: 0,
             len: 0,
             sketch: if kind.uses(Criterion::Visits) {
@@ -353,7 +352,7 @@ impl Candidates {
     pub fn bytes(&self) -> usize {
         self.members.capacity() * 4
             + self.pos.capacity() * 4
-            + self.heap.capacity() * std::mem::size_of::<Reverse<Entry>>()
+            + self.heap.capacity() * std::mem::size_of::<Entry>()
             + self.sketch.len()
     }
 
@@ -434,7 +433,7 @@ impl Candidates {
         } else {
             self.seq += 1;
             let e = self.entry(slot, m);
-            self.heap.push(Reverse(e));
+            self.heap.push(e);
         }
     }
 
@@ -442,7 +441,7 @@ impl Candidates {
     pub fn touched(&mut self, slot: u32, m: &Meta) {
         if self.kind.uses(Criterion::InDegree) {
             let e = self.entry(slot, m);
-            self.heap.push(Reverse(e));
+            self.heap.push(e);
         }
     }
 
@@ -473,7 +472,7 @@ impl Candidates {
             self.remove(slot);
             return Some(slot);
         }
-        while let Some(Reverse((first, then, _, slot, gen))) = self.heap.pop() {
+        while let Some((first, then, _, slot, gen)) = self.heap.pop() {
             let m = &meta[slot as usize];
             if !(m.alive && m.gen == gen && m.in_d()) {
                 continue;
