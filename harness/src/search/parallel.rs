@@ -585,12 +585,12 @@ impl<W: Watch, S: ConcurrentStore> Round<'_, W, S> {
 }
 
 /// Generates the successors of `sources` into `bufs` and their
-/// fingerprints into `fps`, and starts loading the index slots and then
-/// the stored states their lookups will read, so that the misses of a
-/// batch overlap.
-pub(super) fn prefetch_successors(
+/// fingerprints into `fps` (zeros for a store that reads none), and
+/// starts loading the index slots and then the stored states their
+/// lookups will read, so that the misses of a batch overlap.
+pub(super) fn prefetch_successors<W: StoreWriter>(
     model: &dyn NextState,
-    w: &mut impl StoreWriter,
+    w: &mut W,
     sources: &[u32],
     bufs: &mut [SuccBuf],
     fps: &mut Vec<u64>,
@@ -600,7 +600,11 @@ pub(super) fn prefetch_successors(
         let buf = &mut bufs[b];
         model.successors(w.load(b, id), buf);
         for i in 0..buf.len() {
-            let fp = model.fingerprint(buf.state(i));
+            let fp = if W::FINGERPRINTS {
+                model.fingerprint(buf.state(i))
+            } else {
+                0
+            };
             w.prefetch(fp);
             fps.push(fp);
         }

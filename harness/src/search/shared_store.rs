@@ -77,6 +77,10 @@ pub trait StoreWriter {
     fn load(&mut self, slot: usize, id: u32) -> &[u8];
     /// The next insertions are successors of the batch's `slot`-th source.
     fn expanding(&mut self, _slot: usize) {}
+    /// Whether lookups read the fingerprints passed to them (the tree
+    /// store's do not: its tables hash pairs), so that a search computes
+    /// them only if so.
+    const FINGERPRINTS: bool = true;
     /// Starts loading what a lookup of `fp` reads first.
     fn prefetch(&mut self, fp: u64);
     /// Then the stored state it compares first.

@@ -289,6 +289,8 @@ impl StoreWriter for TreeWriter<'_> {
 
     // The lookups are a chain (each pair holds its children's indices):
     // nothing to start ahead from the state's fingerprint.
+    const FINGERPRINTS: bool = false;
+
     fn prefetch(&mut self, _fp: u64) {}
 
     fn prefetch_state(&mut self, _fp: u64) {}
