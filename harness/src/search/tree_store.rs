@@ -694,6 +694,22 @@ impl TreeStore {
         r
     }
 
+    /// Inserts the pairs of the nodes before `end` (children first) whose
+    /// words differ from the tree insertions compare with, their indices
+    /// into `idx` with the others' (taken from that tree); whether the
+    /// last pair inserted was new (false if none was inserted).
+    fn insert_changed(&mut self, words: &[u32], idx: &mut [u32], end: usize) -> bool {
+        let mut changed = Scratch::new(self.nodes.len(), true);
+        let changed = changed.slice();
+        self.reuse_unchanged(words, idx, changed);
+        let mut new = false;
+        for i in (0..end).filter(|&i| changed[i]) {
+            let pair = self.pair(&self.nodes[i], words, idx);
+            (idx[i], new) = self.insert_pair(i, pair, pair_hash(pair));
+        }
+        new
+    }
+
     /// Decodes state `id` into the next slot of the remembered trees and
     /// makes it the one insertions compare with; the slot.
     fn remember(&self, id: u32) -> usize {
@@ -723,13 +739,7 @@ impl TreeStore {
         let root = self.nodes.len() - 1;
         let mut idx = Scratch::new(self.nodes.len(), 0u32);
         let idx = idx.slice();
-        let mut changed = Scratch::new(self.nodes.len(), true);
-        let changed = changed.slice();
-        self.reuse_unchanged(words, idx, changed);
-        for i in (0..root).filter(|&i| changed[i]) {
-            let pair = self.pair(&self.nodes[i], words, idx);
-            idx[i] = self.insert_pair(i, pair, pair_hash(pair)).0;
-        }
+        self.insert_changed(words, idx, root);
         let pair = self.pair(&self.nodes[root], words, idx);
         ((pair >> 32) as u32, pair as u32)
     }
@@ -905,16 +915,9 @@ impl Store for TreeStore {
             None => {
                 let mut idx = Scratch::new(self.nodes.len(), 0u32);
                 let idx = idx.slice();
-                let mut changed = Scratch::new(self.nodes.len(), true);
-                let changed = changed.slice();
-                self.reuse_unchanged(words, idx, changed);
-                let mut new = false;
-                for i in (0..self.nodes.len()).filter(|&i| changed[i]) {
-                    let pair = self.pair(&self.nodes[i], words, idx);
-                    (idx[i], new) = self.insert_pair(i, pair, pair_hash(pair));
-                }
-                // (The root comes last: `new` is its novelty, false if the
+                // (The root comes last: the novelty is its, false if the
                 // state is the remembered one.)
+                let new = self.insert_changed(words, idx, self.nodes.len());
                 (idx[root], new)
             }
         };
