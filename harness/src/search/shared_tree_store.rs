@@ -287,10 +287,10 @@ impl StoreWriter for TreeWriter<'_> {
         self.cur = slot;
     }
 
-    // The lookups are a chain (each pair holds its children's indices):
-    // nothing to start ahead from the state's fingerprint.
     const FINGERPRINTS: bool = false;
 
+    // The lookups are a chain (each pair holds its children's indices):
+    // nothing to start ahead from the state's fingerprint.
     fn prefetch(&mut self, _fp: u64) {}
 
     fn prefetch_state(&mut self, _fp: u64) {}
