@@ -20,9 +20,20 @@
 //! displacement 1.2 %, with 5 bits 0.07 %: 4 bits cost least in all).
 //!
 //! **Growth.** At a load of 9/10 the buckets double; when a part of a key
-//! needs more bits than the set gives it, the parts widen. Either way
-//! every key is recovered (the permutation inverted) and put in a new
-//! table.
+//! needs more bits than the set gives it, the parts widen. A widening
+//! changes the permutation, so every key is recovered (the permutation
+//! inverted) and put in a new table, the old one held meanwhile. A
+//! doubling moves no key far: a key's new home is its old home times two,
+//! plus its remainder's top bit, and its slot loses that bit. So the table
+//! doubles in place (`double_in_place`): the allocation grows (a
+//! reallocation, which the C library does by remapping pages, without a
+//! copy), the keys of the lowest [`LOW`] buckets are put aside, and the
+//! other buckets are moved from the top down, each key to its new place,
+//! which lies above every bucket not yet moved; then the keys put aside
+//! and those of the overflow set are placed. A doubling then needs the
+//! doubled table only, not the old one beside it (three times the old
+//! table's size at the peak), so a search under a memory budget can grow
+//! its set until the doubled table fills what the budget leaves.
 //! Exact: two keys are equal exactly when their stored bits and buckets
 //! are, so no key is ever taken for another.
 //!
@@ -43,6 +54,16 @@ pub const MAX_DISP: u64 = (1 << DISP_BITS) - 2;
 const MAX_LOAD: (usize, usize) = (9, 10);
 /// Bytes read past the last slot (a slot is read as one `u128`).
 const SLACK: usize = 16;
+/// Buckets whose keys a doubling in place puts aside first. A key of
+/// bucket `h` has its home at `h - MAX_DISP` at least and its new place
+/// at bucket `2 (h - MAX_DISP)` at least, whose slots are one bit
+/// narrower: with slots of 6 bits or more that lies above all of bucket
+/// `h` once `h >= 35`, so moving the buckets from the top down never
+/// writes over (or probes into) a bucket not yet moved, and the moves
+/// that wrap around land in the lowest buckets, which were emptied.
+const LOW: usize = 64;
+/// Fewest buckets for a doubling in place (below, a copy costs little).
+const IN_PLACE_MIN: usize = 4 * LOW;
 
 #[inline]
 fn mask(bits: u32) -> u64 {
@@ -113,6 +134,26 @@ fn unpermute(y: u64, w: u32) -> u64 {
     x.wrapping_mul(M1_INV) & m
 }
 
+/// Slot `i` of slots of `sb` bits packed in `bytes`.
+#[inline]
+fn read_slot(bytes: &[u8], i: usize, sb: u32) -> u64 {
+    let bit = i * sb as usize;
+    let at = bit / 8;
+    let x = u128::from_le_bytes(bytes[at..at + 16].try_into().expect("16 bytes"));
+    (x >> (bit % 8)) as u64 & mask(sb)
+}
+
+/// Sets slot `i` of slots of `sb` bits packed in `bytes` to `v`.
+#[inline]
+fn write_slot(bytes: &mut [u8], i: usize, sb: u32, v: u64) {
+    let bit = i * sb as usize;
+    let (at, sh) = (bit / 8, bit % 8);
+    let m = (mask(sb) as u128) << sh;
+    let w = &mut bytes[at..at + 16];
+    let x = u128::from_le_bytes((&*w).try_into().expect("16 bytes"));
+    w.copy_from_slice(&((x & !m) | ((v as u128) << sh)).to_le_bytes());
+}
+
 /// The compact set of pairs (see the module comment).
 #[derive(Debug)]
 pub struct RootSet {
@@ -179,28 +220,71 @@ impl RootSet {
         self.bytes.len() + self.overflow.capacity() * 9
     }
 
-    /// Bytes the next insertion may allocate: a table twice as large,
-    /// its slots a few bits wider, built beside the one in use.
-    pub fn next_growth_bytes(&self) -> usize {
-        2 * self.bytes.len() + self.bytes.len() / 4 + self.overflow.capacity() * 9
+    /// Bytes of the slots of a table of `2^b` buckets for parts of `wl`
+    /// and `wr` bits (as [`RootSet::with`] allocates them).
+    fn table_bytes(wl: u32, wr: u32, b: u32) -> usize {
+        let sb = (wl + wr).max(b + 1) - b + DISP_BITS;
+        ((1usize << b) * SLOTS * sb as usize).div_ceil(8) + SLACK
+    }
+
+    /// Bytes that inserting up to `more` keys may allocate, when their
+    /// left parts are below `bounds.0` and their right parts below
+    /// `bounds.1`: the growth of a doubling in place, and if a part may
+    /// need more bits, a whole widened table beside the one in use.
+    pub fn next_growth_bytes(&self, more: usize, bounds: (u64, u64)) -> usize {
+        let doubles = (self.len + more) * MAX_LOAD.1 > (SLOTS << self.b) * MAX_LOAD.0;
+        let b = self.b + u32::from(doubles);
+        let (wl, wr) = self.widths_for(
+            width(bounds.0.saturating_sub(1)),
+            width(bounds.1.saturating_sub(1)),
+        );
+        let now = self.bytes.len();
+        let doubled = if !doubles {
+            0
+        } else if self.in_place(b) {
+            Self::table_bytes(self.wl, self.wr, b) - now
+        } else {
+            Self::table_bytes(self.wl, self.wr, b)
+        };
+        let widened = if (wl, wr) == (self.wl, self.wr) {
+            0
+        } else {
+            Self::table_bytes(wl, wr, b)
+        };
+        // The overflow set is copied too, and may double.
+        doubled + widened + self.overflow.capacity() * 9 * 2
+    }
+
+    /// The parts' widths once parts of `nl` and `nr` bits are in.
+    fn widths_for(&self, nl: u32, nr: u32) -> (u32, u32) {
+        if nl > self.wl || nr > self.wr {
+            // One bit more than needed, so that widening is as rare as
+            // the tables' doublings.
+            (self.wl.max((nl + 1).min(32)), self.wr.max((nr + 1).min(32)))
+        } else {
+            (self.wl, self.wr)
+        }
+    }
+
+    /// Whether the buckets can double to `2^b` in place: the key keeps
+    /// its width (so its permutation), a slot keeps a bit of remainder
+    /// (`w > b`: slots of 6 bits or more before, as [`LOW`] assumes) and
+    /// the table is large enough.
+    fn in_place(&self, b: u32) -> bool {
+        b == self.b + 1
+            && self.w == self.wl + self.wr
+            && self.w > b
+            && (1usize << self.b) >= IN_PLACE_MIN
     }
 
     #[inline]
     fn slot(&self, i: usize) -> u64 {
-        let bit = i * self.sb as usize;
-        let at = bit / 8;
-        let x = u128::from_le_bytes(self.bytes[at..at + 16].try_into().expect("16 bytes"));
-        (x >> (bit % 8)) as u64 & mask(self.sb)
+        read_slot(&self.bytes, i, self.sb)
     }
 
     #[inline]
     fn set_slot(&mut self, i: usize, v: u64) {
-        let bit = i * self.sb as usize;
-        let (at, sh) = (bit / 8, bit % 8);
-        let m = (mask(self.sb) as u128) << sh;
-        let w = &mut self.bytes[at..at + 16];
-        let x = u128::from_le_bytes((&*w).try_into().expect("16 bytes"));
-        w.copy_from_slice(&((x & !m) | ((v as u128) << sh)).to_le_bytes());
+        write_slot(&mut self.bytes, i, self.sb, v);
     }
 
     /// Whether the key is in the table, or the empty slot (and its
@@ -255,17 +339,14 @@ impl RootSet {
 
     /// Adds the pair `(left, right)`; whether it was new.
     pub fn insert(&mut self, left: u32, right: u32) -> bool {
-        let (nl, nr) = (width(left as u64), width(right as u64));
-        let (mut wl, mut wr, mut b) = (self.wl, self.wr, self.b);
-        if nl > wl || nr > wr {
-            // One bit more than needed, so that widening is as rare as
-            // the tables' doublings.
-            (wl, wr) = (wl.max((nl + 1).min(32)), wr.max((nr + 1).min(32)));
-        }
+        let (wl, wr) = self.widths_for(width(left as u64), width(right as u64));
+        let mut b = self.b;
         if (self.len + 1) * MAX_LOAD.1 > (SLOTS << b) * MAX_LOAD.0 {
             b += 1;
         }
-        if (wl, wr, b) != (self.wl, self.wr, self.b) {
+        if (wl, wr) == (self.wl, self.wr) && self.in_place(b) {
+            self.double_in_place();
+        } else if (wl, wr, b) != (self.wl, self.wr, self.b) {
             // Widened and doubled at once if need be: one new table.
             self.rebuild(wl, wr, b);
         }
@@ -308,17 +389,78 @@ impl RootSet {
     fn rebuild(&mut self, wl: u32, wr: u32, b: u32) {
         let mut to = RootSet::with(wl, wr, b);
         for (l, r) in self.pairs() {
-            let (home, rem) = to.split((l as u64) << to.wr | r as u64);
-            match to.probe(home, rem) {
-                Err(Some((i, d))) => to.set_slot(i, 1 + (d << to.r | rem)),
-                Ok(()) => unreachable!("a pair twice in a set"),
-                Err(None) => {
-                    to.overflow.insert((l as u64) << 32 | r as u64);
-                }
-            }
+            to.place(permute((l as u64) << to.wr | r as u64, to.w));
         }
         to.len = self.len;
         *self = to;
+    }
+
+    /// Puts the key whose permutation is `x`, not in the set, in its
+    /// place: the first empty slot from its home, or the overflow set.
+    fn place(&mut self, x: u64) {
+        let (home, rem) = ((x >> self.r) as usize, x & mask(self.r));
+        match self.probe(home, rem) {
+            Err(Some((i, d))) => self.set_slot(i, 1 + (d << self.r | rem)),
+            Ok(()) => unreachable!("a pair twice in a set"),
+            Err(None) => {
+                let key = unpermute(x, self.w);
+                self.overflow
+                    .insert((key >> self.wr) << 32 | (key & mask(self.wr)));
+            }
+        }
+    }
+
+    /// Doubles the buckets without a second table (see the module
+    /// comment).
+    fn double_in_place(&mut self) {
+        let (nb, r, sb) = (1usize << self.b, self.r, self.sb);
+        // The permuted key held by slot `i` of bucket `h` (old geometry).
+        let key_at = |bytes: &[u8], i: usize, h: usize| -> Option<u64> {
+            let v = read_slot(bytes, i, sb);
+            (v != 0).then(|| {
+                let (d, rem) = ((v - 1) >> r, (v - 1) & mask(r));
+                let home = (h + nb - d as usize) & (nb - 1);
+                (home as u64) << r | rem
+            })
+        };
+        let mut aside = Vec::new();
+        for h in 0..LOW {
+            for i in h * SLOTS..(h + 1) * SLOTS {
+                if let Some(x) = key_at(&self.bytes, i, h) {
+                    aside.push(x);
+                    write_slot(&mut self.bytes, i, sb, 0);
+                }
+            }
+        }
+        self.b += 1;
+        self.r -= 1;
+        self.sb -= 1;
+        let len = Self::table_bytes(self.wl, self.wr, self.b);
+        self.bytes.reserve_exact(len - self.bytes.len());
+        self.bytes.resize(len, 0);
+        super::store::advise_huge_pages(&self.bytes);
+        let mut moving = [0u64; SLOTS];
+        for h in (LOW..nb).rev() {
+            let mut n = 0;
+            for i in h * SLOTS..(h + 1) * SLOTS {
+                if let Some(x) = key_at(&self.bytes, i, h) {
+                    moving[n] = x;
+                    n += 1;
+                    write_slot(&mut self.bytes, i, sb, 0);
+                }
+            }
+            // The permuted key is the same; the geometry splits it anew.
+            for &x in &moving[..n] {
+                self.place(x);
+            }
+        }
+        for x in aside {
+            self.place(x);
+        }
+        let over = std::mem::take(&mut self.overflow);
+        for k in over {
+            self.place(permute((k >> 32) << self.wr | (k & mask(32)), self.w));
+        }
     }
 }
 
@@ -367,6 +509,78 @@ mod tests {
         let mut want: Vec<(u32, u32)> = truth.into_iter().collect();
         want.sort_unstable();
         assert_eq!(all, want);
+    }
+
+    #[test]
+    fn doubling_in_place_keeps_every_key_and_none_other() {
+        // Parts of fixed width, so that every doubling past the smallest
+        // tables is in place; some keys inserted twice; a few keys whose
+        // buckets are full stay findable through the doublings.
+        let mut rng = crate::rng::Rng::seeded(11);
+        let mut set = RootSet::new();
+        let mut truth = std::collections::HashSet::new();
+        let mut doublings = 0;
+        for i in 0..400_000usize {
+            let (l, r) = (rng.below(1 << 11) as u32, rng.below(1 << 13) as u32);
+            let b = set.b;
+            assert_eq!(set.insert(l, r), truth.insert((l, r)), "{i}: ({l}, {r})");
+            if set.b > b && (1usize << b) >= IN_PLACE_MIN {
+                doublings += 1;
+                // Right after a doubling, every key is found again.
+                for &(l, r) in &truth {
+                    assert!(set.contains(l, r), "({l}, {r}) lost at 2^{} buckets", set.b);
+                }
+                assert_eq!(set.bytes.len(), RootSet::table_bytes(set.wl, set.wr, set.b));
+            }
+        }
+        assert!(doublings >= 4, "{doublings} doublings in place");
+        assert_eq!(set.len(), truth.len());
+        let mut all: Vec<(u32, u32)> = set.pairs().collect();
+        all.sort_unstable();
+        let mut want: Vec<(u32, u32)> = truth.iter().copied().collect();
+        want.sort_unstable();
+        assert_eq!(all, want);
+        // Keys never inserted are not found.
+        for _ in 0..20_000 {
+            let (l, r) = (rng.below(1 << 11) as u32, rng.below(1 << 13) as u32);
+            assert_eq!(set.contains(l, r), truth.contains(&(l, r)));
+        }
+    }
+
+    #[test]
+    fn a_doubling_in_place_places_every_key_as_a_copy_would() {
+        // Keys clustered in the lowest and highest buckets (moves that wrap
+        // around, and long displacements): the table doubled in place is
+        // a valid table, and its keys are those of a rebuilt one.
+        let mut set = RootSet::with(12, 12, 9);
+        let mut rng = crate::rng::Rng::seeded(7);
+        let mut keys = Vec::new();
+        while set.len() * MAX_LOAD.1 < (SLOTS << set.b) * MAX_LOAD.0 - 20 {
+            let x = rng.next_u64() & mask(set.w);
+            // Homes crowded at both ends of the table.
+            let x = if x & 1 == 0 {
+                x >> 3
+            } else {
+                mask(set.w) - (x >> 3)
+            };
+            let key = unpermute(x, set.w);
+            let (l, r) = ((key >> set.wr) as u32, (key & mask(set.wr)) as u32);
+            if set.insert(l, r) {
+                keys.push((l, r));
+            }
+        }
+        assert!(!set.overflow.is_empty(), "crowded homes overflow");
+        let b = set.b;
+        set.double_in_place();
+        assert_eq!(set.b, b + 1);
+        for &(l, r) in &keys {
+            assert!(set.contains(l, r), "({l}, {r})");
+            assert!(!set.insert(l, r));
+        }
+        let mut all: Vec<(u32, u32)> = set.pairs().collect();
+        all.sort_unstable();
+        keys.sort_unstable();
+        assert_eq!(all, keys);
     }
 
     #[test]

@@ -33,6 +33,10 @@ use super::Store;
 const BLOCK: usize = 1024;
 /// Sources expanded together (their successors' root lookups prefetched).
 const BATCH: usize = 16;
+/// Fewest new roots (and new pairs per table) that the memory check
+/// before a batch allows for; it allows for twice the most successors a
+/// batch has had, if more.
+const GROWTH_MARGIN: usize = 1024;
 
 /// What the search did.
 #[derive(Clone, Debug, Default)]
@@ -147,6 +151,7 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
     let mut buf = SuccBuf::new(model.state_len());
     let mut state = Vec::with_capacity(model.state_len());
     let mut pairs: Vec<(u32, u32)> = Vec::new();
+    let mut margin = GROWTH_MARGIN;
     let bytes = |tree: &TreeStore, roots: &RootSet| (tree.bytes_used() + roots.bytes_used()) as u64;
     'levels: while level.len > 0 {
         let depth = run.levels.len();
@@ -160,7 +165,8 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
             // Memory before every batch (its successors may grow each
             // table once); time and interruption every block.
             let queues = level.bytes() + next.bytes() + buf.bytes() + pairs.capacity() * 8;
-            let growth = tree.next_growth_bytes() + roots.next_growth_bytes();
+            let growth =
+                tree.next_growth_bytes() + roots.next_growth_bytes(margin, tree.root_child_bounds(margin));
             // The next level's queue may double too.
             let need = bytes(&tree, &roots) as usize + queues + growth + next.bytes();
             run.frontier_bytes = run.frontier_bytes.max(queues as u64);
@@ -200,6 +206,7 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
                 }
             }
             n = (n + BATCH).min(level.len);
+            margin = margin.max(2 * pairs.len());
             for &(l, r) in &pairs {
                 roots.prefetch(l, r);
             }

@@ -744,6 +744,18 @@ impl TreeStore {
         ((pair >> 32) as u32, pair as u32)
     }
 
+    /// Bounds (exclusive) of the root's children's values after up to
+    /// `more` further insertions: a node's table gains at most one pair
+    /// per insertion; a word may be any 32-bit value.
+    pub fn root_child_bounds(&self, more: usize) -> (u64, u64) {
+        let bound = |c: Child| match c {
+            Child::Word(_) => 1u64 << 32,
+            Child::Node(n) => ((self.tables[n].len + more) as u64).min(1 << 32),
+        };
+        let root = &self.nodes[self.nodes.len() - 1];
+        (bound(root.left), bound(root.right))
+    }
+
     /// The state whose root's children are `(left, right)`, into `out`; its
     /// tree is remembered for the next insertions (its successors').
     pub fn decode_root(&self, left: u32, right: u32, out: &mut Vec<u8>) {
