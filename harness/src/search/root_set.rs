@@ -271,10 +271,7 @@ impl RootSet {
     /// (`w > b`: slots of 6 bits or more before, as [`LOW`] assumes) and
     /// the table is large enough.
     fn in_place(&self, b: u32) -> bool {
-        b == self.b + 1
-            && self.w == self.wl + self.wr
-            && self.w > b
-            && (1usize << self.b) >= IN_PLACE_MIN
+        b == self.b + 1 && self.w == self.wl + self.wr && self.w > b && (1usize << self.b) >= IN_PLACE_MIN
     }
 
     #[inline]
