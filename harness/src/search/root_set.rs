@@ -230,14 +230,15 @@ impl RootSet {
     /// Bytes that inserting up to `more` keys may allocate, when their
     /// left parts are below `bounds.0` and their right parts below
     /// `bounds.1`: the growth of a doubling in place, and if a part may
-    /// need more bits, a whole widened table beside the one in use.
-    pub fn next_growth_bytes(&self, more: usize, bounds: (u64, u64)) -> usize {
+    /// need more bits, a whole widened table beside the one in use. A part
+    /// with no bound (a word of the state) may always widen: by the least
+    /// step, one bit past its width (a word that jumps further is not
+    /// foreseen).
+    pub fn next_growth_bytes(&self, more: usize, bounds: (Option<u64>, Option<u64>)) -> usize {
         let doubles = (self.len + more) * MAX_LOAD.1 > (SLOTS << self.b) * MAX_LOAD.0;
         let b = self.b + u32::from(doubles);
-        let (wl, wr) = self.widths_for(
-            width(bounds.0.saturating_sub(1)),
-            width(bounds.1.saturating_sub(1)),
-        );
+        let need = |bound: Option<u64>, w: u32| bound.map_or(w + 1, |n| width(n.saturating_sub(1)));
+        let (wl, wr) = self.widths_for(need(bounds.0, self.wl), need(bounds.1, self.wr));
         let now = self.bytes.len();
         let doubled = if !doubles {
             0
@@ -251,7 +252,9 @@ impl RootSet {
         } else {
             Self::table_bytes(wl, wr, b)
         };
-        // The overflow set is copied too, and may double.
+        // The overflow set is copied too, and may double. (A table below
+        // the C library's threshold for mapping its own pages, 32 MiB at
+        // most, may be copied by its reallocation: not counted.)
         doubled + widened + self.overflow.capacity() * 9 * 2
     }
 
@@ -578,6 +581,32 @@ mod tests {
         all.sort_unstable();
         keys.sort_unstable();
         assert_eq!(all, keys);
+    }
+
+    #[test]
+    fn the_growth_foreseen_is_what_the_next_keys_can_allocate() {
+        let mut set = RootSet::new();
+        let mut rng = crate::rng::Rng::seeded(13);
+        while set.len() < 100_000 {
+            set.insert(rng.below(1 << 12) as u32, rng.below(1 << 12) as u32);
+        }
+        let (wl, wr, b, now) = (set.wl, set.wr, set.b, set.bytes.len());
+        let room = (SLOTS << b) * MAX_LOAD.0 / MAX_LOAD.1 - set.len();
+        let inside = (Some(1u64 << (wl - 1)), Some(1u64 << (wr - 1)));
+        // The overflow set's copy, always counted.
+        let over = set.overflow.capacity() * 18;
+        // Neither a doubling nor a widening within reach: nothing more.
+        assert_eq!(set.next_growth_bytes(room / 2, inside), over);
+        // A doubling, in place: the grown part only.
+        let doubled = RootSet::table_bytes(wl, wr, b + 1) - now;
+        assert_eq!(set.next_growth_bytes(room + 1, inside), doubled + over);
+        assert!(doubled < now, "{doubled} against {now}");
+        // A part that may pass its width: a whole wider table besides.
+        let wider = set.next_growth_bytes(room / 2, (Some(1u64 << (wl + 3)), inside.1));
+        assert_eq!(wider, RootSet::table_bytes(wl + 4, wr, b) + over);
+        // Words (no bound) widen by the least step, not to 32 bits.
+        let words = set.next_growth_bytes(room / 2, (None, None));
+        assert_eq!(words, RootSet::table_bytes(wl + 2, wr + 2, b) + over);
     }
 
     #[test]

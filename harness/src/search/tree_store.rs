@@ -746,11 +746,11 @@ impl TreeStore {
 
     /// Bounds (exclusive) of the root's children's values after up to
     /// `more` further insertions: a node's table gains at most one pair
-    /// per insertion; a word may be any 32-bit value.
-    pub fn root_child_bounds(&self, more: usize) -> (u64, u64) {
+    /// per insertion; a word (a state of three words or fewer) has none.
+    pub fn root_child_bounds(&self, more: usize) -> (Option<u64>, Option<u64>) {
         let bound = |c: Child| match c {
-            Child::Word(_) => 1u64 << 32,
-            Child::Node(n) => ((self.tables[n].len + more) as u64).min(1 << 32),
+            Child::Word(_) => None,
+            Child::Node(n) => Some(((self.tables[n].len + more) as u64).min(1 << 32)),
         };
         let root = &self.nodes[self.nodes.len() - 1];
         (bound(root.left), bound(root.right))
