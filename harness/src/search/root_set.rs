@@ -468,6 +468,16 @@ impl RootSet {
 mod tests {
     use super::*;
 
+    /// A set of `n` distinct random pairs of parts below `2^bits`.
+    fn filled(n: usize, bits: u32, seed: u64) -> RootSet {
+        let mut set = RootSet::new();
+        let mut rng = crate::rng::Rng::seeded(seed);
+        while set.len() < n {
+            set.insert(rng.below(1 << bits) as u32, rng.below(1 << bits) as u32);
+        }
+        set
+    }
+
     #[test]
     fn the_permutation_is_a_bijection_that_can_be_undone() {
         for w in [2u32, 3, 7, 16, 31, 35, 48, 63, 64] {
@@ -585,11 +595,7 @@ mod tests {
 
     #[test]
     fn the_growth_foreseen_is_what_the_next_keys_can_allocate() {
-        let mut set = RootSet::new();
-        let mut rng = crate::rng::Rng::seeded(13);
-        while set.len() < 100_000 {
-            set.insert(rng.below(1 << 12) as u32, rng.below(1 << 12) as u32);
-        }
+        let set = filled(100_000, 12, 13);
         let (wl, wr, b, now) = (set.wl, set.wr, set.b, set.bytes.len());
         let room = (SLOTS << b) * MAX_LOAD.0 / MAX_LOAD.1 - set.len();
         let inside = (Some(1u64 << (wl - 1)), Some(1u64 << (wr - 1)));
@@ -628,11 +634,7 @@ mod tests {
         // 1.8 million distinct pairs of 14 + 14 bits (parts given 15 bits
         // each): 30-bit keys in 2^18 buckets of 8 (86 % full), 16 bits a
         // slot, about 2.3 bytes a pair (a packed pair alone takes 3.5).
-        let mut set = RootSet::new();
-        let mut rng = crate::rng::Rng::seeded(5);
-        while set.len() < 1_800_000 {
-            set.insert(rng.below(1 << 14) as u32, rng.below(1 << 14) as u32);
-        }
+        let set = filled(1_800_000, 14, 5);
         let per = set.bytes_used() as f64 / set.len() as f64;
         assert!(per < 2.5, "{per} bytes per pair");
         assert!(
