@@ -188,8 +188,7 @@ impl RootSet {
         let w = (wl + wr).max(b + 1);
         let r = w - b;
         let sb = r + DISP_BITS;
-        let bits = (1usize << b) * SLOTS * sb as usize;
-        let bytes = vec![0; bits.div_ceil(8) + SLACK];
+        let bytes = vec![0; Self::table_bytes(wl, wr, b)];
         // Every lookup lands on a random bucket: with 4 KiB pages, a TLB
         // miss each (and a prefetch that may be dropped for it).
         super::store::advise_huge_pages(&bytes);
@@ -414,23 +413,26 @@ impl RootSet {
     /// comment).
     fn double_in_place(&mut self) {
         let (nb, r, sb) = (1usize << self.b, self.r, self.sb);
-        // The permuted key held by slot `i` of bucket `h` (old geometry).
-        let key_at = |bytes: &[u8], i: usize, h: usize| -> Option<u64> {
-            let v = read_slot(bytes, i, sb);
-            (v != 0).then(|| {
-                let (d, rem) = ((v - 1) >> r, (v - 1) & mask(r));
-                let home = (h + nb - d as usize) & (nb - 1);
-                (home as u64) << r | rem
-            })
+        // Empties bucket `h` (old geometry): its keys, permuted, and how
+        // many there were.
+        let take = |bytes: &mut [u8], h: usize| -> ([u64; SLOTS], usize) {
+            let (mut keys, mut n) = ([0u64; SLOTS], 0);
+            for i in h * SLOTS..(h + 1) * SLOTS {
+                let v = read_slot(bytes, i, sb);
+                if v != 0 {
+                    let (d, rem) = ((v - 1) >> r, (v - 1) & mask(r));
+                    let home = (h + nb - d as usize) & (nb - 1);
+                    keys[n] = (home as u64) << r | rem;
+                    n += 1;
+                    write_slot(bytes, i, sb, 0);
+                }
+            }
+            (keys, n)
         };
         let mut aside = Vec::new();
         for h in 0..LOW {
-            for i in h * SLOTS..(h + 1) * SLOTS {
-                if let Some(x) = key_at(&self.bytes, i, h) {
-                    aside.push(x);
-                    write_slot(&mut self.bytes, i, sb, 0);
-                }
-            }
+            let (keys, n) = take(&mut self.bytes, h);
+            aside.extend_from_slice(&keys[..n]);
         }
         self.b += 1;
         self.r -= 1;
@@ -439,18 +441,10 @@ impl RootSet {
         self.bytes.reserve_exact(len - self.bytes.len());
         self.bytes.resize(len, 0);
         super::store::advise_huge_pages(&self.bytes);
-        let mut moving = [0u64; SLOTS];
         for h in (LOW..nb).rev() {
-            let mut n = 0;
-            for i in h * SLOTS..(h + 1) * SLOTS {
-                if let Some(x) = key_at(&self.bytes, i, h) {
-                    moving[n] = x;
-                    n += 1;
-                    write_slot(&mut self.bytes, i, sb, 0);
-                }
-            }
+            let (keys, n) = take(&mut self.bytes, h);
             // The permuted key is the same; the geometry splits it anew.
-            for &x in &moving[..n] {
+            for &x in &keys[..n] {
                 self.place(x);
             }
         }
