@@ -511,6 +511,10 @@ pub struct Failures {
 pub struct Cell {
     pub best: Option<Best>,
     pub at_paper_s: Option<Failures>,
+    /// When no run was made at the paper's S (a search that went down from
+    /// above and stopped at the first size where every run failed): that
+    /// size and how its runs ended, the measured reason S is not lower.
+    pub below_best: Option<(u32, Failures)>,
     /// Whether the run file has runs of this cell at all (a matrix such as
     /// the 60-strategy family's runs only some cells of an instance).
     pub ran: bool,
@@ -708,6 +712,8 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
          runs at that size (strategies × parameters), against the paper's V.\n\n",
     );
     let mut counts = [0u32; 5]; // S↑ oom-dominated, S↑ oot-dominated, S↓, V in range, V out of range
+                                // S↑ cells whose outcomes are those of the smallest size run, above the paper's S.
+    let mut above_paper_s = 0u32;
     let mut lines = Vec::new();
     for row in rows {
         for fam in 0..4 {
@@ -737,17 +743,28 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                 };
                 if ds.abs() > 5 || (ds != 0 && dv.abs() > 5) {
                     if ds > 0 {
-                        let reason = match cell.at_paper_s {
-                            Some(f) => {
+                        let outcomes = |pct: u32, f: Failures| {
+                            format!(
+                                "at {pct} % our {} runs ended {} cache_full, {} visit_limit",
+                                f.cache_full + f.visit_limit,
+                                f.cache_full,
+                                f.visit_limit
+                            )
+                        };
+                        let reason = match (cell.at_paper_s, cell.below_best) {
+                            (Some(f), _) => {
                                 counts[usize::from(f.visit_limit > f.cache_full)] += 1;
+                                outcomes(ps, f)
+                            }
+                            (None, Some((pct, f))) if pct as i64 > ps as i64 => {
+                                counts[usize::from(f.visit_limit > f.cache_full)] += 1;
+                                above_paper_s += 1;
                                 format!(
-                                    "at {ps} % our {} runs ended {} cache_full, {} visit_limit",
-                                    f.cache_full + f.visit_limit,
-                                    f.cache_full,
-                                    f.visit_limit
+                                    "not run at the paper's S (the search went down from above); {}",
+                                    outcomes(pct, f)
                                 )
                             }
-                            None => "outcomes at the paper's S not recorded".to_string(),
+                            _ => "outcomes at the paper's S not recorded".to_string(),
                         };
                         lines.push(format!("- {what}: S↑ {s} vs {ps}{vs}; {reason}"));
                     } else {
@@ -791,9 +808,18 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
     }
     let _ = writeln!(
         out,
-        "Summary: {} cells with S↑ where most of our runs at the paper's S ended cache_full, {} where most ended visit_limit; \
+        "Summary: {} cells with S↑ where most of our runs at the paper's S ended cache_full, {} where most ended visit_limit{}; \
          {} cells with S↓; at equal S, {} cells whose paper V lies within the range of our runs' V, {} outside it.\n",
-        counts[0], counts[1], counts[2], counts[3], counts[4]
+        counts[0],
+        counts[1],
+        if above_paper_s > 0 {
+            format!(" ({above_paper_s} of them at the smallest size run, above the paper's S)")
+        } else {
+            String::new()
+        },
+        counts[2],
+        counts[3],
+        counts[4]
     );
     for l in lines {
         let _ = writeln!(out, "{l}");
@@ -1061,17 +1087,33 @@ fn cell_of(group: &[&RunRow], paper_s: u32) -> Cell {
             worst_visits_pct: ok.iter().map(v).fold(0.0, f64::max),
         })
     });
-    let failed = at(paper_s as f64);
-    let at_paper_s = (!failed.is_empty() && !failed.iter().any(|r| is_complete(r))).then(|| {
-        let count = |res: &[&str]| failed.iter().filter(|r| res.contains(&r.get("result"))).count() as u32;
-        Failures {
-            cache_full: count(&["cache_full"]),
-            visit_limit: count(&["visit_limit", "time_limit"]),
-        }
+    // How the runs at a size ended, when none of them succeeded.
+    let failures = |pct: f64| -> Option<Failures> {
+        let failed = at(pct);
+        (!failed.is_empty() && !failed.iter().any(|r| is_complete(r))).then(|| {
+            let count =
+                |res: &[&str]| failed.iter().filter(|r| res.contains(&r.get("result"))).count() as u32;
+            Failures {
+                cache_full: count(&["cache_full"]),
+                visit_limit: count(&["visit_limit", "time_limit"]),
+            }
+        })
+    };
+    let at_paper_s = failures(paper_s as f64);
+    // The largest size run below the best one (every size below the best
+    // failed, by its definition).
+    let below_best = best_pct.and_then(|best| {
+        let pct = group
+            .iter()
+            .filter_map(|r| pct_param(r, "cache"))
+            .filter(|&p| p < best)
+            .max_by(f64::total_cmp)?;
+        Some((pct.round() as u32, failures(pct)?))
     });
     Cell {
         best,
         at_paper_s,
+        below_best,
         ran: !group.is_empty(),
     }
 }
@@ -1288,6 +1330,38 @@ mod tests {
         );
         // Nothing ran at the paper's S: no failure counts.
         assert_eq!(cell_of(&group, 35).at_paper_s, None);
+        // The largest size below the best one, all of whose runs failed.
+        assert_eq!(
+            c.below_best,
+            Some((
+                5,
+                Failures {
+                    cache_full: 1,
+                    visit_limit: 1
+                }
+            ))
+        );
+        // A search from above: 20 % succeeds, 15 % fails, 10 % never ran.
+        let rows = [
+            run("dfs", "20%", "random", "complete", 300.0),
+            run("dfs", "15%", "random", "visit_limit", 500.0),
+            run("dfs", "15%", "age", "visit_limit", 500.0),
+        ];
+        let group: Vec<&RunRow> = rows.iter().collect();
+        let c = cell_of(&group, 10);
+        assert_eq!(c.at_paper_s, None);
+        assert_eq!(
+            c.below_best,
+            Some((
+                15,
+                Failures {
+                    cache_full: 0,
+                    visit_limit: 2
+                }
+            ))
+        );
+        // Nothing ran below the best size: nothing to report.
+        assert_eq!(cell_of(&group[..1], 10).below_best, None);
     }
 
     /// A cell whose best run has cache `s`, visits `v` to `worst` over 3
@@ -1311,6 +1385,7 @@ mod tests {
         Cell {
             best,
             at_paper_s,
+            below_best: None,
             ran: true,
         }
     }
@@ -1337,6 +1412,15 @@ mod tests {
         row.cells[3][1] = cell(35, 225.0, 300.0, None);
         // BBFS+CR: runs, none of them successful.
         row.cells[2][1].ran = true;
+        // BBFS: paper 30/369; a search from above stopped at 35 %.
+        row.cells[2][0] = cell(40, 372.0, 400.0, None);
+        row.cells[2][0].below_best = Some((
+            35,
+            Failures {
+                cache_full: 0,
+                visit_limit: 60,
+            },
+        ));
         let text = differences(std::slice::from_ref(&row), &paper);
         assert!(
             text.contains(
@@ -1347,24 +1431,23 @@ mod tests {
         assert!(text.contains("at.2 DFS+CR: V 300 vs 428; our 3 successful runs at 30 % visit 300–450 %, the paper's V within that range"), "{text}");
         assert!(text.contains("at.2 BFS: V 100 vs 130; our 3 successful runs at 40 % visit 100–120 %, all fewer than the paper's"), "{text}");
         assert!(text.contains("at.2 BFS+CR: S↓ 30 vs 40"), "{text}");
-        // Within 5 points: not listed; a cell without a run is.
-        assert!(!text.contains("at.2 BBFS:"), "{text}");
+        assert!(text.contains("at.2 BBFS: S↑ 40 vs 30; not run at the paper's S (the search went down from above); at 35 % our 60 runs ended 0 cache_full, 60 visit_limit"), "{text}");
         assert!(text.contains("at.2 BBFS+CR: no successful run"), "{text}");
         assert!(text.contains("at.2 Alt: S↑ 35 vs 30, V 300 vs 219; at 30 % our 72 runs ended 60 cache_full, 12 visit_limit"), "{text}");
         assert!(!text.contains("at.2 Alt+CR"), "{text}");
-        assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ended cache_full, 1 where most ended visit_limit"), "{text}");
-        // DFS+CR, BFS, BBFS equal; Alt, Alt+CR 5 points off.
+        assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ended cache_full, 2 where most ended visit_limit (1 of them at the smallest size run, above the paper's S);"), "{text}");
+        // DFS+CR, BFS equal; Alt, Alt+CR 5 points off; BBFS 10.
         let close = |row: &Row| closeness(std::slice::from_ref(row), &paper);
         assert_eq!(
             close(&row),
-            "S within 5 points of the paper's: 5 of 8 cells (3 equal)."
+            "S within 5 points of the paper's: 4 of 8 cells (2 equal)."
         );
         // A cell without runs is neither listed nor counted.
         row.cells[2][1].ran = false;
         assert!(!differences(std::slice::from_ref(&row), &paper).contains("BBFS+CR"));
         assert_eq!(
             close(&row),
-            "S within 5 points of the paper's: 5 of 7 cells (3 equal)."
+            "S within 5 points of the paper's: 4 of 7 cells (2 equal)."
         );
     }
 }
