@@ -706,13 +706,15 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
          S is a multiple of 5: a cell is listed when S differs by 10 points or more, or by 5 \
          and V by more than 5 (V is then measured at another cache size). \
          `S↑`: we needed a larger cache; the outcomes of all our runs at the paper's S \
-         are given (`cache_full`: the TD-tree of open states and their ancestors did \
+         are given, or at the smallest size run when a search down from above stopped \
+         before it (`cache_full`: the TD-tree of open states and their ancestors did \
          not fit; `visit_limit`: more than 5·|S| visits). `S↓`: we succeeded with a smaller \
          cache than the paper's best. `V` at equal S: the range of V over our successful \
          runs at that size (strategies × parameters), against the paper's V.\n\n",
     );
     let mut counts = [0u32; 5]; // S↑ oom-dominated, S↑ oot-dominated, S↓, V in range, V out of range
-                                // S↑ cells whose outcomes are those of the smallest size run, above the paper's S.
+                                // The S↑ cells whose outcomes are those of the smallest size run,
+                                // above the paper's S.
     let mut above_paper_s = 0u32;
     let mut lines = Vec::new();
     for row in rows {
