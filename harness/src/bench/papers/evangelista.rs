@@ -745,28 +745,30 @@ fn differences(rows: &[Row], paper: &[PaperRow]) -> String {
                 };
                 if ds.abs() > 5 || (ds != 0 && dv.abs() > 5) {
                     if ds > 0 {
-                        let outcomes = |pct: u32, f: Failures| {
-                            format!(
-                                "at {pct} % our {} runs ended {} cache_full, {} visit_limit",
-                                f.cache_full + f.visit_limit,
-                                f.cache_full,
-                                f.visit_limit
-                            )
+                        // How the runs ended at the paper's S, else at the
+                        // smallest size run when a search from above
+                        // stopped before it.
+                        let measured = match (cell.at_paper_s, cell.below_best) {
+                            (Some(f), _) => Some((ps, f, "")),
+                            (None, Some((pct, f))) if pct > ps => Some((
+                                pct,
+                                f,
+                                "not run at the paper's S (the search went down from above); ",
+                            )),
+                            _ => None,
                         };
-                        let reason = match (cell.at_paper_s, cell.below_best) {
-                            (Some(f), _) => {
+                        let reason = match measured {
+                            Some((pct, f, before)) => {
                                 counts[usize::from(f.visit_limit > f.cache_full)] += 1;
-                                outcomes(ps, f)
-                            }
-                            (None, Some((pct, f))) if pct as i64 > ps as i64 => {
-                                counts[usize::from(f.visit_limit > f.cache_full)] += 1;
-                                above_paper_s += 1;
+                                above_paper_s += u32::from(pct != ps);
                                 format!(
-                                    "not run at the paper's S (the search went down from above); {}",
-                                    outcomes(pct, f)
+                                    "{before}at {pct} % our {} runs ended {} cache_full, {} visit_limit",
+                                    f.cache_full + f.visit_limit,
+                                    f.cache_full,
+                                    f.visit_limit
                                 )
                             }
-                            _ => "outcomes at the paper's S not recorded".to_string(),
+                            None => "outcomes at the paper's S not recorded".to_string(),
                         };
                         lines.push(format!("- {what}: S↑ {s} vs {ps}{vs}; {reason}"));
                     } else {
