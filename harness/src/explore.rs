@@ -149,10 +149,38 @@ fn finish(mut rec: RunRecord, time_s: f64) -> RunRecord {
 
 /// [`explore`] with the tree store and its roots in a root set (BFS).
 fn explore_ctree(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+    explore_ctree_from(model, opts, None).expect("no checkpoint, no error")
+}
+
+/// [`explore`] with `--store ctree` and a checkpoint: the search goes on
+/// from `spec` if it exists and writes it if it stops before its end
+/// (`search::checkpoint`); the rates count every part of the search.
+pub fn explore_checkpointed(
+    model: &dyn NextState,
+    opts: &ExploreOptions,
+    spec: &search::checkpoint::CheckpointSpec,
+) -> anyhow::Result<RunRecord> {
+    explore_ctree_from(model, opts, Some(spec))
+}
+
+fn explore_ctree_from(
+    model: &dyn NextState,
+    opts: &ExploreOptions,
+    spec: Option<&search::checkpoint::CheckpointSpec>,
+) -> anyhow::Result<RunRecord> {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let r = search::tree_bfs::tree_bfs(model, &budget);
-    let time_s = start.elapsed().as_secs_f64();
+    let (r, checkpoint) = match spec {
+        None => (search::tree_bfs::tree_bfs(model, &budget), None),
+        Some(spec) => {
+            // The process's processor time (its setup too, as a results
+            // row's `cpu_s` counts it), the search's wall clock.
+            let elapsed = || (search::process_cpu_seconds(), start.elapsed().as_secs_f64());
+            let (r, info) = search::tree_bfs::tree_bfs_checkpointed(model, &budget, spec, &elapsed)?;
+            (r, Some(info))
+        }
+    };
+    let time_s = start.elapsed().as_secs_f64() + checkpoint.as_ref().map_or(0.0, |c| c.prior_wall_s);
     let mut rec = RunRecord {
         model: model.info().name.clone(),
         strategy: Strategy::Bfs.to_string(),
@@ -174,8 +202,9 @@ fn explore_ctree(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     if opts.level_table {
         rec.level_table = Some(r.levels);
     }
+    rec.checkpoint = checkpoint;
     // The queue holds the states themselves: bytes per state count it.
-    finish(rec, time_s)
+    Ok(finish(rec, time_s))
 }
 
 /// [`explore`] with the visited set `make` builds (in the run's time: the

@@ -296,6 +296,10 @@ pub struct RunRecord {
     /// `--store compact`: the states expected to have been omitted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_omissions: Option<f64>,
+    /// `--checkpoint`: the file, the parts of the search before this one
+    /// and their seconds, and whether this run wrote it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<crate::search::checkpoint::CheckpointInfo>,
 }
 
 /// The scalar fields, in order: the record's columns in a results row.
@@ -409,6 +413,7 @@ pub const STRUCTURED: &[&str] = &[
     "beem_reference",
     "trace",
     "expected_omissions",
+    "checkpoint",
 ];
 
 impl RunRecord {
@@ -586,6 +591,7 @@ mod tests {
                         | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
                         | "successor_choice" | "instance" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
+                        "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
                         _ => Value::from(1),
                     };
                     (k.to_string(), v)
@@ -608,7 +614,8 @@ mod tests {
             .collect();
         keys.sort();
         let keys: Vec<&str> = keys.into_iter().map(|(_, k)| k).collect();
-        assert_eq!(text.matches("\":").count(), keys.len(), "a field not listed");
+        let top = serde_json::from_str::<serde_json::Map<String, Value>>(&text).unwrap();
+        assert_eq!(top.len(), keys.len(), "a field not listed");
         let want: Vec<&str> = FIELDS.iter().chain(STRUCTURED).copied().collect();
         assert_eq!(keys, want);
     }

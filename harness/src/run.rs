@@ -256,6 +256,14 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     if let Some(m) = &req.meter {
         m.set_phase("loading");
     }
+    // A checkpoint belongs to the model's text (and to whether its
+    // property process is kept).
+    let digest = match &model_path {
+        Some((path, _)) => std::fs::read(path)
+            .map(|b| search::checkpoint::digest(&b))
+            .unwrap_or(0),
+        None => search::checkpoint::digest(EMBEDDED_SOURCE.as_bytes()),
+    } ^ u64::from(req.ignore_property);
     let (loaded, instance, display_name) = match &model_path {
         Some((path, instance)) => (
             dve_frontend::load_file_with(path, &load_opts).map_err(RunError::load)?,
@@ -406,7 +414,22 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 rec.finish_rates(r.time_s);
                 trace = r.first.map(|v| v.trace);
             } else {
-                exhaustive(model, strategy, req, p.threads.unwrap_or(1), &meter, &mut rec);
+                let checkpoint = p
+                    .checkpoint
+                    .as_ref()
+                    .map(|path| search::checkpoint::CheckpointSpec {
+                        path: path.clone(),
+                        digest,
+                    });
+                exhaustive(
+                    model,
+                    strategy,
+                    req,
+                    p.threads.unwrap_or(1),
+                    &meter,
+                    checkpoint,
+                    &mut rec,
+                )?;
                 if req.stats {
                     reference = instance
                         .as_deref()
@@ -488,19 +511,24 @@ fn exhaustive(
     req: &Request,
     threads: usize,
     meter: &Option<search::progress::Meter>,
+    checkpoint: Option<search::checkpoint::CheckpointSpec>,
     rec: &mut RunRecord,
-) {
-    let r = crate::explore::explore(
-        model,
-        &crate::explore::ExploreOptions {
-            strategy: Some(strategy),
-            limits: req.limits,
-            level_table: true,
-            meter: meter.clone(),
-            store: req.params.store.unwrap_or_default(),
-            threads,
-        },
-    );
+) -> Result<(), RunError> {
+    let opts = crate::explore::ExploreOptions {
+        strategy: Some(strategy),
+        limits: req.limits,
+        level_table: true,
+        meter: meter.clone(),
+        store: req.params.store.unwrap_or_default(),
+        threads,
+    };
+    let r = match &checkpoint {
+        None => crate::explore::explore(model, &opts),
+        Some(spec) => crate::explore::explore_checkpointed(model, &opts, spec).map_err(|e| RunError {
+            file: Some(spec.path.display().to_string()),
+            ..RunError::input(format!("{e:#}"))
+        })?,
+    };
     let samples = match (req.params.sample_interval, meter) {
         (Some(_), Some(m)) => serde_json::to_value(m.samples(r.states, r.transitions)).ok(),
         _ => None,
@@ -518,6 +546,7 @@ fn exhaustive(
         samples,
         ..r
     };
+    Ok(())
 }
 
 /// The general state exploring algorithm (state caching, sweep-line).

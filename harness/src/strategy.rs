@@ -334,6 +334,9 @@ pub struct Params {
     pub store: Option<crate::search::StoreKind>,
     /// Threads of exhaustive BFS (1: the sequential search).
     pub threads: Option<usize>,
+    /// Where the ctree store's BFS keeps its checkpoint
+    /// (`search::checkpoint`).
+    pub checkpoint: Option<PathBuf>,
 }
 
 impl Params {
@@ -423,6 +426,10 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         flag: "threads",
         takers: Takers::Only(&["bfs", "dfs"]),
+    },
+    OptionInfo {
+        flag: "checkpoint",
+        takers: Takers::Only(&["bfs"]),
     },
     OptionInfo {
         flag: "cache",
@@ -664,6 +671,11 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
     if strategy == Strategy::Dfs && p.store == Some(crate::search::StoreKind::CTree) {
         return Err(
             "--store ctree: its states have no number, so it serves bfs only (its queue holds them); dfs takes --store tree".into(),
+        );
+    }
+    if p.checkpoint.is_some() && (p.store != Some(StoreKind::CTree) || p.threads.is_some_and(|t| t > 1)) {
+        return Err(
+            "--checkpoint: the breadth-first search of the ctree store on one thread writes checkpoints (--store ctree)".into(),
         );
     }
     if let Some(t) = p.threads.filter(|t| *t > 1) {

@@ -16,6 +16,7 @@
 
 pub mod bfs;
 pub mod bitstate_store;
+pub mod checkpoint;
 pub mod compact_store;
 pub mod dfs;
 pub mod frontier;
@@ -38,7 +39,7 @@ pub use bfs::{bfs, Bfs, BfsOptions, LevelStats};
 pub use bitstate_store::BitstateStore;
 pub use compact_store::CompactStore;
 pub use dfs::{dfs, Dfs, DfsOptions, DfsStats, Root};
-pub use limits::{interrupt, peak_rss_bytes, visit, Budget, Limits, POLL_MASK};
+pub use limits::{interrupt, peak_rss_bytes, process_cpu_seconds, visit, Budget, Limits, POLL_MASK};
 pub use observer::{Control, Cx, Nothing, Observer, NO_SUCC};
 pub use outcome::Outcome;
 pub use store::{Insert, StateStore, Store, StoreKind};

@@ -458,6 +458,53 @@ impl RootSet {
     }
 }
 
+/// Checkpoints ([`super::checkpoint`]): the geometry, the slots and the
+/// overflow set.
+impl RootSet {
+    pub(super) fn save(&self, w: &mut super::checkpoint::Saver) -> anyhow::Result<()> {
+        for v in [self.wl, self.wr, self.w, self.b] {
+            w.u64(v as u64)?;
+        }
+        w.u64(self.len as u64)?;
+        w.bytes(&self.bytes)?;
+        w.u64(self.overflow.capacity() as u64)?;
+        w.u64s(&self.overflow.iter().copied().collect::<Vec<_>>())
+    }
+
+    pub(super) fn load(r: &mut super::checkpoint::Loader) -> anyhow::Result<RootSet> {
+        let damaged = |what: &str| anyhow::anyhow!("the checkpoint is damaged ({what})");
+        let wl = r.below(33, "a root width")? as u32;
+        let wr = r.below(33, "a root width")? as u32;
+        let w = r.below(65, "a root width")? as u32;
+        let b = r.below(60, "the root buckets")? as u32;
+        if w != (wl + wr).max(b + 1) {
+            return Err(damaged("the root geometry"));
+        }
+        let len = r.u64()? as usize;
+        let bytes = r.bytes()?;
+        let cap = r.u64()? as usize;
+        let over = r.u64s()?;
+        let (rb, sb) = (w - b, w - b + DISP_BITS);
+        if bytes.len() != ((1usize << b) * SLOTS * sb as usize).div_ceil(8) + SLACK || cap < over.len() {
+            return Err(damaged("the root slots"));
+        }
+        let mut overflow = std::collections::HashSet::with_capacity(cap);
+        overflow.extend(over);
+        super::store::advise_huge_pages(&bytes);
+        Ok(RootSet {
+            wl,
+            wr,
+            w,
+            b,
+            r: rb,
+            sb,
+            len,
+            bytes,
+            overflow,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,6 +22,7 @@
 use dve_frontend::model::{NextState, SuccBuf};
 
 use super::bfs::LevelStats;
+use super::checkpoint::{self, CheckpointInfo, CheckpointSpec, Loader, Saver};
 use super::limits::Budget;
 use super::outcome::Outcome;
 use super::root_set::RootSet;
@@ -134,102 +135,318 @@ impl PairQueue {
 
 /// Breadth-first search of `model` under `budget`.
 pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
-    let mut run = TreeBfs::default();
-    let max_states = budget.max_states();
-    if max_states == 0 {
-        run.result = Outcome::StateLimit;
-        return run;
+    let mut s = Search::start(model, budget);
+    s.run(model, budget);
+    s.finish()
+}
+
+/// [`tree_bfs`] that goes on from the checkpoint `spec` names, if there
+/// is one, and writes one there if it stops for time, memory or an
+/// interruption (a search that ends removes it: see
+/// [`super::checkpoint`]). `elapsed` gives this part's processor and
+/// wall-clock seconds when the checkpoint is written.
+pub fn tree_bfs_checkpointed(
+    model: &dyn NextState,
+    budget: &Budget,
+    spec: &CheckpointSpec,
+    elapsed: &dyn Fn() -> (f64, f64),
+) -> anyhow::Result<(TreeBfs, CheckpointInfo)> {
+    let mut info = CheckpointInfo {
+        file: spec.path.display().to_string(),
+        ..Default::default()
+    };
+    // A checkpoint that could not be written is found out now, not after
+    // the search's hours.
+    let dir = match spec.path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        anyhow::bail!("{}: no such directory for the checkpoint", dir.display());
     }
-    let mut tree = super::leaf_order::tree_store_for(model, budget);
-    let mut roots = RootSet::new();
-    let init = model.initial_vec();
-    let (l, r) = tree.insert_below_root(&init);
-    roots.insert(l, r);
-    let mut level = PairQueue::default();
-    level.push(l, r);
-    let mut next = PairQueue::default();
-    let mut buf = SuccBuf::new(model.state_len());
-    let mut state = Vec::with_capacity(model.state_len());
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
-    let mut margin = GROWTH_MARGIN;
-    let bytes = |tree: &TreeStore, roots: &RootSet| (tree.bytes_used() + roots.bytes_used()) as u64;
-    'levels: while level.len > 0 {
-        let depth = run.levels.len();
-        let mut stats = LevelStats {
-            level: depth as u32,
-            states: level.len as u64,
-            ..Default::default()
-        };
-        let mut n = 0;
-        while n < level.len {
-            // Memory before every batch (its successors may grow each
-            // table once); time and interruption every block.
-            let queues = level.bytes() + next.bytes() + buf.bytes() + pairs.capacity() * 8;
-            let growth =
-                tree.next_growth_bytes() + roots.next_growth_bytes(margin, tree.root_child_bounds(margin));
-            // The next level's queue may double too.
-            let need = bytes(&tree, &roots) as usize + queues + growth + next.bytes();
-            run.frontier_bytes = run.frontier_bytes.max(queues as u64);
-            let stop = if budget.refuse_bytes(need) {
-                Some(Outcome::MemoryLimit)
-            } else if n % BLOCK == 0 {
-                budget.poll_with(roots.len() as u64, run.transitions, depth as u64)
-            } else {
-                None
-            };
-            if let Some(o) = stop {
-                run.result = o;
-                run.levels.push(stats);
-                break 'levels;
+    let mut s = match Loader::open(spec)? {
+        Some(mut l) => {
+            let s = Search::load(&mut l, model.state_len())?;
+            (info.prior_cpu_s, info.prior_wall_s, info.resumed_parts) = (l.cpu_s, l.wall_s, l.parts);
+            l.finish()?;
+            s
+        }
+        None => Search::start(model, budget),
+    };
+    s.run(model, budget);
+    if matches!(
+        s.stopped,
+        Some(Outcome::TimeLimit | Outcome::MemoryLimit | Outcome::Interrupted)
+    ) {
+        let (cpu, wall) = elapsed();
+        let mut w = Saver::create(
+            spec,
+            info.prior_cpu_s + cpu,
+            info.prior_wall_s + wall,
+            info.resumed_parts + 1,
+        )?;
+        match s.save(&mut w) {
+            Ok(()) => {
+                w.finish()?;
             }
-            // A batch: the sources decoded and expanded, their successors
-            // encoded below the root (each against its source's tree),
-            // the root set's buckets for all of them prefetched, then the
-            // successors looked up in order, so that the misses overlap
-            // and the search is the one-by-one search.
-            pairs.clear();
-            for m in n..(n + BATCH).min(level.len) {
-                let (l, r) = level.get(m);
-                tree.decode_root(l, r, &mut state);
-                model.successors(&state, &mut buf);
-                let k = buf.len();
-                run.transitions += k as u64;
-                stats.edges += k as u64;
-                if k == 0 {
-                    run.deadlocks += 1;
-                }
-                for i in 0..k {
-                    if buf.entry(i).error {
-                        run.error_transitions += 1;
-                    }
-                    pairs.push(tree.insert_below_root(buf.state(i)));
-                }
-            }
-            n = (n + BATCH).min(level.len);
-            margin = margin.max(2 * pairs.len());
-            for &(l, r) in &pairs {
-                roots.prefetch(l, r);
-            }
-            for &(l, r) in &pairs {
-                if roots.len() >= max_states && !roots.contains(l, r) {
-                    run.result = Outcome::StateLimit;
-                    run.levels.push(stats);
-                    break 'levels;
-                }
-                if roots.insert(l, r) {
-                    next.push(l, r);
-                }
+            Err(e) => {
+                w.abandon();
+                return Err(e);
             }
         }
-        run.levels.push(stats);
-        level.clear();
-        std::mem::swap(&mut level, &mut next);
+        info.saved = true;
+    } else {
+        checkpoint::remove(&spec.path)?;
     }
-    run.states = roots.len() as u64;
-    run.store_bytes = bytes(&tree, &roots);
-    let queues = level.bytes() + next.bytes() + buf.bytes();
-    run.frontier_bytes = run.frontier_bytes.max(queues as u64);
-    run
+    Ok((s.finish(), info))
+}
+
+impl LevelStats {
+    /// The figures of level `level` of `states` states before any is
+    /// expanded.
+    fn first(level: usize, states: usize) -> LevelStats {
+        LevelStats {
+            level: level as u32,
+            states: states as u64,
+            ..Default::default()
+        }
+    }
+}
+
+/// A search under way: everything a checkpoint holds.
+struct Search {
+    run: TreeBfs,
+    tree: TreeStore,
+    roots: RootSet,
+    /// The level being expanded, and how many of its sources are.
+    level: PairQueue,
+    n: usize,
+    /// That level's figures so far.
+    stats: LevelStats,
+    next: PairQueue,
+    margin: usize,
+    /// Why the search stopped before its end (`None`: it did not).
+    stopped: Option<Outcome>,
+}
+
+impl Search {
+    fn start(model: &dyn NextState, budget: &Budget) -> Search {
+        let mut tree = super::leaf_order::tree_store_for(model, budget);
+        let mut roots = RootSet::new();
+        let mut level = PairQueue::default();
+        let mut run = TreeBfs::default();
+        let mut stopped = None;
+        if budget.max_states() == 0 {
+            stopped = Some(Outcome::StateLimit);
+        } else {
+            let (l, r) = tree.insert_below_root(&model.initial_vec());
+            roots.insert(l, r);
+            level.push(l, r);
+        }
+        run.result = stopped.unwrap_or_default();
+        let stats = LevelStats::first(0, level.len);
+        Search {
+            run,
+            tree,
+            roots,
+            level,
+            n: 0,
+            stats,
+            next: PairQueue::default(),
+            margin: GROWTH_MARGIN,
+            stopped,
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        (self.tree.bytes_used() + self.roots.bytes_used()) as u64
+    }
+
+    /// Expands levels until the search ends or a budget stops it.
+    fn run(&mut self, model: &dyn NextState, budget: &Budget) {
+        if self.stopped == Some(Outcome::StateLimit) {
+            return;
+        }
+        self.stopped = None;
+        let max_states = budget.max_states();
+        let mut buf = SuccBuf::new(model.state_len());
+        let mut state = Vec::with_capacity(model.state_len());
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        while self.level.len > 0 {
+            let depth = self.run.levels.len();
+            while self.n < self.level.len {
+                // Memory before every batch (its successors may grow each
+                // table once); time and interruption every block.
+                let queues = self.level.bytes() + self.next.bytes() + buf.bytes() + pairs.capacity() * 8;
+                let growth = self.tree.next_growth_bytes()
+                    + self
+                        .roots
+                        .next_growth_bytes(self.margin, self.tree.root_child_bounds(self.margin));
+                // The next level's queue may double too.
+                let need = self.bytes() as usize + queues + growth + self.next.bytes();
+                self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
+                let stop = if budget.refuse_bytes(need) {
+                    Some(Outcome::MemoryLimit)
+                } else if self.n.is_multiple_of(BLOCK) {
+                    budget.poll_with(self.roots.len() as u64, self.run.transitions, depth as u64)
+                } else {
+                    None
+                };
+                if stop.is_some() {
+                    self.stopped = stop;
+                    return;
+                }
+                // A batch: the sources decoded and expanded, their
+                // successors encoded below the root (each against its
+                // source's tree), the root set's buckets for all of them
+                // prefetched, then the successors looked up in order, so
+                // that the misses overlap and the search is the one-by-one
+                // search.
+                pairs.clear();
+                let (run, stats, tree) = (&mut self.run, &mut self.stats, &mut self.tree);
+                for m in self.n..(self.n + BATCH).min(self.level.len) {
+                    let (l, r) = self.level.get(m);
+                    tree.decode_root(l, r, &mut state);
+                    model.successors(&state, &mut buf);
+                    let k = buf.len();
+                    run.transitions += k as u64;
+                    stats.edges += k as u64;
+                    if k == 0 {
+                        run.deadlocks += 1;
+                    }
+                    for i in 0..k {
+                        if buf.entry(i).error {
+                            run.error_transitions += 1;
+                        }
+                        pairs.push(tree.insert_below_root(buf.state(i)));
+                    }
+                }
+                self.n = (self.n + BATCH).min(self.level.len);
+                self.margin = self.margin.max(2 * pairs.len());
+                for &(l, r) in &pairs {
+                    self.roots.prefetch(l, r);
+                }
+                for &(l, r) in &pairs {
+                    if self.roots.len() >= max_states && !self.roots.contains(l, r) {
+                        // (Mid-batch: no checkpoint is written for it.)
+                        self.stopped = Some(Outcome::StateLimit);
+                        return;
+                    }
+                    if self.roots.insert(l, r) {
+                        self.next.push(l, r);
+                    }
+                }
+            }
+            self.run.levels.push(self.stats);
+            self.level.clear();
+            self.n = 0;
+            std::mem::swap(&mut self.level, &mut self.next);
+            self.stats = LevelStats::first(self.run.levels.len(), self.level.len);
+        }
+        let queues = self.level.bytes() + self.next.bytes() + buf.bytes();
+        self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
+    }
+
+    /// What the search did (a level cut short counts as far as it went).
+    fn finish(mut self) -> TreeBfs {
+        if let Some(o) = self.stopped {
+            self.run.result = o;
+            if self.level.len > 0 {
+                self.run.levels.push(self.stats);
+            }
+        }
+        self.run.states = self.roots.len() as u64;
+        self.run.store_bytes = self.bytes();
+        self.run
+    }
+
+    fn save(&self, w: &mut Saver) -> anyhow::Result<()> {
+        let r = &self.run;
+        for v in [r.transitions, r.deadlocks, r.error_transitions, r.frontier_bytes] {
+            w.u64(v)?;
+        }
+        let levels: Vec<u64> = r
+            .levels
+            .iter()
+            .chain([&self.stats])
+            .flat_map(|l| [l.states, l.edges])
+            .collect();
+        w.u64s(&levels)?;
+        w.u64(self.margin as u64)?;
+        self.tree.save(w)?;
+        self.roots.save(w)?;
+        // The level's sources not expanded yet, and the next level.
+        let mut rest = PairQueue::default();
+        for i in self.n..self.level.len {
+            let (l, r) = self.level.get(i);
+            rest.push(l, r);
+        }
+        for q in [&rest, &self.next] {
+            w.u64(q.wl as u64)?;
+            w.u64(q.wr as u64)?;
+            w.u64(q.len as u64)?;
+            w.bytes(&q.bytes[..(q.len * q.bits()).div_ceil(8) + 16.min(q.bytes.len())])?;
+        }
+        Ok(())
+    }
+
+    fn load(r: &mut Loader, state_len: usize) -> anyhow::Result<Search> {
+        let damaged = |what: &str| anyhow::anyhow!("the checkpoint is damaged ({what})");
+        let mut run = TreeBfs {
+            transitions: r.u64()?,
+            deadlocks: r.u64()?,
+            error_transitions: r.u64()?,
+            frontier_bytes: r.u64()?,
+            ..Default::default()
+        };
+        let levels = r.u64s()?;
+        if levels.len() < 2 || levels.len() % 2 != 0 {
+            return Err(damaged("the levels"));
+        }
+        run.levels = levels
+            .chunks_exact(2)
+            .enumerate()
+            .map(|(i, c)| LevelStats {
+                level: i as u32,
+                states: c[0],
+                edges: c[1],
+                back_level_edges: 0,
+            })
+            .collect();
+        let stats = run.levels.pop().expect("a level");
+        let margin = r.below(1 << 40, "the growth margin")? as usize;
+        let tree = TreeStore::load(r, state_len)?;
+        let roots = RootSet::load(r)?;
+        let mut queues = [PairQueue::default(), PairQueue::default()];
+        for q in queues.iter_mut() {
+            q.wl = r.below(33, "a queue's width")? as u32;
+            q.wr = r.below(33, "a queue's width")? as u32;
+            q.len = r.u64()? as usize;
+            q.bytes = r.bytes()?;
+            let need = (q.len.saturating_mul(q.bits())).div_ceil(8);
+            if q.bytes.len() < need || (q.len > 0 && q.bytes.len() < need + 16) {
+                return Err(damaged("a queue"));
+            }
+        }
+        let [rest, next] = queues;
+        if rest.len as u64 > stats.states || (rest.len == 0 && next.len > 0) {
+            return Err(damaged("the level under way"));
+        }
+        // The level's sources expanded before are not kept: the level goes
+        // on from its first source not expanded, its figures as they were
+        // (`stats.states` counts them all).
+        Ok(Search {
+            run,
+            tree,
+            roots,
+            level: rest,
+            n: 0,
+            stats,
+            next,
+            margin,
+            stopped: None,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -261,6 +478,77 @@ mod tests {
         q.clear();
         q.push(3, 4);
         assert_eq!((q.len, q.get(0)), (1, (3, 4)));
+    }
+
+    /// A search stopped by its memory budget again and again, each time
+    /// going on from its checkpoint, ends with the counters and levels of
+    /// the search run at once, and removes its checkpoint; another
+    /// model's checkpoint is refused.
+    #[test]
+    fn a_search_in_parts_is_the_search_at_once() {
+        use crate::search::checkpoint::CheckpointSpec;
+        let beem = crate::manifest::Beem::locate(None).expect("the BEEM suite");
+        let model = dve_frontend::interp::Interpreter::new(
+            dve_frontend::load_file(&beem.model_path("bakery.4")).unwrap(),
+        );
+        let opts = |memory: Option<u64>| ExploreOptions {
+            strategy: Some(Strategy::Bfs),
+            level_table: true,
+            store: StoreKind::CTree,
+            threads: 1,
+            limits: crate::search::Limits {
+                memory_bytes: memory,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let once = explore(&model, &opts(None));
+        let dir = std::env::temp_dir().join(format!("dvemc-parts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec = CheckpointSpec {
+            path: dir.join("bakery4.ckpt"),
+            digest: 1,
+        };
+        let _ = std::fs::remove_file(&spec.path);
+        let mut parts = 0;
+        let last = loop {
+            // Each part may hold a little more than the last.
+            let memory = (parts < 6).then(|| 200_000 + parts * 80_000);
+            let r = crate::explore::explore_checkpointed(&model, &opts(memory), &spec).unwrap();
+            let info = r.checkpoint.clone().unwrap();
+            assert_eq!(info.resumed_parts, parts);
+            assert_eq!(info.saved, r.result == crate::search::Outcome::MemoryLimit);
+            assert_eq!(spec.path.exists(), info.saved);
+            parts += 1;
+            if !info.saved {
+                break r;
+            }
+        };
+        assert!(parts > 2, "the budgets stop it: {parts} parts");
+        assert!(last.result.is_complete());
+        let counters = |r: &crate::record::RunRecord| {
+            (
+                r.states,
+                r.transitions,
+                r.deadlocks,
+                r.levels,
+                r.max_level_states,
+                r.level_table.clone(),
+            )
+        };
+        assert_eq!(counters(&last), counters(&once));
+
+        // Stopped once more, the checkpoint is another model's for
+        // another digest.
+        let r = crate::explore::explore_checkpointed(&model, &opts(Some(200_000)), &spec).unwrap();
+        assert!(r.checkpoint.unwrap().saved);
+        let other = CheckpointSpec {
+            digest: 2,
+            ..spec.clone()
+        };
+        let e = crate::explore::explore_checkpointed(&model, &opts(None), &other).unwrap_err();
+        assert!(e.to_string().contains("another model"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Every counter but back-level edges, and every level's states and

@@ -184,6 +184,14 @@ pub struct ExploreArgs {
     /// store takes about twice the sequential one's bytes per state].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
+    /// bfs --store ctree: go on from the checkpoint FILE if it exists, and
+    /// write one there if the search stops for time, memory or Ctrl-C
+    /// (result time_limit, memory_limit or interrupted, exit 4), so that
+    /// the same command run again goes on where it stopped; a search that
+    /// ends removes it. The record's `checkpoint` gives the parts and the
+    /// seconds before this one; rates count every part.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
     /// in memory, or P% of the state space (0 < P <= 100; |S| from
     /// instances.csv, else from an exhaustive run first).
@@ -329,6 +337,7 @@ impl ExploreArgs {
             sample_interval: self.sample_interval,
             store: self.store,
             threads: self.threads.map(|t| t as usize),
+            checkpoint: self.checkpoint.clone(),
         };
         Request {
             model: self.model.clone(),
