@@ -682,3 +682,91 @@ fn paper_tables_from_a_small_run() {
     let o = dvemc(&["bench", "report", &out, "--paper", "nosuch"]);
     assert_ne!(o.status.code(), Some(0));
 }
+
+/// A matrix with `checkpoints = true`: a run interrupted by SIGINT leaves
+/// no row but the cell's checkpoint (the runner passes the signal on), and
+/// `--resume --retry-failed` goes on from it, pass after pass of time
+/// budgets, to the counts of a search run at once, with every part's
+/// processor time in the row; the search that ends removes its checkpoint.
+#[test]
+fn a_checkpointed_cell_goes_on_across_interruptions_and_time_budgets() {
+    let d = Dir::new("checkpoints");
+    let m = d.write(
+        "m.toml",
+        r#"
+        name = "parts"
+        backends = ["jit"]
+        checkpoints = true
+        [[strategies]]
+        spec = "bfs"
+        params = { store = "ctree" }
+        [instances]
+        names = ["at.4"]
+        [budgets]
+        time = "2s"
+        grace = "60s"
+        "#,
+    );
+    let out = d.s("parts.csv");
+    let ckpt = d
+        .path("parts.checkpoints")
+        .join("at.4_jit_bfs_--store_ctree_.ckpt");
+    let child = Command::new(DVEMC)
+        .args(["bench", "run", &m, "--jobs", "1", "--out", &out])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    // SAFETY: a signal to our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_ne!(o.status.code(), Some(0));
+    assert_eq!(rows_in(Path::new(&out)), 0, "an interrupted cell is not recorded");
+    assert!(ckpt.is_file(), "the child wrote its checkpoint when interrupted");
+
+    let mut passes = 0;
+    let row = loop {
+        passes += 1;
+        assert!(passes <= 30, "at.4 takes a few seconds");
+        let o = dvemc(&[
+            "bench",
+            "run",
+            &m,
+            "--jobs",
+            "1",
+            "--resume",
+            "--retry-failed",
+            "--out",
+            &out,
+        ]);
+        assert!(matches!(o.status.code(), Some(0) | Some(4)), "{}", text(&o));
+        let t = Table::read(Path::new(&out)).unwrap();
+        assert_eq!(t.rows.len(), 1);
+        let r = t.rows[0].clone();
+        if r.get("result") == "complete" {
+            break r;
+        }
+        assert_eq!(r.get("result"), "time_limit", "{}", text(&o));
+        assert!(ckpt.is_file());
+    };
+    assert_eq!(
+        (
+            r_get(&row, "states"),
+            r_get(&row, "transitions"),
+            r_get(&row, "levels")
+        ),
+        ("6597245".into(), "25470140".into(), "48".into())
+    );
+    let extra = row.extra();
+    let c = &extra["checkpoint"];
+    assert_eq!(c["resumed_parts"].as_u64(), Some(passes), "{c}");
+    assert_eq!(c["saved"], false);
+    let cpu: f64 = row.get("cpu_s").parse().unwrap();
+    assert!(cpu > c["prior_cpu_s"].as_f64().unwrap(), "{cpu} {c}");
+    assert!(!ckpt.exists(), "the search that ended removed its checkpoint");
+}
+
+fn r_get(r: &Row, c: &str) -> String {
+    r.get(c).to_string()
+}

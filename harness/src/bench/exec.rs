@@ -2,8 +2,10 @@
 //!
 //! The child is `dvemc explore ... --json` (the same executable). Before
 //! `exec` it gets an address-space limit (`RLIMIT_AS` = the memory budget),
-//! no core dumps, and `PR_SET_PDEATHSIG = SIGKILL` so that it dies with the
-//! runner. The runner reaps it with `wait4`, which also gives its peak
+//! no core dumps, `PR_SET_PDEATHSIG = SIGKILL` so that it dies with the
+//! runner, and a process group of its own; when the run is interrupted
+//! (SIGINT or SIGTERM) the runner sends it one SIGINT, so that it stops
+//! as it would at a Ctrl-C (writing its checkpoint, if it keeps one). The runner reaps it with `wait4`, which also gives its peak
 //! resident set and CPU time whatever way it ended, and kills it with
 //! `SIGKILL` at the deadline.
 
@@ -14,6 +16,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::matrix::Cell;
+use crate::search::limits::interrupt;
 
 /// How the child ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,16 +53,26 @@ pub trait Executor: Sync {
 pub struct ProcessExecutor {
     pub exe: std::path::PathBuf,
     pub beem: Option<std::path::PathBuf>,
+    /// Where the cells keep their checkpoints (a matrix with
+    /// `checkpoints = true`; `matrix::Cell::checkpoint_in`).
+    pub checkpoints: Option<std::path::PathBuf>,
+}
+
+/// The directory of the checkpoints of the cells of results file `out`:
+/// its name with `.checkpoints` for its extension.
+pub fn checkpoint_dir(out: &Path) -> std::path::PathBuf {
+    out.with_extension("checkpoints")
 }
 
 impl Executor for ProcessExecutor {
     fn execute(&self, cell: &Cell) -> std::io::Result<ChildResult> {
-        run_child(
-            &self.exe,
-            &cell.argv(self.beem.as_deref()),
-            cell.budgets.memory,
-            cell.budgets.deadline(),
-        )
+        let mut argv = cell.argv(self.beem.as_deref());
+        if let Some(dir) = &self.checkpoints {
+            std::fs::create_dir_all(dir)?;
+            argv.push("--checkpoint".into());
+            argv.push(cell.checkpoint_in(dir).display().to_string());
+        }
+        run_child(&self.exe, &argv, cell.budgets.memory, cell.budgets.deadline())
     }
 }
 
@@ -91,6 +104,10 @@ pub fn run_child(
             if libc::getppid() != parent {
                 libc::_exit(125);
             }
+            // A process group of its own: a Ctrl-C at the terminal reaches
+            // the runner only, which passes one SIGINT on (a second would
+            // end the child at once, its checkpoint unwritten).
+            libc::setpgid(0, 0);
             let no_core = libc::rlimit {
                 rlim_cur: 0,
                 rlim_max: 0,
@@ -145,6 +162,7 @@ pub fn run_child(
     // SAFETY: rusage is plain old data.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let mut killed = false;
+    let mut forwarded = false;
     let mut nap = Duration::from_millis(1);
     loop {
         // SAFETY: plain syscall on our own child.
@@ -158,6 +176,14 @@ pub fn run_child(
                 continue;
             }
             return Err(e);
+        }
+        if interrupt::requested() && !forwarded {
+            // The run is being stopped: the child stops too, as from a
+            // Ctrl-C at the terminal (a search with a checkpoint writes
+            // it), rather than run to its end unrecorded.
+            // SAFETY: `pid` is our unreaped child, so it cannot have been reused.
+            unsafe { libc::kill(pid, libc::SIGINT) };
+            forwarded = true;
         }
         let elapsed = start.elapsed();
         if let Some(d) = deadline {

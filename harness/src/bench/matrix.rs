@@ -17,6 +17,8 @@
 //! exclude = ["brp.6"]
 //! every_model = true               # every dve/*.dve but the .prop files
 //!
+//! checkpoints = true               # cells keep a checkpoint (explore --checkpoint), see below
+//!
 //! [budgets]
 //! time = "60s"                     # --time-limit, and the child is killed at time + grace
 //! grace = "5s"                     # default 5 s
@@ -43,6 +45,17 @@
 //! for tables with only `spec`. A strategy table may also set its own
 //! `seeds`, `backends`, `instances` and `budgets` (merged over the
 //! matrix's).
+//!
+//! **Checkpoints.** With `checkpoints = true` every cell runs with
+//! `--checkpoint DIR/KEY.ckpt` (DIR: the results file's name with
+//! `.checkpoints` for `.csv`; KEY: the cell's key, its characters other
+//! than letters, digits, `.`, `-` and `_` as `_`), so a search stopped by
+//! its time budget, its memory budget or an interruption of the run goes
+//! on from where it was when the cell runs again (`--resume
+//! --retry-failed` runs a time-limited cell with a checkpoint again: each
+//! pass adds a time budget), and a results row counts the processor and
+//! wall-clock time of every part. Only `bfs --store ctree` cells take
+//! the option.
 //!
 //! **Cells** are ordered instance (by name), backend, strategy (as listed),
 //! grid point, seed. A cell's key, `instance|backend|spec args|seed`, is
@@ -76,6 +89,10 @@ struct RawMatrix {
     budgets: RawBudgets,
     #[serde(default)]
     strategies: Vec<toml::Value>,
+    /// Cells whose search can stop and go on (`bfs --store ctree`) keep a
+    /// checkpoint beside the results file (`explore --checkpoint`).
+    #[serde(default)]
+    checkpoints: bool,
 }
 
 /// Which instances a matrix (or one strategy of it) runs on.
@@ -388,6 +405,22 @@ impl Cell {
     }
 
     /// The arguments of `dvemc` for this cell (without the program).
+    /// The checkpoint of this cell in `dir` (see the module comment).
+    pub fn checkpoint_in(&self, dir: &Path) -> PathBuf {
+        let name: String = self
+            .key
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        dir.join(format!("{name}.ckpt"))
+    }
+
     pub fn argv(&self, beem: Option<&Path>) -> Vec<String> {
         let mut v = vec![
             "explore".to_string(),
@@ -502,6 +535,11 @@ impl Matrix {
             raw,
             strategies,
         })
+    }
+
+    /// Whether its cells keep checkpoints (`checkpoints = true`).
+    pub fn checkpoints(&self) -> bool {
+        self.raw.checkpoints
     }
 
     /// Whether expanding needs the BEEM directory.

@@ -23,11 +23,21 @@ use crate::search::limits::interrupt;
 /// with less than half of it in processor time: stopped or starved by
 /// other work, so that the machine, not the configuration, ended it (see
 /// `schema::deadline_message`). Budgets are wall-clock time.
+/// A time-limited cell that left a checkpoint is run again too: it goes
+/// on from it (a matrix with `checkpoints = true`).
 fn worth_retrying(r: &Row) -> bool {
     let num = |c: &str| r.get(c).parse::<f64>().ok();
     let starved = r.get("result") == TIME_LIMIT
         && matches!((num("cpu_s"), num("budget_time_s")), (Some(cpu), Some(budget)) if cpu < budget / 2.0);
-    starved || r.get("result") == CRASHED || r.get("result") == ERROR
+    let goes_on = r.get("result") == TIME_LIMIT && saved_checkpoint(r).is_some_and(|f| f.is_file());
+    starved || goes_on || r.get("result") == CRASHED || r.get("result") == ERROR
+}
+
+/// The checkpoint a row's run wrote, if any (in its `extra`).
+fn saved_checkpoint(r: &Row) -> Option<std::path::PathBuf> {
+    let extra: serde_json::Value = serde_json::from_str(r.get("extra")).ok()?;
+    let c = extra.get("checkpoint")?;
+    (c.get("saved")? == true).then(|| c.get("file")?.as_str().map(Into::into))?
 }
 
 /// What `run_cells` needs besides the cells.

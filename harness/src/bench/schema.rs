@@ -466,8 +466,16 @@ pub fn build_row(
         }
         extra = rest;
     }
-    r.set("wall_s", format!("{:.6}", child.wall_s));
-    r.set("cpu_s", format!("{:.6}", child.cpu_s));
+    // A search gone on from a checkpoint: the parts before count too.
+    let prior = |k: &str| {
+        outcome
+            .report
+            .as_ref()
+            .and_then(|rep| rep.get("checkpoint")?.get(k)?.as_f64())
+            .unwrap_or(0.0)
+    };
+    r.set("wall_s", format!("{:.6}", child.wall_s + prior("prior_wall_s")));
+    r.set("cpu_s", format!("{:.6}", child.cpu_s + prior("prior_cpu_s")));
     r.set(
         "peak_mem_bytes",
         if child.max_rss_bytes > 0 {

@@ -241,6 +241,9 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             let exec = ProcessExecutor {
                 exe: harness::bench::runner::current_exe()?,
                 beem,
+                checkpoints: m
+                    .checkpoints()
+                    .then(|| harness::bench::exec::checkpoint_dir(&a.out)),
             };
             let cfg = RunConfig {
                 matrix_name: &m.name,
