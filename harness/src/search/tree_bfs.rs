@@ -142,7 +142,8 @@ pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
 
 /// [`tree_bfs`] that goes on from the checkpoint `spec` names, if there
 /// is one, and writes one there if it stops for time, memory or an
-/// interruption (a search that ends removes it: see
+/// interruption (a search that ends removes it, one stopped by its state
+/// limit leaves it as it was: see
 /// [`super::checkpoint`]). `elapsed` gives this part's processor and
 /// wall-clock seconds when the checkpoint is written.
 pub fn tree_bfs_checkpointed(
@@ -195,9 +196,11 @@ pub fn tree_bfs_checkpointed(
             }
         }
         info.saved = true;
-    } else {
+    } else if s.stopped.is_none() {
         checkpoint::remove(&spec.path)?;
     }
+    // (A search stopped by its state limit, mid-batch, writes none: a
+    // checkpoint it went on from stays as it was.)
     Ok((s.finish(), info))
 }
 

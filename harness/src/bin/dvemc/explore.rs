@@ -188,8 +188,9 @@ pub struct ExploreArgs {
     /// write one there if the search stops for time, memory or Ctrl-C
     /// (result time_limit, memory_limit or interrupted, exit 4), so that
     /// the same command run again goes on where it stopped; a search that
-    /// ends removes it. The record's `checkpoint` gives the parts and the
-    /// seconds before this one; rates count every part.
+    /// ends removes it (one stopped by --max-states leaves it as it was).
+    /// The record's `checkpoint` gives the parts and the seconds before
+    /// this one; rates count every part.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
