@@ -149,7 +149,10 @@ fn finish(mut rec: RunRecord, time_s: f64) -> RunRecord {
 
 /// [`explore`] with the tree store and its roots in a root set (BFS).
 fn explore_ctree(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
-    explore_ctree_from(model, opts, None).expect("no checkpoint, no error")
+    let start = Instant::now();
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let r = search::tree_bfs::tree_bfs(model, &budget);
+    ctree_record(model, opts, r, None, start.elapsed().as_secs_f64())
 }
 
 /// [`explore`] with `--store ctree` and a checkpoint: the search goes on
@@ -160,27 +163,24 @@ pub fn explore_checkpointed(
     opts: &ExploreOptions,
     spec: &search::checkpoint::CheckpointSpec,
 ) -> anyhow::Result<RunRecord> {
-    explore_ctree_from(model, opts, Some(spec))
-}
-
-fn explore_ctree_from(
-    model: &dyn NextState,
-    opts: &ExploreOptions,
-    spec: Option<&search::checkpoint::CheckpointSpec>,
-) -> anyhow::Result<RunRecord> {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let (r, checkpoint) = match spec {
-        None => (search::tree_bfs::tree_bfs(model, &budget), None),
-        Some(spec) => {
-            // The process's processor time (its setup too, as a results
-            // row's `cpu_s` counts it), the search's wall clock.
-            let elapsed = || (search::process_cpu_seconds(), start.elapsed().as_secs_f64());
-            let (r, info) = search::tree_bfs::tree_bfs_checkpointed(model, &budget, spec, &elapsed)?;
-            (r, Some(info))
-        }
-    };
-    let time_s = start.elapsed().as_secs_f64() + checkpoint.as_ref().map_or(0.0, |c| c.prior_wall_s);
+    // The process's processor time (its setup too, as a results row's
+    // `cpu_s` counts it), the search's wall clock.
+    let elapsed = || (search::process_cpu_seconds(), start.elapsed().as_secs_f64());
+    let (r, info) = search::tree_bfs::tree_bfs_checkpointed(model, &budget, spec, &elapsed)?;
+    let time_s = start.elapsed().as_secs_f64() + info.prior_wall_s;
+    Ok(ctree_record(model, opts, r, Some(info), time_s))
+}
+
+/// The record of a ctree search.
+fn ctree_record(
+    model: &dyn NextState,
+    opts: &ExploreOptions,
+    r: search::tree_bfs::TreeBfs,
+    checkpoint: Option<search::checkpoint::CheckpointInfo>,
+    time_s: f64,
+) -> RunRecord {
     let mut rec = RunRecord {
         model: model.info().name.clone(),
         strategy: Strategy::Bfs.to_string(),
@@ -197,14 +197,14 @@ fn explore_ctree_from(
         max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
         store_bytes: r.store_bytes,
         frontier_bytes: r.frontier_bytes,
+        checkpoint,
         ..RunRecord::default()
     };
     if opts.level_table {
         rec.level_table = Some(r.levels);
     }
-    rec.checkpoint = checkpoint;
     // The queue holds the states themselves: bytes per state count it.
-    Ok(finish(rec, time_s))
+    finish(rec, time_s)
 }
 
 /// [`explore`] with the visited set `make` builds (in the run's time: the

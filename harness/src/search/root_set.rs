@@ -476,7 +476,8 @@ impl RootSet {
         let wl = r.below(33, "a root width")? as u32;
         let wr = r.below(33, "a root width")? as u32;
         let w = r.below(65, "a root width")? as u32;
-        let b = r.below(60, "the root buckets")? as u32;
+        // (2^40 buckets of 8 slots: more than any memory holds.)
+        let b = r.below(41, "the root buckets")? as u32;
         if w != (wl + wr).max(b + 1) {
             return Err(damaged("the root geometry"));
         }

@@ -131,6 +131,33 @@ impl PairQueue {
     fn bytes(&self) -> usize {
         self.bytes.capacity()
     }
+
+    /// Its widths, length and the bytes its entries use (and the slack
+    /// any entry is read with).
+    fn save(&self, w: &mut Saver) -> anyhow::Result<()> {
+        w.u64(self.wl as u64)?;
+        w.u64(self.wr as u64)?;
+        w.u64(self.len as u64)?;
+        let used = if self.len == 0 {
+            0
+        } else {
+            (self.len * self.bits()).div_ceil(8) + 16
+        };
+        w.bytes(&self.bytes[..used])
+    }
+
+    fn load(r: &mut Loader) -> anyhow::Result<PairQueue> {
+        let wl = r.below(33, "a queue's width")? as u32;
+        let wr = r.below(33, "a queue's width")? as u32;
+        let len = r.u64()? as usize;
+        let bytes = r.bytes()?;
+        let q = PairQueue { wl, wr, len, bytes };
+        let used = q.len.saturating_mul(q.bits()).div_ceil(8).saturating_add(16);
+        if q.len > 0 && q.bytes.len() < used {
+            return Err(anyhow::anyhow!("the checkpoint is damaged (a queue)"));
+        }
+        Ok(q)
+    }
 }
 
 /// Breadth-first search of `model` under `budget`.
@@ -378,19 +405,10 @@ impl Search {
         w.u64(self.margin as u64)?;
         self.tree.save(w)?;
         self.roots.save(w)?;
-        // The level's sources not expanded yet, and the next level.
-        let mut rest = PairQueue::default();
-        for i in self.n..self.level.len {
-            let (l, r) = self.level.get(i);
-            rest.push(l, r);
-        }
-        for q in [&rest, &self.next] {
-            w.u64(q.wl as u64)?;
-            w.u64(q.wr as u64)?;
-            w.u64(q.len as u64)?;
-            w.bytes(&q.bytes[..(q.len * q.bits()).div_ceil(8) + 16.min(q.bytes.len())])?;
-        }
-        Ok(())
+        // Both levels' queues, and how far the first is expanded.
+        self.level.save(w)?;
+        self.next.save(w)?;
+        w.u64(self.n as u64)
     }
 
     fn load(r: &mut Loader, state_len: usize) -> anyhow::Result<Search> {
@@ -420,30 +438,18 @@ impl Search {
         let margin = r.below(1 << 40, "the growth margin")? as usize;
         let tree = TreeStore::load(r, state_len)?;
         let roots = RootSet::load(r)?;
-        let mut queues = [PairQueue::default(), PairQueue::default()];
-        for q in queues.iter_mut() {
-            q.wl = r.below(33, "a queue's width")? as u32;
-            q.wr = r.below(33, "a queue's width")? as u32;
-            q.len = r.u64()? as usize;
-            q.bytes = r.bytes()?;
-            let need = (q.len.saturating_mul(q.bits())).div_ceil(8);
-            if q.bytes.len() < need || (q.len > 0 && q.bytes.len() < need + 16) {
-                return Err(damaged("a queue"));
-            }
-        }
-        let [rest, next] = queues;
-        if rest.len as u64 > stats.states || (rest.len == 0 && next.len > 0) {
+        let level = PairQueue::load(r)?;
+        let next = PairQueue::load(r)?;
+        let n = r.u64()? as usize;
+        if n >= level.len || stats.states != level.len as u64 {
             return Err(damaged("the level under way"));
         }
-        // The level's sources expanded before are not kept: the level goes
-        // on from its first source not expanded, its figures as they were
-        // (`stats.states` counts them all).
         Ok(Search {
             run,
             tree,
             roots,
-            level: rest,
-            n: 0,
+            level,
+            n,
             stats,
             next,
             margin,
