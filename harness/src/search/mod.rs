@@ -27,6 +27,7 @@ pub mod outcome;
 pub mod parallel;
 pub mod parallel_dfs;
 pub mod progress;
+pub mod recent_states;
 pub mod root_set;
 pub mod shared_store;
 pub mod shared_tree_store;

@@ -54,6 +54,14 @@
 //! `insert` then looks only the root pair up, the misses of a whole batch
 //! having overlapped (1.14x the speed of inserting one state at a time).
 //!
+//! **Recent states.** Most successors are states already stored, and many
+//! were met a moment before (the diamonds of interleaving, moves undone):
+//! the store keeps the last states it found or stored whole, with their
+//! ids, in a direct-mapped table of at most 1 MiB ([`RecentStates`]), and
+//! a state found there costs no lookup at all (1.13x breadth-first, 1.05x
+//! depth-first, geometric mean on the seven bench-spin instances; the
+//! ctree search, whose root lookups it also saves, 1.28x).
+//!
 //! Tried and dropped: encoding a batch's successors one tree node at a
 //! time across the whole batch (the index slots of every successor's pair
 //! prefetched, then their pairs, then looked up, so that misses overlap
@@ -66,6 +74,7 @@
 use std::cell::RefCell;
 
 use super::checkpoint::{Loader, Saver};
+use super::recent_states::RecentStates;
 use super::store::{advise_huge_pages, prefetch_line, Insert, Store, MAX_STATES};
 
 /// Pairs per arena chunk.
@@ -438,6 +447,9 @@ pub struct TreeStore {
     recent: RefCell<Recent>,
     /// Root pairs of states encoded ahead by `prefetch` (see [`Memo`]).
     memo: RefCell<Memo>,
+    /// The states last found or stored, whole, with their ids: one found
+    /// again is known without a lookup ([`RecentStates`]).
+    recent_states: RecentStates,
     /// Sums over the tables of `bytes` and `growth_bytes`, kept as tables
     /// change (a memory budget reads them for every new state).
     bytes: usize,
@@ -591,6 +603,7 @@ impl TreeStore {
             tables,
             recent,
             memo: RefCell::new(Memo::new(0)),
+            recent_states: RecentStates::new(state_len),
             bytes,
             growth,
         }
@@ -627,6 +640,14 @@ pub(super) fn read_words(state: &[u8], out: &mut [u32]) {
 }
 
 impl TreeStore {
+    /// The id of `state` (fingerprint `fp`) if it is one of the states
+    /// last found or stored (a fingerprint of 0, which no model gives,
+    /// is never looked for there: an empty slot has it).
+    #[inline]
+    fn recent(&self, state: &[u8], fp: u64) -> Option<u32> {
+        (fp != 0).then(|| self.recent_states.get(fp, state)).flatten()
+    }
+
     /// Marks in `changed` the nodes over words that differ from the tree
     /// insertions compare with (every node if there is none), and copies
     /// the others' indices from it into `idx`.
@@ -999,7 +1020,10 @@ impl Store for TreeStore {
         }
     }
 
-    fn find(&self, state: &[u8], _fp: u64) -> Option<u32> {
+    fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
+        if let Some(id) = self.recent(state, fp) {
+            return Some(id);
+        }
         let mut words = Scratch::new(self.words, 0u32);
         let words = words.slice();
         self.words_of(state, words);
@@ -1011,6 +1035,9 @@ impl Store for TreeStore {
     }
 
     fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
+        if let Some(id) = self.recent(state, fp) {
+            return Insert::Seen(id);
+        }
         let mut words = Scratch::new(self.words, 0u32);
         let words = words.slice();
         self.words_of(state, words);
@@ -1028,6 +1055,10 @@ impl Store for TreeStore {
             }
         };
         assert!((id as usize) < MAX_STATES, "more states than ids");
+        if fp != 0 {
+            self.recent_states.fit(self.len());
+            self.recent_states.put(fp, state, id);
+        }
         if new {
             Insert::New(id)
         } else {
@@ -1038,6 +1069,9 @@ impl Store for TreeStore {
     /// Encodes `state` as far as the root pair (its words kept in the
     /// memo, for `insert`) and starts loading the root's index slot.
     fn prefetch(&self, state: &[u8], fp: u64) {
+        if self.recent(state, fp).is_some() {
+            return;
+        }
         let mut memo = self.memo.borrow_mut();
         if memo.fps.is_empty() {
             *memo = Memo::new(self.words);
@@ -1076,12 +1110,12 @@ impl Store for TreeStore {
     }
 
     fn bytes_used(&self) -> usize {
-        self.bytes + self.memo.borrow().bytes()
+        self.bytes + self.memo.borrow().bytes() + self.recent_states.bytes()
     }
 
     fn next_growth_bytes(&self) -> usize {
         // At worst every table gets a new pair.
-        self.growth
+        self.growth + self.recent_states.growth_bytes()
     }
 }
 
@@ -1125,9 +1159,13 @@ mod tests {
             let mut e = StateStore::new(n);
             let mut scratch = Vec::new();
             for s in states(n, 3000, n as u64) {
-                let a = t.insert(&s, 0);
+                // With the state's fingerprint, so that states found again
+                // (most, for the short ones) come from the recent states.
+                let fp = dve_frontend::model::fingerprint::reference(&s);
+                let a = t.insert(&s, fp);
                 let b = e.insert(&s, 0);
                 assert_eq!(a, b, "n = {n}: same ids, same novelty");
+                assert_eq!(t.find(&s, fp), Some(a.id()));
                 assert_eq!(t.find(&s, 0), Some(a.id()));
                 assert_eq!(t.state(a.id(), &mut scratch), &s[..]);
             }
