@@ -18,7 +18,9 @@
 //! the table holds or forgets (an entry is overwritten by the next state
 //! of its slot). The table grows with the search, to at most [`MAX_BYTES`]
 //! (it should stay in the core's level-2 cache), and its bytes are the
-//! store's.
+//! store's. Tried: two ways a slot (a state put moves the slot's last one
+//! to the second way), 0.99x; larger tables (8 MiB) 0.75-0.95x, 256 KiB
+//! 0.98x.
 
 /// The most bytes the table takes.
 pub const MAX_BYTES: usize = 1 << 20;
