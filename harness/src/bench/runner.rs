@@ -49,7 +49,8 @@ pub struct RunConfig<'a> {
     /// new or empty.
     pub resume: bool,
     /// With `resume`: run the cells recorded as `crashed` or `error` again
-    /// (their rows are dropped from the file first).
+    /// (their rows are dropped from the file first; see `worth_retrying`);
+    /// the rows of cells this run does not run stay.
     pub retry_failed: bool,
     pub provenance: Provenance,
     /// `None`: a bar when stderr is a terminal, else a line per cell.
@@ -101,9 +102,13 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
         }
     }
     if cfg.retry_failed && cfg.out.exists() {
+        // Only the rows of cells this run runs: the others (a run of some
+        // instances of the matrix) stay as they are.
+        let running: std::collections::HashSet<&str> = cells.iter().map(|c| c.key.as_str()).collect();
         let mut t = Table::read(cfg.out)?;
         let before = t.rows.len();
-        t.rows.retain(|r| !worth_retrying(r));
+        t.rows
+            .retain(|r| !(running.contains(r.key()) && worth_retrying(r)));
         if t.rows.len() < before {
             t.write(cfg.out)?;
         }
@@ -1081,6 +1086,21 @@ mod tests {
         let s = run_cells(&cells, &Mock, &cfg).unwrap();
         assert_eq!((s.ran, s.rows.len(), s.failures()), (3, 6, 3));
         assert_eq!(Table::read(&out).unwrap().rows.len(), 6);
+        // A run of some of the cells leaves the others' rows, failed or
+        // not, as they are.
+        let some: Vec<Cell> = cells
+            .iter()
+            .filter(|c| c.key.starts_with("b|"))
+            .cloned()
+            .collect();
+        let s = run_cells(&some, &Mock, &cfg).unwrap();
+        assert_eq!((s.ran, s.rows.len(), s.failures()), (1, 2, 1));
+        let t = Table::read(&out).unwrap();
+        assert_eq!(t.rows.len(), 6);
+        assert!(t
+            .rows
+            .iter()
+            .any(|r| r.key() == "a|interp|dfs|" && r.get("result") == "crashed"));
         std::fs::remove_dir_all(&dir).ok();
     }
 
