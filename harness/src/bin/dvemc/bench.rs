@@ -127,8 +127,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub resume: bool,
     /// With --resume: run the cells recorded as `crashed` or `error` again,
-    /// and the `time_limit` ones with less than half their time budget in
-    /// processor time (stopped or starved by other work).
+    /// the `time_limit` ones with less than half their time budget in
+    /// processor time (stopped or starved by other work), and the
+    /// `time_limit` ones that left a checkpoint (they go on from it); the
+    /// rows of cells outside this run (--instances, --shard) stay.
     #[arg(long, requires = "resume")]
     pub retry_failed: bool,
     /// Run only shard K of N (every N-th cell from the K-th).
