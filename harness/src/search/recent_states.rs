@@ -30,7 +30,7 @@ const HEAD: usize = 12;
 /// Fewest slots.
 const MIN_SLOTS: usize = 64;
 /// Stored states per slot before the table doubles (so that it costs at
-/// most `(8 + state length) / 256` bytes per state).
+/// most `(HEAD + state length) / 256` bytes per state).
 const STATES_PER_SLOT: usize = 256;
 
 /// States whole, each in the slot its fingerprint picks (see the module
@@ -60,26 +60,34 @@ impl RecentStates {
         }
     }
 
+    /// Where the slot of fingerprint `fp` starts.
     #[inline]
-    fn slot(&self, fp: u64) -> &[u8] {
-        &self.slots[(fp as usize & self.mask) * self.stride..][..self.stride]
+    fn at(&self, fp: u64) -> usize {
+        (fp as usize & self.mask) * self.stride
     }
 
-    /// The value kept with `state` (fingerprint `fp`, never 0) if it is
-    /// in the table.
+    /// The value kept with `state` (fingerprint `fp`) if it is in the
+    /// table. A fingerprint of 0 (no model gives it; a caller may have
+    /// none) is never found: an empty slot holds it.
     #[inline]
     pub fn get(&self, fp: u64, state: &[u8]) -> Option<u32> {
-        let (head, stored) = self.slot(fp).split_at(HEAD);
+        if fp == 0 {
+            return None;
+        }
+        let (head, stored) = self.slots[self.at(fp)..][..self.stride].split_at(HEAD);
         (u64::from_le_bytes(head[..8].try_into().expect("8 bytes")) == fp && stored == state)
             .then(|| u32::from_le_bytes(head[8..].try_into().expect("4 bytes")))
     }
 
-    /// Puts `state` (fingerprint `fp`, never 0), a stored state, in its
-    /// slot with `value`.
+    /// Puts `state` (fingerprint `fp`), a stored state, in its slot with
+    /// `value` (nothing if `fp` is 0).
     #[inline]
     pub fn put(&mut self, fp: u64, state: &[u8], value: u32) {
         debug_assert_eq!(state.len(), self.state_len);
-        let at = (fp as usize & self.mask) * self.stride;
+        if fp == 0 {
+            return;
+        }
+        let at = self.at(fp);
         let slot = &mut self.slots[at..][..self.stride];
         slot[..8].copy_from_slice(&fp.to_le_bytes());
         slot[8..HEAD].copy_from_slice(&value.to_le_bytes());

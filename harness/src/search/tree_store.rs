@@ -640,14 +640,6 @@ pub(super) fn read_words(state: &[u8], out: &mut [u32]) {
 }
 
 impl TreeStore {
-    /// The id of `state` (fingerprint `fp`) if it is one of the states
-    /// last found or stored (a fingerprint of 0, which no model gives,
-    /// is never looked for there: an empty slot has it).
-    #[inline]
-    fn recent(&self, state: &[u8], fp: u64) -> Option<u32> {
-        (fp != 0).then(|| self.recent_states.get(fp, state)).flatten()
-    }
-
     /// Marks in `changed` the nodes over words that differ from the tree
     /// insertions compare with (every node if there is none), and copies
     /// the others' indices from it into `idx`.
@@ -1021,7 +1013,7 @@ impl Store for TreeStore {
     }
 
     fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
-        if let Some(id) = self.recent(state, fp) {
+        if let Some(id) = self.recent_states.get(fp, state) {
             return Some(id);
         }
         let mut words = Scratch::new(self.words, 0u32);
@@ -1035,7 +1027,7 @@ impl Store for TreeStore {
     }
 
     fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
-        if let Some(id) = self.recent(state, fp) {
+        if let Some(id) = self.recent_states.get(fp, state) {
             return Insert::Seen(id);
         }
         let mut words = Scratch::new(self.words, 0u32);
@@ -1055,10 +1047,8 @@ impl Store for TreeStore {
             }
         };
         assert!((id as usize) < MAX_STATES, "more states than ids");
-        if fp != 0 {
-            self.recent_states.fit(self.len());
-            self.recent_states.put(fp, state, id);
-        }
+        self.recent_states.fit(self.len());
+        self.recent_states.put(fp, state, id);
         if new {
             Insert::New(id)
         } else {
@@ -1069,7 +1059,7 @@ impl Store for TreeStore {
     /// Encodes `state` as far as the root pair (its words kept in the
     /// memo, for `insert`) and starts loading the root's index slot.
     fn prefetch(&self, state: &[u8], fp: u64) {
-        if self.recent(state, fp).is_some() {
+        if self.recent_states.get(fp, state).is_some() {
             return;
         }
         let mut memo = self.memo.borrow_mut();
