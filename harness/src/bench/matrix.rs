@@ -55,7 +55,9 @@
 //! --retry-failed` runs a time-limited cell with a checkpoint again: each
 //! pass adds a time budget), and a results row counts the processor and
 //! wall-clock time of every part. Only `bfs --store ctree` cells take
-//! the option.
+//! the option. The checkpoint of a cell stopped by its memory budget is
+//! removed once its row is written: the same budget would stop it there
+//! again, and the file is as large as the store.
 //!
 //! **Cells** are ordered instance (by name), backend, strategy (as listed),
 //! grid point, seed. A cell's key, `instance|backend|spec args|seed`, is

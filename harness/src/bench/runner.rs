@@ -14,7 +14,7 @@ use anyhow::Result;
 use super::exec::{ChildResult, Executor, Termination};
 use super::matrix::Cell;
 use super::provenance::Provenance;
-use super::schema::{build_row, classify, Appender, Row, Table, CRASHED, ERROR, TIME_LIMIT};
+use super::schema::{build_row, classify, Appender, Row, Table, CRASHED, ERROR, MEMORY_LIMIT, TIME_LIMIT};
 use super::util::{human_duration, now_utc};
 use crate::search::limits::interrupt;
 
@@ -38,6 +38,36 @@ fn saved_checkpoint(r: &Row) -> Option<std::path::PathBuf> {
     let extra: serde_json::Value = serde_json::from_str(r.get("extra")).ok()?;
     let c = extra.get("checkpoint")?;
     (c.get("saved")? == true).then(|| c.get("file")?.as_str().map(Into::into))?
+}
+
+/// Removes the checkpoint of a cell its memory budget stopped: run again
+/// under the same matrix it would stop there again, and the file is as
+/// large as its store (the census's: up to 19.5 GiB each), so kept it
+/// would only fill the disk. The row says so in its `extra` (`saved`
+/// false, `removed` why). `explore --checkpoint` alone keeps it: its user
+/// may go on with a larger budget.
+fn discard_final_checkpoint(row: &mut Row) {
+    if row.get("result") != MEMORY_LIMIT {
+        return;
+    }
+    let Some(file) = saved_checkpoint(row) else {
+        return;
+    };
+    if let Err(e) = std::fs::remove_file(&file) {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            eprintln!("bench: could not remove {}: {e}", file.display());
+            return;
+        }
+    }
+    let mut extra = row.extra();
+    if let Some(serde_json::Value::Object(c)) = extra.get_mut("checkpoint") {
+        c.insert("saved".into(), false.into());
+        c.insert(
+            "removed".into(),
+            "memory_limit: the same budget would stop it there again".into(),
+        );
+    }
+    row.set("extra", serde_json::Value::Object(extra).to_string());
 }
 
 /// What `run_cells` needs besides the cells.
@@ -190,7 +220,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                     cpu_s: 0.0,
                 });
                 let outcome = classify(&cell, &child);
-                let row = build_row(
+                let mut row = build_row(
                     cfg.matrix_name,
                     &cell,
                     &child,
@@ -207,6 +237,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
                     return;
                 }
                 ran.fetch_add(1, Ordering::Relaxed);
+                discard_final_checkpoint(&mut row);
                 let written = appender.lock().unwrap().append(&row);
                 let (remaining, pending) = {
                     let mut sched = schedule.0.lock().unwrap();
@@ -1011,6 +1042,39 @@ mod tests {
         s2.finished(&first, true);
         assert!(s2.next().is_some());
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A memory-limited cell's checkpoint is removed and its row says so;
+    /// a time-limited cell's stays, to go on from.
+    #[test]
+    fn a_memory_limited_cells_checkpoint_is_removed() {
+        let dir = std::env::temp_dir().join(format!("dvemc-discard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let row_for = |result: &str, file: &std::path::Path| {
+            let mut r = Row::empty();
+            r.set("result", result);
+            r.set(
+                "extra",
+                serde_json::json!({"checkpoint": {"file": file.display().to_string(), "saved": true}, "threads": 1})
+                    .to_string(),
+            );
+            r
+        };
+        let (mem, time) = (dir.join("mem.ckpt"), dir.join("time.ckpt"));
+        for f in [&mem, &time] {
+            std::fs::write(f, b"checkpoint").unwrap();
+        }
+        let mut r = row_for(MEMORY_LIMIT, &mem);
+        discard_final_checkpoint(&mut r);
+        assert!(!mem.exists());
+        assert_eq!(saved_checkpoint(&r), None);
+        assert!(r.extra()["checkpoint"]["removed"].is_string());
+        assert_eq!(r.extra()["threads"], 1);
+        let mut r = row_for(TIME_LIMIT, &time);
+        discard_final_checkpoint(&mut r);
+        assert!(time.exists());
+        assert_eq!(saved_checkpoint(&r), Some(time.clone()));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
