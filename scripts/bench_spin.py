@@ -12,12 +12,18 @@ dvemc's bytes per state count everything the search allocates (the visited
 set and the DFS stack with its kept successor lists), as SPIN's "total
 actual memory usage" does.
 
+With --store STORE dvemc keeps its visited states in that store (tree,
+ctree: the compressed stores of `explore --store`; exact by default), so
+that the compressed stores' speed and memory are set against SPIN's; the
+ctree store is breadth-first only, so with it only BFS runs.
+
 With --baseline FILE the geometric mean of the speed ratios (dvemc states
 per second over SPIN's) of each strategy is compared with FILE (written by
 --write-baseline): the run fails when one falls more than 30 % below it
 (used by `make check-regressions` where SPIN is installed).
 
 Usage: bench_spin.py [--beem DIR] [--dvemc PATH] [--out FILE] [--reps N]
+                     [--store STORE]
                      [--baseline FILE | --write-baseline FILE] [INSTANCE...]
 """
 import argparse
@@ -71,9 +77,9 @@ def run_spin(pm, workdir, expected_states):
     }
 
 
-def run_dvemc(dvemc, model, strategy):
+def run_dvemc(dvemc, model, strategy, store):
     # One thread, as SPIN's verifier here (DVEMC_THREADS: explore's default).
-    out = subprocess.run([dvemc, "explore", model, "--strategy", strategy, "--json"],
+    out = subprocess.run([dvemc, "explore", model, "--strategy", strategy, "--store", store, "--json"],
                          env={**os.environ, "DVEMC_THREADS": "1"},
                          capture_output=True, text=True)
     if out.returncode != 0:
@@ -87,6 +93,7 @@ def main():
     ap.add_argument("--dvemc", default="./target/release/dvemc")
     ap.add_argument("--out", default="results/spin-compare.csv")
     ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--store", default="exact", help="dvemc's visited set (explore --store): exact, tree, ctree")
     ap.add_argument("--baseline", help="fail if a strategy's geometric mean ratio is 30%% below this file's")
     ap.add_argument("--write-baseline", help="write the geometric mean ratios to this file")
     ap.add_argument("instances", nargs="*", default=DEFAULT)
@@ -100,14 +107,20 @@ def main():
         for rep in range(a.reps):
             with tempfile.TemporaryDirectory() as wd:
                 # Alternate the tools so machine noise hits both alike.
-                d_dfs = run_dvemc(a.dvemc, model, "dfs")
-                spin = run_spin(pm, wd, d_dfs["states"])
-                d_bfs = run_dvemc(a.dvemc, model, "bfs")
-            for name, d in (("dfs", d_dfs), ("bfs", d_bfs)):
+                # (SPIN's table is sized by the first run's states.)
+                if a.store == "ctree":
+                    runs = [("bfs", run_dvemc(a.dvemc, model, "bfs", a.store))]
+                    spin = run_spin(pm, wd, runs[0][1]["states"])
+                else:
+                    runs = [("dfs", run_dvemc(a.dvemc, model, "dfs", a.store))]
+                    spin = run_spin(pm, wd, runs[0][1]["states"])
+                    runs.append(("bfs", run_dvemc(a.dvemc, model, "bfs", a.store)))
+            for name, d in runs:
                 spin_rate = spin["states"] / spin["seconds"] if spin["seconds"] else 0
                 rate = d["states_per_s"]
                 rows.append({
-                    "instance": inst, "rep": rep, "dvemc_strategy": name, "dvemc_backend": d.get("backend"),
+                    "instance": inst, "rep": rep, "dvemc_strategy": name, "dvemc_store": a.store,
+                    "dvemc_backend": d.get("backend"),
                     "spin_states": spin["states"], "dvemc_states": d["states"],
                     "spin_transitions": spin["transitions"], "dvemc_transitions": d["transitions"],
                     "spin_seconds": round(spin["seconds"], 3), "dvemc_seconds": round(d["time_s"], 3),
