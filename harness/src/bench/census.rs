@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
+use super::matrix::run_memory_limit;
 use super::papers::human;
-use super::schema::Row;
+use super::schema::{Row, MEMORY_LIMIT};
 use crate::manifest::{Beem, StatFile};
 
 /// Rows of at least this many states count in the bytes-per-state figures
@@ -244,6 +245,12 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         let done = group.iter().filter(|e| e.complete).count();
         let _ = writeln!(md, "\n## {title}\n");
         let _ = writeln!(md, "{done} of {} are now complete.\n", group.len());
+        if done < group.len() {
+            let _ = writeln!(
+                md,
+                "A run that did not end gives what a complete one needs at least: more states than it reached, and more memory than they took at its bytes per state or, stopped by its memory limit, than that limit.\n"
+            );
+        }
         let _ = writeln!(
             md,
             "| instance | BEEM reached | states | transitions | levels | bytes/state | seconds | result | a complete run needs |\n|---|---:|---:|---:|---:|---:|---:|---|---|"
@@ -254,8 +261,16 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
                 "-".to_string()
             } else {
                 // The true size is unknown: at least the states reached,
-                // at the bytes per state this run used.
-                format!("> {} states, > {}", human(e.states), gib(bps * e.states as f64))
+                // at the bytes per state this run used; and a run stopped
+                // for memory more than its limit (its store's next growth
+                // would have passed it).
+                let mut bytes = bps * e.states as f64;
+                if e.row.get("result") == MEMORY_LIMIT {
+                    if let Some(budget) = e.num("budget_memory_bytes") {
+                        bytes = bytes.max(run_memory_limit(budget as u64) as f64);
+                    }
+                }
+                format!("> {} states, > {}", human(e.states), gib(bytes))
             };
             let _ = writeln!(
                 md,
@@ -331,7 +346,14 @@ mod tests {
             row("a.1", "100", "yes", 100, "complete", 30.0),
             row("a.2", "200", "yes", 201, "complete", 30.0),
             row("b.1", "5000", "no", 3_000_000, "complete", 6.0),
-            row("b.2", "5000", "no", 2_000_000, "memory_limit", 10.0),
+            {
+                // 4 GiB of address space: a limit of 3 GiB, more than the
+                // 2 M states at 10 bytes.
+                let mut r = row("b.2", "5000", "no", 2_000_000, "memory_limit", 10.0);
+                r.set("budget_memory_bytes", (4u64 << 30).to_string());
+                r
+            },
+            row("b.3", "5000", "no", 1_000_000, "time_limit", 10.0),
             row("c.1", "", "", 1_500_000, "complete", 20.0),
             // A cached run (another matrix's) is not a census row.
             {
@@ -344,9 +366,9 @@ mod tests {
         std::fs::create_dir_all(&out).unwrap();
         render(&rows, &out, None).unwrap();
         let md = std::fs::read_to_string(out.join("census.md")).unwrap();
-        assert!(md.contains("5 instances, 4 explored to their end"), "{md}");
+        assert!(md.contains("6 instances, 4 explored to their end"), "{md}");
         assert!(
-            md.contains("0.0 h of processor time together, 5.0 h of wall-clock time"),
+            md.contains("0.0 h of processor time together, 6.0 h of wall-clock time"),
             "{md}"
         );
         assert!(md.contains("| 10.0 | 2 | memory_limit |"), "{md}");
@@ -355,14 +377,16 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| a.2 | 200 | 201 |  |  |  |  | complete |"), "{md}");
-        assert!(md.contains("1 of 2 are now complete"), "{md}");
-        assert!(md.contains("> 2.000M states, > 0.0 GiB"), "{md}");
+        assert!(md.contains("1 of 3 are now complete"), "{md}");
+        assert_eq!(md.matches("gives what a complete one needs").count(), 1, "{md}");
+        assert!(md.contains("> 2.000M states, > 3.0 GiB"), "{md}");
+        assert!(md.contains("> 1.000M states, > 0.0 GiB"), "{md}");
         assert!(
             md.contains("median 10.0, least 6.0 (b.1), most 20.0 (c.1); 1 above 16"),
             "{md}"
         );
         let csv = std::fs::read_to_string(out.join("beem-census.csv")).unwrap();
-        assert_eq!(csv.lines().count(), 6);
+        assert_eq!(csv.lines().count(), 7);
         assert!(csv.contains("c.1,c,,unlisted,,,,1500000"), "{csv}");
         std::fs::remove_dir_all(&out).ok();
     }

@@ -207,11 +207,18 @@ impl Budgets {
         self.time.map(|t| t + self.grace)
     }
 
-    /// The run's own memory limit (`--memory-limit`): 3/4 of the address
-    /// space, the rest left to code, stacks and the allocator's slack.
+    /// The run's own memory limit (`--memory-limit`): see
+    /// [`run_memory_limit`].
     pub fn memory_limit(&self) -> Option<u64> {
-        self.memory.map(|m| m / 4 * 3)
+        self.memory.map(run_memory_limit)
     }
+}
+
+/// The memory limit a run gets (`--memory-limit`) from a budget of
+/// `address_space` bytes (its RLIMIT_AS): 3/4 of it, the rest left to
+/// code, stacks and the allocator's slack.
+pub fn run_memory_limit(address_space: u64) -> u64 {
+    address_space / 4 * 3
 }
 
 #[derive(Deserialize, Debug)]
