@@ -100,6 +100,7 @@ def main():
     a = ap.parse_args()
     if not shutil.which("spin"):
         sys.exit("spin is not installed (apt-get install spin)")
+    strategies = ["bfs"] if a.store == "ctree" else ["dfs", "bfs"]
     rows = []
     for inst in a.instances:
         pm = os.path.join(a.beem, "promela", inst + ".pm")
@@ -108,13 +109,10 @@ def main():
             with tempfile.TemporaryDirectory() as wd:
                 # Alternate the tools so machine noise hits both alike.
                 # (SPIN's table is sized by the first run's states.)
-                if a.store == "ctree":
-                    runs = [("bfs", run_dvemc(a.dvemc, model, "bfs", a.store))]
-                    spin = run_spin(pm, wd, runs[0][1]["states"])
-                else:
-                    runs = [("dfs", run_dvemc(a.dvemc, model, "dfs", a.store))]
-                    spin = run_spin(pm, wd, runs[0][1]["states"])
-                    runs.append(("bfs", run_dvemc(a.dvemc, model, "bfs", a.store)))
+                first, *rest = strategies
+                runs = [(first, run_dvemc(a.dvemc, model, first, a.store))]
+                spin = run_spin(pm, wd, runs[0][1]["states"])
+                runs += [(s, run_dvemc(a.dvemc, model, s, a.store)) for s in rest]
             for name, d in runs:
                 spin_rate = spin["states"] / spin["seconds"] if spin["seconds"] else 0
                 rate = d["states_per_s"]
