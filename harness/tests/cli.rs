@@ -590,3 +590,35 @@ fn beem_properties_from_the_manifest() {
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("no property 99"), "{}", stderr(&o));
 }
+
+/// Every command in `dvemc --help` says what it does (a doc comment put on
+/// the wrong variant once left `verify-beem` blank), and its own `--help`
+/// ends with the exit codes where it is a command that runs a model.
+#[test]
+fn help_describes_every_command() {
+    let o = dvemc(&["--help"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let text = stdout(&o);
+    let commands: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(commands.len() >= 8, "commands listed: {commands:?}");
+    for line in &commands {
+        let mut words = line.split_whitespace();
+        let name = words.next().expect("a command name");
+        assert!(
+            words.next().is_some(),
+            "`{name}` has no description in `dvemc --help`"
+        );
+    }
+    for cmd in ["explore", "check", "simulate", "verify-beem", "verify-properties"] {
+        let o = dvemc(&[cmd, "--help"]);
+        assert!(
+            stdout(&o).contains("Exit codes:"),
+            "`dvemc {cmd} --help` lacks the exit codes"
+        );
+    }
+}

@@ -69,9 +69,6 @@ pub(crate) enum Command {
     /// (--random) or choices read from standard input (--guided).
     #[command(after_long_help = EXIT_CODES)]
     Simulate(SimulateArgs),
-    /// Explore every complete BEEM instance up to a size (BFS) and compare
-    /// its state count with instances.csv; write a CSV report.
-    #[command(after_long_help = EXIT_CODES)]
     /// Check every BEEM property with a recorded answer (reachability by
     /// BFS, LTL by nested DFS) whose instance has at most N states; compare
     /// with properties.csv and write a CSV report.
@@ -107,6 +104,9 @@ pub(crate) enum Command {
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
+    /// Explore every complete BEEM instance up to a size (BFS) and compare
+    /// its state count with instances.csv; write a CSV report.
+    #[command(after_long_help = EXIT_CODES)]
     VerifyBeem {
         /// Largest instance to run, by BEEM's state count.
         #[arg(long, value_name = "N", default_value_t = 20_000_000)]
