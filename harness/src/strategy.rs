@@ -76,6 +76,19 @@ pub enum Family {
     Randomized,
 }
 
+impl Family {
+    /// As `dvemc strategies` prints it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Exhaustive => "exhaustive",
+            Family::Caching => "state caching",
+            Family::DepthBounded => "depth-bounded",
+            Family::BreadthBounded => "breadth-bounded",
+            Family::Randomized => "randomized",
+        }
+    }
+}
+
 /// One line of the registry.
 #[derive(Clone, Copy, Debug)]
 pub struct StrategyInfo {
@@ -557,6 +570,41 @@ pub const OPTIONS: &[OptionInfo] = &[
     },
 ];
 
+/// The registry as `dvemc strategies` prints it: a paragraph a strategy
+/// (its form, family and summary, the paper it implements, the options it
+/// takes), so that `--help`'s list of names has the details one command
+/// away.
+pub fn registry_text() -> String {
+    let mut out = String::new();
+    for (info, s) in REGISTRY.iter().zip(Strategy::EXAMPLES) {
+        out += &format!("{:<12} {} ({})\n", info.form, info.summary, info.family.name());
+        if !info.paper.is_empty() {
+            out += &format!("{:<12} paper: {}\n", "", info.paper);
+        }
+        out += &format!("{:<12} options: {}\n", "", options_of(s).join(" "));
+    }
+    out + "Every strategy also takes --backend, the budgets --max-states, --time-limit and\n\
+           --memory-limit, and --json (`dvemc explore --help` says what each option does).\n"
+}
+
+/// The registry as JSON: one object a strategy (`form`, `family`,
+/// `summary`, `paper`, `options`).
+pub fn registry_json() -> serde_json::Value {
+    REGISTRY
+        .iter()
+        .zip(Strategy::EXAMPLES)
+        .map(|(info, s)| {
+            serde_json::json!({
+                "form": info.form,
+                "family": info.family.name(),
+                "summary": info.summary,
+                "paper": info.paper,
+                "options": options_of(s),
+            })
+        })
+        .collect()
+}
+
 /// The options `strategy` takes, as `--flag` texts.
 pub fn options_of(strategy: Strategy) -> Vec<String> {
     OPTIONS
@@ -862,6 +910,11 @@ mod tests {
     fn every_strategy_is_registered_and_options_are_checked() {
         for s in Strategy::EXAMPLES {
             assert_eq!(s.info().form.split(':').next(), Some(s.name()));
+        }
+        // `registry_text` and `registry_json` pair them by position.
+        assert_eq!(REGISTRY.len(), Strategy::EXAMPLES.len());
+        for (info, s) in REGISTRY.iter().zip(Strategy::EXAMPLES) {
+            assert_eq!(s.info().form, info.form);
         }
         let p = Params::default();
         let e = validate(Strategy::Dbdfs, &["cache"], &p).unwrap_err();

@@ -622,3 +622,38 @@ fn help_describes_every_command() {
         );
     }
 }
+
+/// `dvemc strategies` (which `explore --help` points to) lists every
+/// strategy `--strategy` takes, with the options the registry gives it.
+#[test]
+fn strategies_lists_the_registry() {
+    let o = dvemc(&["strategies", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON array");
+    let list = v.as_array().expect("an array");
+    let forms: Vec<&str> = list.iter().map(|s| s["form"].as_str().expect("form")).collect();
+    assert_eq!(
+        forms.join(", "),
+        harness::strategy::Strategy::FORMS,
+        "the strategies listed are those --strategy names"
+    );
+    let opts = |form: &str| -> Vec<String> {
+        let s = list.iter().find(|s| s["form"] == form).expect("listed");
+        s["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .map(|o| o.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(opts("bfs").contains(&"--store".to_string()));
+    assert!(opts("dbdfs").contains(&"--frontier".to_string()));
+    assert!(!opts("dbdfs").contains(&"--cache".to_string()));
+    let text = stdout(&dvemc(&["strategies"]));
+    for form in forms {
+        assert!(
+            text.lines().any(|l| l.starts_with(form)),
+            "{form} missing:\n{text}"
+        );
+    }
+}

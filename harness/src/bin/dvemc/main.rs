@@ -65,6 +65,13 @@ pub(crate) enum Command {
     /// Explore the whole state space and print statistics.
     #[command(after_long_help = EXIT_CODES)]
     Explore(explore::ExploreArgs),
+    /// List the search strategies `explore --strategy` takes: what each
+    /// does, the paper it implements and the options it takes.
+    Strategies {
+        /// One JSON array of objects (form, family, summary, paper, options).
+        #[arg(long)]
+        json: bool,
+    },
     /// Follow one path through the state space: seeded random choices
     /// (--random) or choices read from standard input (--guided).
     #[command(after_long_help = EXIT_CODES)]
@@ -209,6 +216,14 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(_) => unreachable!("explore is run by main"),
         Command::Simulate(args) => simulate_cmd(&args),
+        Command::Strategies { json } => {
+            if json {
+                println!("{}", harness::strategy::registry_json());
+            } else {
+                print!("{}", harness::strategy::registry_text());
+            }
+            Ok(EXIT_OK)
+        }
         Command::VerifyProperties {
             max_states,
             out,
