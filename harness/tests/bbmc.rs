@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use dve_frontend::interp::Interpreter;
-use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{Label, NextState, SuccBuf};
 use dve_frontend::LoadOptions;
 use harness::bbmc::{
     bmc, build_slice, find_witness, goal_predicate, run_many, write_aut, write_dot, Algorithm, EdgeKind,
@@ -22,41 +22,8 @@ use harness::manifest::Beem;
 use harness::rng::Rng;
 use harness::search::store::StateStore;
 
-/// An explicit graph over `u32` node numbers (4-byte states).
-struct Graph {
-    info: ModelInfo,
-    succ: Vec<Vec<u32>>,
-}
-
-impl Graph {
-    fn new(name: &str, succ: Vec<Vec<u32>>) -> Graph {
-        Graph {
-            info: ModelInfo {
-                name: name.into(),
-                state_len: 4,
-                ..Default::default()
-            },
-            succ,
-        }
-    }
-}
-
-impl NextState for Graph {
-    fn info(&self) -> &ModelInfo {
-        &self.info
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        out.copy_from_slice(&0u32.to_le_bytes());
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        out.clear();
-        let node = u32::from_le_bytes(src.try_into().unwrap()) as usize;
-        for (k, &t) in self.succ[node].iter().enumerate() {
-            out.push_zeroed(Label::local(k as u32), false)
-                .copy_from_slice(&t.to_le_bytes());
-        }
-    }
-}
+mod common;
+use common::Graph;
 
 fn node(s: &[u8]) -> u32 {
     u32::from_le_bytes(s.try_into().unwrap())

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use dve_frontend::interp::Interpreter;
-use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 use harness::caching::sweep::{derive_progress, full_graph, Derivation};
 use harness::caching::{
     run, CacheSize, CachingReport, Independence, Options, Order, Progress, Replacement, Step,
@@ -17,6 +17,9 @@ use harness::caching::{
 use harness::manifest::Beem;
 use harness::search::store::StateStore;
 use harness::search::Outcome;
+
+mod common;
+use common::Graph;
 
 fn beem() -> Beem {
     Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"))
@@ -467,54 +470,21 @@ fn sweep_line_with_a_hand_written_measure() {
 
 // ---- invariant I4 and the TD-tree on hand-written graphs -----------------
 
-/// An explicit graph over `u32` nodes; labels are (transition = edge index).
-struct Graph {
-    info: ModelInfo,
-    succ: Vec<Vec<u32>>,
-}
-
-impl Graph {
-    fn new(succ: Vec<Vec<u32>>) -> Graph {
-        Graph {
-            info: ModelInfo {
-                name: "graph".into(),
-                state_len: 4,
-                ..Default::default()
-            },
-            succ,
-        }
-    }
-}
-
-impl NextState for Graph {
-    fn info(&self) -> &ModelInfo {
-        &self.info
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        out.copy_from_slice(&0u32.to_le_bytes());
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        out.clear();
-        let v = u32::from_le_bytes(src.try_into().unwrap()) as usize;
-        for (k, &t) in self.succ[v].iter().enumerate() {
-            out.push_zeroed(Label::local(k as u32), false)
-                .copy_from_slice(&t.to_le_bytes());
-        }
-    }
-}
-
 /// The state space of Fig. 2: 0→1,2; 1→3,4; 2→4; 3→5; 4→6,7; 7→2.
 fn fig2() -> Graph {
-    Graph::new(vec![
-        vec![1, 2],
-        vec![3, 4],
-        vec![4],
-        vec![5],
-        vec![6, 7],
-        vec![],
-        vec![],
-        vec![2],
-    ])
+    Graph::new(
+        "graph",
+        vec![
+            vec![1, 2],
+            vec![3, 4],
+            vec![4],
+            vec![5],
+            vec![6, 7],
+            vec![],
+            vec![],
+            vec![2],
+        ],
+    )
 }
 
 #[test]
@@ -555,7 +525,7 @@ fn tiny_caches_on_random_graphs_keep_invariant_i4() {
                 s
             })
             .collect();
-        let g = Graph::new(succ);
+        let g = Graph::new("graph", succ);
         let fps = exhaustive(&g);
         for order in orders() {
             for repl in Replacement::family() {

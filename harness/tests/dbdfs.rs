@@ -9,11 +9,14 @@ use std::process::Command;
 use std::time::Duration;
 
 use dve_frontend::interp::Interpreter;
-use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 use harness::dbdfs::{self, FrontierKind, Options, Run, Variant};
 use harness::explore::{Limits, Outcome};
 use harness::manifest::Beem;
 use harness::search::store::StateStore;
+
+mod common;
+use common::Graph;
 
 const SOUND: [Variant; 2] = [Variant::NaiveSound, Variant::Threshold];
 
@@ -273,29 +276,6 @@ fn fig4_naive_unsound_misses_s5() {
 
 // ---- Random graphs --------------------------------------------------------
 
-/// An explicit graph over `u32` node numbers (4-byte states).
-struct Graph {
-    info: ModelInfo,
-    succ: Vec<Vec<u32>>,
-}
-
-impl NextState for Graph {
-    fn info(&self) -> &ModelInfo {
-        &self.info
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        out.copy_from_slice(&0u32.to_le_bytes());
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        out.clear();
-        let node = u32::from_le_bytes(src.try_into().unwrap()) as usize;
-        for (k, &t) in self.succ[node].iter().enumerate() {
-            out.push_zeroed(Label::local(k as u32), false)
-                .copy_from_slice(&t.to_le_bytes());
-        }
-    }
-}
-
 /// xorshift64*.
 struct Rng(u64);
 
@@ -330,14 +310,7 @@ fn random_graph(rng: &mut Rng) -> Graph {
                 .collect()
         })
         .collect();
-    Graph {
-        info: ModelInfo {
-            name: "random".into(),
-            state_len: 4,
-            ..Default::default()
-        },
-        succ,
-    }
+    Graph::new("random", succ)
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! consistent; goal traces replay.
 
 use dve_frontend::interp::Interpreter;
-use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 use dve_frontend::LoadOptions;
 use harness::bbmc::goal_predicate;
 use harness::check::{Goal, Trace};
@@ -14,37 +14,11 @@ use harness::explore::{bfs, Limits};
 use harness::manifest::Beem;
 use harness::random_search::{run_many, search, summarize, Algo, Restart, SearchOptions, SearchRun, Stop};
 
-struct Graph {
-    info: ModelInfo,
-    succ: Vec<Vec<u32>>,
-}
-
-impl NextState for Graph {
-    fn info(&self) -> &ModelInfo {
-        &self.info
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        out.copy_from_slice(&0u32.to_le_bytes());
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        out.clear();
-        let node = u32::from_le_bytes(src.try_into().unwrap()) as usize;
-        for (k, &t) in self.succ[node].iter().enumerate() {
-            out.push_zeroed(Label::local(k as u32), false)
-                .copy_from_slice(&t.to_le_bytes());
-        }
-    }
-}
+mod common;
+use common::Graph;
 
 fn graph(succ: Vec<Vec<u32>>) -> Graph {
-    Graph {
-        info: ModelInfo {
-            name: "graph".into(),
-            state_len: 4,
-            ..Default::default()
-        },
-        succ,
-    }
+    Graph::new("graph", succ)
 }
 
 /// An m-ary tree of height h (the paper's T(h, m)); leaves are deadlocks.

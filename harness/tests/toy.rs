@@ -10,47 +10,14 @@ use harness::manifest::Beem;
 use harness::search::StoreKind;
 use harness::strategy::Strategy;
 
+mod common;
+use common::Graph;
+
 fn info(name: &str, state_len: usize) -> ModelInfo {
     ModelInfo {
         name: name.to_string(),
         state_len,
         ..Default::default()
-    }
-}
-
-/// An explicit graph over `u32` node numbers (4-byte states); entries of
-/// `succ[i]` are `(target, error)`.
-struct Graph {
-    info: ModelInfo,
-    succ: Vec<Vec<(u32, bool)>>,
-}
-
-impl Graph {
-    fn new(name: &str, succ: Vec<Vec<u32>>) -> Graph {
-        Graph {
-            info: info(name, 4),
-            succ: succ
-                .into_iter()
-                .map(|v| v.into_iter().map(|t| (t, false)).collect())
-                .collect(),
-        }
-    }
-}
-
-impl NextState for Graph {
-    fn info(&self) -> &ModelInfo {
-        &self.info
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        out.copy_from_slice(&0u32.to_le_bytes());
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        out.clear();
-        let node = u32::from_le_bytes(src.try_into().unwrap()) as usize;
-        for (k, &(t, err)) in self.succ[node].iter().enumerate() {
-            out.push_zeroed(Label::local(k as u32), err)
-                .copy_from_slice(&t.to_le_bytes());
-        }
     }
 }
 
@@ -213,10 +180,7 @@ fn known_edge_classification() {
 #[test]
 fn error_transitions_are_edges_into_a_state() {
     // 0 -> 1, E(2); 1 -> E(2); 2 is the "error state" (no successors).
-    let g = Graph {
-        info: info("errors", 4),
-        succ: vec![vec![(1, false), (2, true)], vec![(2, true)], vec![]],
-    };
+    let g = Graph::new("errors", vec![vec![1, 2], vec![2], vec![]]).with_errors(&[(0, 1), (1, 0)]);
     for s in [Strategy::Bfs, Strategy::Dfs] {
         let r = explore(
             &g,

@@ -3,8 +3,61 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use dve_frontend::model::{NextState, SuccBuf};
+use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
 use harness::check::Trace;
+
+/// An explicit graph over `u32` node numbers (4-byte states, node 0
+/// initial): node `i`'s transitions lead to `succ[i]`, in order, the
+/// `k`-th labelled `local(k)`; those listed in `errors` as `(i, k)` are
+/// error transitions.
+#[allow(dead_code)] // not every test file builds graphs
+pub struct Graph {
+    pub info: ModelInfo,
+    pub succ: Vec<Vec<u32>>,
+    pub errors: Vec<(u32, usize)>,
+}
+
+#[allow(dead_code)]
+impl Graph {
+    pub fn new(name: &str, succ: Vec<Vec<u32>>) -> Graph {
+        Graph {
+            info: ModelInfo {
+                name: name.into(),
+                state_len: 4,
+                ..Default::default()
+            },
+            succ,
+            errors: Vec::new(),
+        }
+    }
+
+    /// The same graph with transition `k` of node `i` an error for each
+    /// `(i, k)` of `errors`.
+    pub fn with_errors(self, errors: &[(u32, usize)]) -> Graph {
+        Graph {
+            errors: errors.to_vec(),
+            ..self
+        }
+    }
+}
+
+impl NextState for Graph {
+    fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+    fn initial_state(&self, out: &mut [u8]) {
+        out.copy_from_slice(&0u32.to_le_bytes());
+    }
+    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        out.clear();
+        let node = u32::from_le_bytes(src.try_into().expect("4-byte state"));
+        for (k, &t) in self.succ[node as usize].iter().enumerate() {
+            let error = self.errors.contains(&(node, k));
+            out.push_zeroed(Label::local(k as u32), error)
+                .copy_from_slice(&t.to_le_bytes());
+        }
+    }
+}
 
 /// Checks that a counterexample starts in the initial state and that
 /// every step of it is an enabled transition of the previous state.
