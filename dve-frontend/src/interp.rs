@@ -333,76 +333,17 @@ impl Interpreter {
         }
     }
 
-    /// `system sync` (§7.9): every process takes one enabled transition
-    /// (sync parts ignored, buffered transitions not considered); the
-    /// combinations are enumerated with process 0 changing fastest. The
-    /// label names the transitions of the first two processes.
+    /// `system sync` (§7.9): [`crate::sync::successors`], with this
+    /// interpreter's guards and effects.
     fn successors_sync(&self, src: &[u8], out: &mut SuccBuf) {
         let m = &self.model;
-        let n = m.processes.len();
-        let mut choices: Vec<Vec<(usize, bool)>> = Vec::with_capacity(n);
-        for (p, proc_) in m.processes.iter().enumerate() {
-            let cs = self.control_state(p, src);
-            let mut mine = Vec::new();
-            for &t in proc_.local.iter().chain(&proc_.send).chain(&proc_.recv) {
-                if let Some(err) = self.enabled(&m.transitions[t], cs, src) {
-                    mine.push((t, err));
-                }
-            }
-            if mine.is_empty() {
-                return;
-            }
-            choices.push(mine);
-        }
-        let mut current = vec![0usize; n];
-        let mut part = vec![0u8; src.len()];
-        loop {
-            let label = Label {
-                trans: choices[0][current[0]].0 as u32,
-                partner: if n > 1 {
-                    choices[1][current[1]].0 as u32
-                } else {
-                    NONE
-                },
-                prop: NONE,
-            };
-            let mut err = false;
-            let mut written: Vec<usize> = Vec::new();
-            let dst = out.push_copy(src, label, false);
-            for p in 0..n {
-                let (t, e) = choices[p][current[p]];
-                let tr = &m.transitions[t];
-                err |= e;
-                if tr.global_writes.iter().any(|g| written.contains(g)) {
-                    err = true;
-                }
-                written.extend(&tr.global_writes);
-                part.copy_from_slice(src);
-                if err || apply_effects(tr, &mut part).is_err() {
-                    err = true;
-                    break;
-                }
-                m.compose_sync_part(p, tr, &part, dst);
-            }
-            if err {
-                let last = out.len() - 1;
-                self.model.write_error_state(out.state_mut(last));
-                out.raw_parts_mut().1[last].error = true;
-            }
-            // Odometer, process 0 fastest.
-            let mut i = 0;
-            loop {
-                current[i] += 1;
-                if current[i] < choices[i].len() {
-                    break;
-                }
-                current[i] = 0;
-                i += 1;
-                if i == n {
-                    return;
-                }
-            }
-        }
+        crate::sync::successors(
+            m,
+            src,
+            out,
+            |p, t| self.enabled(&m.transitions[t], self.control_state(p, src), src),
+            |t, part| apply_effects(&m.transitions[t], part).is_ok(),
+        );
     }
 }
 

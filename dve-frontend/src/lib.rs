@@ -25,6 +25,7 @@ pub mod lexer;
 pub mod model;
 pub mod parser;
 pub mod sema;
+pub mod sync;
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, unused)]
     grammar

@@ -486,6 +486,21 @@ fn synchronous_system() {
     assert!(succs(&m, buf.state(0)).is_empty());
 }
 
+// §7.9: chosen transitions that write the same global give the error state;
+// the others compose (each process's part, the globals each writes).
+#[test]
+fn synchronous_system_write_conflict_is_an_error() {
+    let src = "byte x, y;
+        process A { state a; init a; trans a -> a { effect x = 1; }, a -> a { effect y = 3; }; }
+        process B { state b; init b; trans b -> b { effect x = 2; }; }
+        system sync;";
+    let m = load(src);
+    let s = first_succ(&m);
+    assert_eq!(s.len(), 2, "{s:?}");
+    assert!(s[0].0, "A and B both write x: {s:?}");
+    assert_eq!(s[1], (false, "x=2, y=3, A=a, B=b".to_string()));
+}
+
 // DiVinE numbers processes by first mention: a `P.s` naming a later process
 // gives it the next number, which orders successors (BEEM's brp2 DFS figures
 // depend on it).

@@ -29,7 +29,7 @@ pub mod differential;
 use std::time::{Duration, Instant};
 
 use dve_frontend::ir::Model;
-use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf, NONE};
+use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
 
 /// Why a model could not be compiled.
 #[derive(Debug, thiserror::Error)]
@@ -155,79 +155,22 @@ pub fn compile_with(model: &Model, functions: &[dve_frontend::ir::Expr]) -> Resu
 }
 
 impl JitModel {
-    /// `system sync` (§7.9), exactly as `Interpreter::successors_sync`:
-    /// every process takes one enabled transition, combinations enumerated
-    /// with process 0 changing fastest.
+    /// `system sync` (§7.9): [`dve_frontend::sync::successors`], as the
+    /// interpreter's, with the compiled guards and effects.
     fn successors_sync(&self, status: &[StatusFn], eff: &[EffFn], src: &[u8], out: &mut SuccBuf) {
-        let m = &self.model;
-        let n = m.processes.len();
-        let mut choices: Vec<Vec<(usize, bool)>> = Vec::with_capacity(n);
-        for proc_ in &m.processes {
-            let mut mine = Vec::new();
-            for &t in proc_.local.iter().chain(&proc_.send).chain(&proc_.recv) {
-                // SAFETY: `src` holds `state_len` bytes, all the function reads.
-                match unsafe { (status[t])(src.as_ptr()) } {
-                    0 => {}
-                    st => mine.push((t, st & 2 != 0)),
-                }
-            }
-            if mine.is_empty() {
-                return;
-            }
-            choices.push(mine);
-        }
-        let mut current = vec![0usize; n];
-        let mut part = vec![0u8; src.len()];
-        let mut written: Vec<usize> = Vec::new();
-        loop {
-            let label = Label {
-                trans: choices[0][current[0]].0 as u32,
-                partner: if n > 1 {
-                    choices[1][current[1]].0 as u32
-                } else {
-                    NONE
-                },
-                prop: NONE,
-            };
-            let mut err = false;
-            written.clear();
-            let dst = out.push_copy(src, label, false);
-            for p in 0..n {
-                let (t, e) = choices[p][current[p]];
-                let tr = &m.transitions[t];
-                err |= e;
-                if tr.global_writes.iter().any(|g| written.contains(g)) {
-                    err = true;
-                }
-                written.extend(&tr.global_writes);
-                part.copy_from_slice(src);
-                // SAFETY: `part` holds `state_len` bytes; the effect function
-                // reads and writes only inside them.
-                if err || unsafe { (eff[t])(part.as_ptr(), part.as_mut_ptr()) } == 0 {
-                    err = true;
-                    break;
-                }
-                m.compose_sync_part(p, tr, &part, dst);
-            }
-            if err {
-                let last = out.len() - 1;
-                m.write_error_state(out.state_mut(last));
-                out.raw_parts_mut().1[last].error = true;
-            }
-            // Odometer, process 0 fastest.
-            let mut i = 0;
-            loop {
-                current[i] += 1;
-                if current[i] < choices[i].len() {
-                    break;
-                }
-                current[i] = 0;
-                i += 1;
-                if i == n {
-                    return;
-                }
-            }
-        }
+        dve_frontend::sync::successors(
+            &self.model,
+            src,
+            out,
+            // SAFETY: `src` holds `state_len` bytes, all the function reads.
+            |_, t| match unsafe { (status[t])(src.as_ptr()) } {
+                0 => None,
+                st => Some(st & 2 != 0),
+            },
+            // SAFETY: `part` holds `state_len` bytes; the effect function
+            // reads and writes only inside them.
+            |t, part| unsafe { (eff[t])(part.as_ptr(), part.as_mut_ptr()) } != 0,
+        );
     }
 
     /// Wall-clock time spent in [`compile`] generating and linking the code.
