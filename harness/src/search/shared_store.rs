@@ -801,6 +801,12 @@ mod tests {
                                 "{threads} threads: slot {slot} written by two ranges"
                             );
                             owner[slot] = k;
+                            // Within the range's positions doubled.
+                            let size = 1usize << (bits + 1);
+                            assert!(
+                                (slot + size - (2 * lo) % size) % size < 2 * (hi - lo),
+                                "{threads} threads: slot {slot} outside range {k}'s {lo}..{hi} doubled"
+                            );
                             assert_eq!(
                                 e,
                                 one.slots[slot].load(Ordering::Relaxed),
