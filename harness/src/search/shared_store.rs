@@ -29,7 +29,7 @@
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{RwLock, RwLockReadGuard};
 
-use super::store::{advise_huge_pages, prefetch_line, Insert, MAX_STATES};
+use super::store::{advise_huge_pages, prefetch_line, prefetch_state_lines, Insert, MAX_STATES};
 
 /// A visited set the threads of a parallel search share: this module's
 /// exact store, or the tree store of [`super::shared_tree_store`]. Each
@@ -546,9 +546,7 @@ impl<'a> Writer<'a> {
         // Acquire: the id's chunk pointer must be seen (as for a lookup).
         let e = t.slots[t.home(tag)].load(Ordering::Acquire);
         if e != 0 && e >> 32 == tag {
-            let (q, local) = self.store.locate((e as u32) - 1);
-            // SAFETY: a published id's bytes are allocated.
-            prefetch_line(unsafe { &*self.store.slot_ptr(q, local) });
+            prefetch_state_lines(self.store.get((e as u32) - 1));
         }
     }
 
