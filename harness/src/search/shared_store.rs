@@ -174,6 +174,10 @@ struct Table {
 
 impl Table {
     fn new(bits: u32) -> Table {
+        // A home is the tag's top `bits` bits (`home`): past 32, every
+        // home would be 0, and the plain stores of a growth would race.
+        // (3 * 2^30 states; the sequential store stops there too.)
+        assert!(bits <= 32, "the state index cannot grow past 2^32 slots");
         // Zeroed memory is a table of empty `AtomicU64`s (same layout as
         // `u64`); `vec![0; n]` gets it from the allocator without touching
         // it, so the pages come (huge where possible) at first write.
@@ -202,7 +206,7 @@ impl Table {
     /// The threads write disjoint slots: each moves whole clusters of `old`
     /// (its range starts at an empty slot and ends at the next thread's),
     /// and the entries of a cluster `[s, e)` of `old` land in `[2s, 2e)`
-    /// of this table (their homes double; at most `e - h/2` of them have a
+    /// of this table (their homes double; at most `e - floor(h / 2)` of them have a
     /// home at or after slot `h` here, which fits below `2e`), wrapping
     /// around with the last cluster.
     fn take_from(&self, old: &Table, threads: usize) {
@@ -237,6 +241,7 @@ impl Table {
             let mut i = (k * n / threads).max(starts.last().copied().unwrap_or(0));
             while old.slots[i % n].load(Ordering::Relaxed) != 0 {
                 i += 1;
+                assert!(i < 2 * n, "a growth found the index full");
             }
             starts.push(i);
         }
@@ -707,6 +712,11 @@ mod tests {
     /// pseudo-random tags, clustered where their homes meet, some of them
     /// around the end (as `insert_with` places them).
     fn filled(bits: u32, load: f64, seed: u64) -> (Table, Vec<u64>) {
+        filled_with(bits, load, seed, |x| x >> 32)
+    }
+
+    /// As [`filled`], the tags made from the random numbers by `tag_of`.
+    fn filled_with(bits: u32, load: f64, seed: u64, tag_of: impl Fn(u64) -> u64) -> (Table, Vec<u64>) {
         let t = Table::new(bits);
         let mask = t.slots.len() - 1;
         let mut x = seed;
@@ -716,7 +726,7 @@ mod tests {
             x = x
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
-            let tag = x >> 32;
+            let tag = tag_of(x);
             if tag == 0 || !tags.insert(tag) {
                 continue;
             }
@@ -768,20 +778,39 @@ mod tests {
     /// the table a single thread gives.
     #[test]
     fn growth_ranges_write_disjoint_slots() {
-        for (bits, load, seed) in [(18, 0.75, 1), (14, 0.75, 5), (13, 0.5, 6)] {
-            let (old, entries) = filled(bits, load, seed);
+        // The last table: every home among the last 8 slots, so one
+        // cluster of 3/4 of the table wraps around the end, longer than
+        // any thread's share, and most of 64 threads' ranges are empty.
+        let wrapping = |x: u64| ((1023 - (x >> 61)) << 22) | (x >> 40 & 0x3f_ffff);
+        let tables = [
+            filled(18, 0.75, 1),
+            filled(14, 0.75, 5),
+            filled(13, 0.5, 6),
+            filled_with(10, 0.75, 7, wrapping),
+        ];
+        for (i, (old, entries)) in tables.iter().enumerate() {
+            let (bits, seed) = (old.bits, i + 1);
             let wraps = old.slots[0].load(Ordering::Relaxed) != 0
                 && old.slots[old.slots.len() - 1].load(Ordering::Relaxed) != 0;
-            assert!(wraps || seed != 1, "the test wants a cluster around the end");
+            assert!(
+                wraps || !matches!(seed, 1 | 4),
+                "the test wants a cluster around the end"
+            );
             let one = Table::new(bits + 1);
             one.move_range(
-                &old,
-                Table::cluster_ranges(&old, 1)[0].0,
-                Table::cluster_ranges(&old, 1)[0].1,
+                old,
+                Table::cluster_ranges(old, 1)[0].0,
+                Table::cluster_ranges(old, 1)[0].1,
             );
-            check(&one, &entries);
+            check(&one, entries);
             for threads in [2, 3, 8, 64] {
-                let ranges = Table::cluster_ranges(&old, threads);
+                let ranges = Table::cluster_ranges(old, threads);
+                if seed == 4 && threads == 64 {
+                    assert!(
+                        ranges.iter().any(|(lo, hi)| lo == hi),
+                        "the test wants empty ranges"
+                    );
+                }
                 assert_eq!(
                     ranges.iter().map(|(lo, hi)| hi - lo).sum::<usize>(),
                     old.slots.len()
@@ -789,7 +818,7 @@ mod tests {
                 let mut owner = vec![usize::MAX; 1 << (bits + 1)];
                 for (k, &(lo, hi)) in ranges.iter().enumerate() {
                     let part = Table::new(bits + 1);
-                    part.move_range(&old, lo, hi);
+                    part.move_range(old, lo, hi);
                     for (slot, s) in part.slots.iter().enumerate() {
                         let e = s.load(Ordering::Relaxed);
                         if e != 0 {
