@@ -657,54 +657,87 @@ impl<'a> Writer<'a> {
     /// [`insert`](Self::insert), keeping `extra` (the store's extra bytes)
     /// with the state if it is new.
     pub fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert {
-        // Checked always: the copies below trust these lengths.
-        assert_eq!(state.len(), self.store.state_len);
-        assert_eq!(extra.len(), self.store.extra);
-        if self.allowance == 0 {
-            self.refill();
-        }
+        // Most successors are stored already: their lookup is this loop
+        // alone, as short as the sequential store's (the insertion, with
+        // its checks, copy and compare-and-swap, is out of line: inlined,
+        // it made every lookup pay for its registers, one parallel thread
+        // 0.91x the sequential search).
         let store = self.store;
-        let q = self.q;
-        let local = store.lens[q].0.load(Ordering::Relaxed);
-        let id = store.id(q, local);
         let tag = fp >> 32;
-        let mut written = false;
         self.table();
         let t = self.guard.as_deref().expect("guard");
         let mask = t.slots.len() - 1;
         let mut slot = t.home(tag);
         loop {
-            let mut e = t.slots[slot].load(Ordering::Acquire);
+            let e = t.slots[slot].load(Ordering::Acquire);
             if e == 0 {
-                if !written {
-                    // Before the swap: a reader that finds the id must
-                    // find the bytes.
-                    assert!(local < MAX_STATES >> store.q_bits, "state store full");
-                    Self::reserve(store, q, local);
-                    // SAFETY: position `local` of arena `q` is past its
-                    // committed states: no other thread reads it, and only
-                    // this one (the arena's owner) writes.
-                    unsafe {
-                        let at = store.slot_ptr(q, local);
-                        std::ptr::copy_nonoverlapping(state.as_ptr(), at, state.len());
-                        std::ptr::copy_nonoverlapping(extra.as_ptr(), at.add(state.len()), extra.len());
-                    }
-                    written = true;
-                }
-                let entry = (tag << 32) | (id as u64 + 1);
-                match t.slots[slot].compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire) {
-                    Ok(_) => {
-                        store.lens[q].0.store(local + 1, Ordering::Release);
-                        self.allowance -= 1;
-                        return Insert::New(id);
-                    }
-                    Err(now) => e = now,
-                }
+                return self.insert_new(state, extra, tag, slot);
             }
             if e >> 32 == tag && Self::stored(&mut self.chunks, store, (e as u32) - 1) == state {
                 return Insert::Seen((e as u32) - 1);
             }
             slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The rest of [`insert_with`](Self::insert_with) for a state not found
+    /// up to the empty index slot `slot`: written into this thread's arena,
+    /// then published there by a compare-and-swap, or further on if another
+    /// thread took the slot first (unless that thread stored this very
+    /// state).
+    #[inline(never)]
+    fn insert_new(&mut self, state: &[u8], extra: &[u8], tag: u64, mut slot: usize) -> Insert {
+        // Checked always: the copies below trust these lengths.
+        assert_eq!(state.len(), self.store.state_len);
+        assert_eq!(extra.len(), self.store.extra);
+        if self.allowance == 0 {
+            // The index may grow meanwhile: `slot` is then stale.
+            self.refill();
+            return self.insert_with(state, extra, tag << 32);
+        }
+        let store = self.store;
+        let q = self.q;
+        let local = store.lens[q].0.load(Ordering::Relaxed);
+        let id = store.id(q, local);
+        // Before the swap: a reader that finds the id must find the bytes.
+        assert!(local < MAX_STATES >> store.q_bits, "state store full");
+        Self::reserve(store, q, local);
+        // SAFETY: position `local` of arena `q` is past its committed
+        // states: no other thread reads it, and only this one (the arena's
+        // owner) writes.
+        unsafe {
+            let at = store.slot_ptr(q, local);
+            std::ptr::copy_nonoverlapping(state.as_ptr(), at, state.len());
+            std::ptr::copy_nonoverlapping(extra.as_ptr(), at.add(state.len()), extra.len());
+        }
+        let entry = (tag << 32) | (id as u64 + 1);
+        let t = self.guard.as_deref().expect("guard");
+        let mask = t.slots.len() - 1;
+        loop {
+            let e = match t.slots[slot].compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => {
+                    store.lens[q].0.store(local + 1, Ordering::Release);
+                    self.allowance -= 1;
+                    return Insert::New(id);
+                }
+                Err(now) => now,
+            };
+            if e >> 32 == tag && Self::stored(&mut self.chunks, store, (e as u32) - 1) == state {
+                // Written for nothing: not counted, overwritten by the
+                // next new state.
+                return Insert::Seen((e as u32) - 1);
+            }
+            // The next empty slot (states stored meanwhile compared).
+            loop {
+                slot = (slot + 1) & mask;
+                let e = t.slots[slot].load(Ordering::Acquire);
+                if e == 0 {
+                    break;
+                }
+                if e >> 32 == tag && Self::stored(&mut self.chunks, store, (e as u32) - 1) == state {
+                    return Insert::Seen((e as u32) - 1);
+                }
+            }
         }
     }
 
