@@ -562,6 +562,8 @@ impl<'a> Writer<'a> {
         let id = id as usize;
         let q = id & ((1 << s.q_bits) - 1);
         let local = id >> s.q_bits;
+        // `<=`: the owner publishes an id just before it counts it.
+        debug_assert!(local <= s.arena_len(q));
         let key = ((local >> s.shift) << s.q_bits) | q;
         let chunk = match chunks.get(key) {
             Some(&c) if c != 0 => c,
@@ -962,9 +964,9 @@ mod tests {
 
     /// Every thread reads every state through its copy of the chunk
     /// directory: states in many small chunks of two arenas, written by
-    /// one writer per thread, found back by the other thread's writers
-    /// (a fresh copy, then the copy kept from the last writer), with the
-    /// bytes the id stands for.
+    /// one writer per thread, found back by every thread's writers (with
+    /// the copies the inserting writers left, then those the first round
+    /// filled), with the bytes the id stands for.
     #[test]
     fn writers_find_every_state_through_their_chunk_copies() {
         let len = 12;
@@ -1009,5 +1011,83 @@ mod tests {
             }
         }
         assert!(store.chunk_cache_bytes.load(Ordering::Relaxed) > 0);
+    }
+
+    /// Threads racing to insert the same states: three writers (an arena
+    /// index of two bits, one of its values unused), released together
+    /// for each state, grants of one slot (the index grows under them)
+    /// and fingerprints of only 8 tags (long probes, many states compared
+    /// on the way, compare-and-swaps lost to a thread storing another
+    /// state). Each state is new to exactly one thread, every thread gets
+    /// its id, the id is in the winner's arena with the winner's extra
+    /// bytes, and every writer finds every state afterwards.
+    #[test]
+    fn racing_writers_agree_on_one_id_per_state() {
+        // Several times: a race the checks would catch may not happen in
+        // a given run.
+        for _ in 0..20 {
+            race_three_writers();
+        }
+    }
+
+    // (State `i` is looked at across the threads' results.)
+    #[allow(clippy::needless_range_loop)]
+    fn race_three_writers() {
+        let (len, n, threads) = (8, 6000u32, 3);
+        let store = SharedStore::with_chunks(len, 1, threads, 64 * (len + 1), 1);
+        let fp = |i: u32| ((i as u64 % 8) << 32) | 1;
+        let barrier = std::sync::Barrier::new(threads);
+        let results: Vec<Vec<Insert>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|q| {
+                    let (store, barrier) = (&store, &barrier);
+                    scope.spawn(move || {
+                        let mut w = store.writer(q);
+                        let mut out = Vec::with_capacity(n as usize);
+                        for i in 0..n {
+                            // (Released first: a thread that must grow
+                            // the index waits for the others' guards.)
+                            w.release();
+                            barrier.wait();
+                            out.push(w.insert_with(&state_of(i, len), &[q as u8], fp(i)));
+                        }
+                        out
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a writer panicked"))
+                .collect()
+        });
+        assert_eq!(store.len(), n as usize);
+        for i in 0..n as usize {
+            let id = |r: &Insert| match *r {
+                Insert::New(id) | Insert::Seen(id) => id,
+            };
+            let winners: Vec<usize> = (0..threads).filter(|&q| results[q][i].is_new()).collect();
+            assert_eq!(winners.len(), 1, "state {i}: new to threads {winners:?}");
+            let the = id(&results[0][i]);
+            assert!(
+                (0..threads).all(|q| id(&results[q][i]) == the),
+                "state {i}: ids differ"
+            );
+            assert_eq!(
+                store.locate(the).0,
+                winners[0],
+                "state {i}: not in its winner's arena"
+            );
+            assert_eq!(store.extra(the), &[winners[0] as u8], "state {i}");
+            assert_eq!(store.get(the), &state_of(i as u32, len)[..], "state {i}");
+        }
+        for q in 0..threads {
+            let mut w = store.writer(q);
+            for i in 0..n {
+                assert!(
+                    w.find(&state_of(i, len), fp(i)).is_some(),
+                    "writer {q}: state {i} lost"
+                );
+            }
+        }
     }
 }
