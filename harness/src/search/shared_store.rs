@@ -134,9 +134,7 @@ impl StoreWriter for Writer<'_> {
     }
     #[inline]
     fn load(&mut self, _slot: usize, id: u32) -> &[u8] {
-        let p = self.state_ptr(id);
-        // SAFETY: as in `SharedStore::get`.
-        unsafe { std::slice::from_raw_parts(p, self.store.state_len) }
+        Writer::stored(&mut self.chunks, self.store, id)
     }
     #[inline]
     fn prefetch(&mut self, fp: u64) {
@@ -544,19 +542,13 @@ impl Drop for Writer<'_> {
 impl<'a> Writer<'a> {
     /// Where stored state `id` (an id the index gave) starts: as
     /// [`SharedStore::get`], through this thread's copy of the chunk
-    /// directory, one flat array: two loads where the directory's two
-    /// levels take four (the arena, its blocks, the block, the chunk),
-    /// each waited for before the state's own miss can start (1.03x
-    /// breadth-first on the seven bench-spin instances, one and two
+    /// directory (`chunks`), one flat array: two loads where the
+    /// directory's two levels take four (the arena, its blocks, the block,
+    /// the chunk), each waited for before the state's own miss can start
+    /// (1.03x breadth-first on the seven bench-spin instances, one and two
     /// threads). Chunks never move, so a copied address stays right; the
-    /// copy is filled at first use of each chunk.
-    #[inline]
-    fn state_ptr(&mut self, id: u32) -> *const u8 {
-        Self::locate_in(&mut self.chunks, self.store, id)
-    }
-
-    /// [`state_ptr`](Self::state_ptr) on the writer's fields (so that a
-    /// caller may hold the index's guard meanwhile).
+    /// copy is filled at first use of each chunk. (On the writer's fields,
+    /// so that a caller may hold the index's guard meanwhile.)
     #[inline]
     fn locate_in(chunks: &mut Vec<usize>, s: &SharedStore, id: u32) -> *const u8 {
         let id = id as usize;
@@ -572,7 +564,8 @@ impl<'a> Writer<'a> {
         (chunk + (local & ((1 << s.shift) - 1)) * s.stride) as *const u8
     }
 
-    /// The bytes of stored state `id`, as [`SharedStore::get`].
+    /// The bytes of stored state `id`, as [`SharedStore::get`] (through
+    /// [`locate_in`](Self::locate_in)).
     #[inline]
     fn stored<'s>(chunks: &mut Vec<usize>, s: &'s SharedStore, id: u32) -> &'s [u8] {
         // SAFETY: as in `SharedStore::get`.
@@ -623,27 +616,37 @@ impl<'a> Writer<'a> {
         // Acquire: the id's chunk pointer must be seen (as for a lookup).
         let e = t.slots[t.home(tag)].load(Ordering::Acquire);
         if e != 0 && e >> 32 == tag {
-            let p = self.state_ptr((e as u32) - 1);
-            // SAFETY: as in `SharedStore::get`.
-            prefetch_state_lines(unsafe { std::slice::from_raw_parts(p, self.store.state_len) });
+            prefetch_state_lines(Self::stored(&mut self.chunks, self.store, (e as u32) - 1));
         }
     }
 
     /// The id of `state` if it is stored.
     pub fn find(&mut self, state: &[u8], fp: u64) -> Option<u32> {
-        let store = self.store;
         self.table();
         let t = self.guard.as_deref().expect("guard");
         let tag = fp >> 32;
+        Self::probe(&mut self.chunks, self.store, t, state, tag, t.home(tag)).ok()
+    }
+
+    /// The id of `state` (whose tag is `tag`) if it is met from index slot
+    /// `slot` on before an empty slot; else that empty slot.
+    #[inline]
+    fn probe(
+        chunks: &mut Vec<usize>,
+        store: &SharedStore,
+        t: &Table,
+        state: &[u8],
+        tag: u64,
+        mut slot: usize,
+    ) -> Result<u32, usize> {
         let mask = t.slots.len() - 1;
-        let mut slot = t.home(tag);
         loop {
             let e = t.slots[slot].load(Ordering::Acquire);
             if e == 0 {
-                return None;
+                return Err(slot);
             }
-            if e >> 32 == tag && Self::stored(&mut self.chunks, store, (e as u32) - 1) == state {
-                return Some((e as u32) - 1);
+            if e >> 32 == tag && Self::stored(chunks, store, (e as u32) - 1) == state {
+                return Ok((e as u32) - 1);
             }
             slot = (slot + 1) & mask;
         }
@@ -659,26 +662,17 @@ impl<'a> Writer<'a> {
     /// [`insert`](Self::insert), keeping `extra` (the store's extra bytes)
     /// with the state if it is new.
     pub fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert {
-        // Most successors are stored already: their lookup is this loop
+        // Most successors are stored already: their lookup is the probe
         // alone, as short as the sequential store's (the insertion, with
         // its checks, copy and compare-and-swap, is out of line: inlined,
         // it made every lookup pay for its registers, one parallel thread
         // 0.91x the sequential search).
-        let store = self.store;
         let tag = fp >> 32;
         self.table();
         let t = self.guard.as_deref().expect("guard");
-        let mask = t.slots.len() - 1;
-        let mut slot = t.home(tag);
-        loop {
-            let e = t.slots[slot].load(Ordering::Acquire);
-            if e == 0 {
-                return self.insert_new(state, extra, tag, slot);
-            }
-            if e >> 32 == tag && Self::stored(&mut self.chunks, store, (e as u32) - 1) == state {
-                return Insert::Seen((e as u32) - 1);
-            }
-            slot = (slot + 1) & mask;
+        match Self::probe(&mut self.chunks, self.store, t, state, tag, t.home(tag)) {
+            Ok(id) => Insert::Seen(id),
+            Err(slot) => self.insert_new(state, extra, tag, slot),
         }
     }
 
@@ -693,7 +687,8 @@ impl<'a> Writer<'a> {
         assert_eq!(state.len(), self.store.state_len);
         assert_eq!(extra.len(), self.store.extra);
         if self.allowance == 0 {
-            // The index may grow meanwhile: `slot` is then stale.
+            // The index may grow meanwhile: `slot` is then stale, and the
+            // lookup starts again (from the tag: all it reads of `fp`).
             self.refill();
             return self.insert_with(state, extra, tag << 32);
         }
@@ -714,31 +709,22 @@ impl<'a> Writer<'a> {
         }
         let entry = (tag << 32) | (id as u64 + 1);
         let t = self.guard.as_deref().expect("guard");
-        let mask = t.slots.len() - 1;
         loop {
-            let e = match t.slots[slot].compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire) {
-                Ok(_) => {
-                    store.lens[q].0.store(local + 1, Ordering::Release);
-                    self.allowance -= 1;
-                    return Insert::New(id);
-                }
-                Err(now) => now,
-            };
-            if e >> 32 == tag && Self::stored(&mut self.chunks, store, (e as u32) - 1) == state {
-                // Written for nothing: not counted, overwritten by the
-                // next new state.
-                return Insert::Seen((e as u32) - 1);
+            if t.slots[slot]
+                .compare_exchange(0, entry, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                store.lens[q].0.store(local + 1, Ordering::Release);
+                self.allowance -= 1;
+                return Insert::New(id);
             }
-            // The next empty slot (states stored meanwhile compared).
-            loop {
-                slot = (slot + 1) & mask;
-                let e = t.slots[slot].load(Ordering::Acquire);
-                if e == 0 {
-                    break;
-                }
-                if e >> 32 == tag && Self::stored(&mut self.chunks, store, (e as u32) - 1) == state {
-                    return Insert::Seen((e as u32) - 1);
-                }
+            // Another thread took the slot: its state, then those after
+            // it, compared up to the next empty slot. Found, the bytes
+            // written above are not counted (the next new state
+            // overwrites them).
+            match Self::probe(&mut self.chunks, store, t, state, tag, slot) {
+                Ok(found) => return Insert::Seen(found),
+                Err(empty) => slot = empty,
             }
         }
     }
