@@ -314,12 +314,18 @@ impl RootSet {
     }
 
     /// Starts loading the home bucket of the pair `(left, right)`, which
-    /// a lookup reads first.
+    /// a lookup reads first, and the cache line after it: a lookup scans
+    /// on to the first bucket with an empty slot, at a high load often in
+    /// the next line (1.09x the ctree search, against the home line only).
     #[inline]
     pub fn prefetch(&self, left: u32, right: u32) {
         if width(left as u64) <= self.wl && width(right as u64) <= self.wr {
             let (home, _) = self.split((left as u64) << self.wr | right as u64);
-            super::store::prefetch_line(&self.bytes[home * SLOTS * self.sb as usize / 8]);
+            let at = home * SLOTS * self.sb as usize / 8;
+            super::store::prefetch_line(&self.bytes[at]);
+            if let Some(next) = self.bytes.get(at + 64) {
+                super::store::prefetch_line(next);
+            }
         }
     }
 

@@ -338,13 +338,20 @@ impl Search {
                 }
                 // A batch: the sources decoded and expanded, their
                 // successors encoded below the root (each against its
-                // source's tree), the root set's buckets for all of them
-                // prefetched, then the successors looked up in order, so
-                // that the misses overlap and the search is the one-by-one
+                // source's tree) and the root set's bucket of each
+                // prefetched once it is encoded (the longer before its
+                // lookup the better: 1.03x against a pass over the batch
+                // after), then the successors looked up in order, so that
+                // the misses overlap and the search is the one-by-one
                 // search.
                 pairs.clear();
-                let (run, stats, tree, recent) =
-                    (&mut self.run, &mut self.stats, &mut self.tree, &mut self.recent);
+                let (run, stats, tree, recent, roots) = (
+                    &mut self.run,
+                    &mut self.stats,
+                    &mut self.tree,
+                    &mut self.recent,
+                    &self.roots,
+                );
                 for m in self.n..(self.n + BATCH).min(self.level.len) {
                     let (l, r) = self.level.get(m);
                     tree.decode_root(l, r, &mut state);
@@ -367,14 +374,13 @@ impl Search {
                             continue;
                         }
                         recent.put(fp, succ, 0);
-                        pairs.push(tree.insert_below_root(succ));
+                        let (l, r) = tree.insert_below_root(succ);
+                        roots.prefetch(l, r);
+                        pairs.push((l, r));
                     }
                 }
                 self.n = (self.n + BATCH).min(self.level.len);
                 self.margin = self.margin.max(2 * pairs.len());
-                for &(l, r) in &pairs {
-                    self.roots.prefetch(l, r);
-                }
                 for &(l, r) in &pairs {
                     if self.roots.len() >= max_states && !self.roots.contains(l, r) {
                         // (Mid-batch: no checkpoint is written for it.)
