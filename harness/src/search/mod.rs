@@ -28,6 +28,7 @@ pub mod parallel;
 pub mod parallel_dfs;
 pub mod progress;
 pub mod recent_states;
+mod recent_subtrees;
 pub mod root_set;
 pub mod shared_store;
 pub mod shared_tree_store;

@@ -317,6 +317,7 @@ impl Search {
                 // table once); time and interruption every block.
                 let queues = self.level.bytes() + self.next.bytes() + buf.bytes() + pairs.capacity() * 8;
                 self.recent.fit(self.roots.len());
+                self.tree.fit_recent(self.roots.len());
                 let growth = self.tree.next_growth_bytes()
                     + self.recent.growth_bytes()
                     + self
