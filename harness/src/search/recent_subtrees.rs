@@ -6,8 +6,8 @@
 //! every node over them, up to the half's table, and the half's table (the
 //! largest but the root's) misses the cache. But a breadth-first level's
 //! successors repeat their halves: on hanoi.3, 65 % of the lookups in the
-//! root's left child's table (1.1 M pairs) were of one of the 4,096 pairs
-//! last looked up there. A half met lately is found here by its words
+//! root's left child's table (1.1 M pairs) found their pair in a
+//! direct-mapped cache of 4,096 of the pairs last looked up there. A half met lately is found here by its words
 //! alone, and the whole subtree under it is skipped: 1.12x the speed of
 //! the ctree search (geometric mean on the seven bench-spin instances).
 //! Tried: the same tables a level further down too, 0.97x (more tables
@@ -105,7 +105,7 @@ impl RecentSubtrees {
 
     /// Entries for a search that has stored `stored` states: as many as
     /// cost half a byte per state (the two halves' tables a byte), up to
-    /// [`MAX_BYTES`].
+    /// [`MAX_BYTES`] (at least [`MIN_ENTRIES`], whatever a half's length).
     fn entries_for(&self, stored: usize) -> usize {
         let bytes = 4 * self.entry();
         let most = (MAX_BYTES / bytes).clamp(MIN_ENTRIES, MAX_ENTRIES);
