@@ -322,8 +322,9 @@ impl PairTable {
         }
     }
 
-    /// The index of `pair` (hash `h`), or the empty slot where it would go.
-    #[inline]
+    /// The index of `pair` (hash `h`), or the empty slot where it would go
+    /// (inlined into each caller: 1.014x the ctree search).
+    #[inline(always)]
     fn probe(&self, pair: u64, h: u64) -> Result<u32, usize> {
         let cap = self.index.len();
         let tags = self.tags();
