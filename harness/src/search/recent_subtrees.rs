@@ -22,7 +22,7 @@
 //! for ever (indices are stable), so whatever the table holds or forgets,
 //! an index found here is the one a lookup would give.
 
-use super::tree_store::{pair_hash, Child, Node};
+use super::tree_store::{leaves_under, pair_hash, Child, Node};
 
 /// The most bytes a table takes (two of them stay in the core's level-2
 /// cache beside the rest of the search).
@@ -50,17 +50,10 @@ pub(super) struct RecentSubtrees {
 
 impl RecentSubtrees {
     pub fn new(nodes: &[Node], node: usize) -> RecentSubtrees {
-        fn walk(nodes: &[Node], n: usize, leaves: &mut Vec<usize>, first: &mut usize) {
-            *first = (*first).min(n);
-            for c in [nodes[n].left, nodes[n].right] {
-                match c {
-                    Child::Word(w) => leaves.push(w),
-                    Child::Node(m) => walk(nodes, m, leaves, first),
-                }
-            }
-        }
-        let (mut leaves, mut first) = (Vec::new(), node);
-        walk(nodes, node, &mut leaves, &mut first);
+        let leaves = leaves_under(nodes, Child::Node(node));
+        // A subtree of k words has k - 1 inner nodes, the last of them
+        // `node`.
+        let first = node + 2 - leaves.len();
         let bits = MIN_ENTRIES.ilog2();
         RecentSubtrees {
             node,

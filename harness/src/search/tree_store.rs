@@ -850,18 +850,7 @@ impl TreeStore {
 impl TreeStore {
     /// The words in the tree's leaf order.
     fn leaves(&self) -> Vec<usize> {
-        fn walk(nodes: &[Node], c: Child, out: &mut Vec<usize>) {
-            match c {
-                Child::Word(w) => out.push(w),
-                Child::Node(n) => {
-                    walk(nodes, nodes[n].left, out);
-                    walk(nodes, nodes[n].right, out);
-                }
-            }
-        }
-        let mut out = Vec::with_capacity(self.words);
-        walk(&self.nodes, Child::Node(self.nodes.len() - 1), &mut out);
-        out
+        leaves_under(&self.nodes, Child::Node(self.nodes.len() - 1))
     }
 
     pub(super) fn save(&self, w: &mut Saver) -> anyhow::Result<()> {
@@ -978,6 +967,22 @@ pub(super) fn mark_changed(
             idx[i] = last_idx[i];
         }
     }
+}
+
+/// The words under `c`, in the leaf order.
+pub(super) fn leaves_under(nodes: &[Node], c: Child) -> Vec<usize> {
+    fn walk(nodes: &[Node], c: Child, out: &mut Vec<usize>) {
+        match c {
+            Child::Word(w) => out.push(w),
+            Child::Node(n) => {
+                walk(nodes, nodes[n].left, out);
+                walk(nodes, nodes[n].right, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(nodes, c, &mut out);
+    out
 }
 
 /// Appends the inner nodes over the words `leaves` (children first); the
