@@ -62,6 +62,9 @@ const SLACK: usize = 16;
 /// writes over (or probes into) a bucket not yet moved, and the moves
 /// that wrap around land in the lowest buckets, which were emptied.
 const LOW: usize = 64;
+/// Keys whose homes a rebuild prefetches before it places the first of
+/// them.
+const AHEAD: usize = 16;
 /// Fewest buckets for a doubling in place (below, a copy costs little).
 const IN_PLACE_MIN: usize = 4 * LOW;
 
@@ -321,11 +324,17 @@ impl RootSet {
     pub fn prefetch(&self, left: u32, right: u32) {
         if width(left as u64) <= self.wl && width(right as u64) <= self.wr {
             let (home, _) = self.split((left as u64) << self.wr | right as u64);
-            let at = home * SLOTS * self.sb as usize / 8;
-            super::store::prefetch_line(&self.bytes[at]);
-            if let Some(next) = self.bytes.get(at + 64) {
-                super::store::prefetch_line(next);
-            }
+            self.prefetch_home(home);
+        }
+    }
+
+    /// Starts loading bucket `home` and the cache line after it.
+    #[inline]
+    fn prefetch_home(&self, home: usize) {
+        let at = home * SLOTS * self.sb as usize / 8;
+        super::store::prefetch_line(&self.bytes[at]);
+        if let Some(next) = self.bytes.get(at + 64) {
+            super::store::prefetch_line(next);
         }
     }
 
@@ -391,10 +400,27 @@ impl RootSet {
 
     /// Puts every pair into a set of `2^b` buckets with parts of `wl` and
     /// `wr` bits.
+    ///
+    /// Every key lands on a random bucket of the new table: each one's
+    /// home is prefetched [`AHEAD`] keys before it is placed, in the same
+    /// order (so the table is the same), so that the misses overlap
+    /// (placed one by one, hanoi.3's 9.1 million keys took 1.3 s of its
+    /// 10 s search).
     fn rebuild(&mut self, wl: u32, wr: u32, b: u32) {
         let mut to = RootSet::with(wl, wr, b);
+        let mut ring = [0u64; AHEAD];
+        let mut n = 0;
         for (l, r) in self.pairs() {
-            to.place(permute((l as u64) << to.wr | r as u64, to.w));
+            let x = permute((l as u64) << to.wr | r as u64, to.w);
+            to.prefetch_home((x >> to.r) as usize);
+            if n >= AHEAD {
+                to.place(ring[n % AHEAD]);
+            }
+            ring[n % AHEAD] = x;
+            n += 1;
+        }
+        for k in n.saturating_sub(AHEAD)..n {
+            to.place(ring[k % AHEAD]);
         }
         to.len = self.len;
         *self = to;
