@@ -62,9 +62,6 @@ const SLACK: usize = 16;
 /// writes over (or probes into) a bucket not yet moved, and the moves
 /// that wrap around land in the lowest buckets, which were emptied.
 const LOW: usize = 64;
-/// Keys whose homes a rebuild prefetches before it places the first of
-/// them.
-const AHEAD: usize = 16;
 /// Fewest buckets for a doubling in place (below, a copy costs little).
 const IN_PLACE_MIN: usize = 4 * LOW;
 
@@ -402,25 +399,22 @@ impl RootSet {
     /// `wr` bits.
     ///
     /// Every key lands on a random bucket of the new table: each one's
-    /// home is prefetched [`AHEAD`] keys before it is placed, in the same
-    /// order (so the table is the same), so that the misses overlap
-    /// (placed one by one, hanoi.3's 9.1 million keys took 1.43 s of its
-    /// 10 s search; so, 0.38 s).
+    /// home is prefetched before it is placed, in the same order (so the
+    /// table is the same), so that the misses overlap (placed one by one,
+    /// hanoi.3's 9.1 million keys took 1.43 s of its 10 s search; so,
+    /// 0.38 s).
     fn rebuild(&mut self, wl: u32, wr: u32, b: u32) {
         let mut to = RootSet::with(wl, wr, b);
-        let mut ring = [0u64; AHEAD];
-        let mut n = 0;
+        let mut ring = super::store::PrefetchRing::new();
         for (l, r) in self.pairs() {
             let x = permute((l as u64) << to.wr | r as u64, to.w);
             to.prefetch_home((x >> to.r) as usize);
-            if n >= AHEAD {
-                to.place(ring[n % AHEAD]);
+            if let Some(held) = ring.push(x) {
+                to.place(held);
             }
-            ring[n % AHEAD] = x;
-            n += 1;
         }
-        for k in n.saturating_sub(AHEAD)..n {
-            to.place(ring[k % AHEAD]);
+        for held in ring.rest() {
+            to.place(held);
         }
         to.len = self.len;
         *self = to;

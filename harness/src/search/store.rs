@@ -510,9 +510,61 @@ pub(crate) fn prefetch_line<T>(p: &T) {
     let _ = p;
 }
 
+/// Keys a table's rebuild keeps in flight: each key's home is prefetched
+/// this many keys before the key is placed.
+const AHEAD: usize = 16;
+
+/// The keys of a table being rebuilt, held back [`AHEAD`] at a time so
+/// that their homes' cache misses overlap.
+///
+/// The caller prefetches a key's home, then [`push`](Self::push)es the key
+/// and places the key it gets back; at the end it places what
+/// [`rest`](Self::rest) gives. Keys come back in the order they went in,
+/// so the table is the one placing them one by one would build.
+pub(crate) struct PrefetchRing<K> {
+    ring: [K; AHEAD],
+    n: usize,
+}
+
+impl<K: Copy + Default> PrefetchRing<K> {
+    pub(crate) fn new() -> Self {
+        PrefetchRing {
+            ring: [K::default(); AHEAD],
+            n: 0,
+        }
+    }
+
+    /// Holds `key` (its home just prefetched); gives back the key pushed
+    /// [`AHEAD`] keys before it, now to be placed.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, key: K) -> Option<K> {
+        let slot = &mut self.ring[self.n % AHEAD];
+        let out = (self.n >= AHEAD).then_some(*slot);
+        *slot = key;
+        self.n += 1;
+        out
+    }
+
+    /// The keys still held, in the order they were pushed.
+    pub(crate) fn rest(&self) -> impl Iterator<Item = K> + '_ {
+        (self.n.saturating_sub(AHEAD)..self.n).map(|i| self.ring[i % AHEAD])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefetch_ring_gives_keys_back_in_order() {
+        for n in [0, 1, AHEAD - 1, AHEAD, AHEAD + 1, 3 * AHEAD + 5] {
+            let mut ring = PrefetchRing::new();
+            let mut out: Vec<usize> = (0..n).filter_map(|k| ring.push(k)).collect();
+            assert_eq!(out.len(), n.saturating_sub(AHEAD));
+            out.extend(ring.rest());
+            assert_eq!(out, (0..n).collect::<Vec<_>>());
+        }
+    }
 
     fn fp_of(state: &[u8]) -> u64 {
         dve_frontend::model::fingerprint::reference(state)

@@ -82,13 +82,10 @@ use std::cell::RefCell;
 use super::checkpoint::{Loader, Saver};
 use super::recent_states::RecentStates;
 use super::recent_subtrees::RecentSubtrees;
-use super::store::{advise_huge_pages, prefetch_line, Insert, Store, MAX_STATES};
+use super::store::{advise_huge_pages, prefetch_line, Insert, PrefetchRing, Store, MAX_STATES};
 
 /// Pairs per arena chunk.
 const CHUNK: usize = 1 << 16;
-/// Pairs whose home slots a growing index prefetches before it puts the
-/// first of them.
-const AHEAD: usize = 16;
 /// Smallest index (slots).
 const MIN_INDEX: usize = 16;
 
@@ -406,28 +403,27 @@ impl PairTable {
         self.index = vec![0; cap];
         advise_huge_pages(&self.index);
         self.bits = index_bits(cap);
-        // Each pair's home slot is prefetched `AHEAD` pairs before it is
-        // put (in their order: the index is the same), so that the misses
-        // of a large index overlap (hanoi.3, 2.4 million pairs: 30 ms
-        // instead of 59).
-        let mut ring = [0u64; AHEAD];
-        let put = |t: &mut PairTable, i: usize, h: u64| {
+        // Each pair's home slot is prefetched before the pair is put (in
+        // their order: the index is the same), so that the misses of a
+        // large index overlap (hanoi.3, 2.4 million pairs: 30 ms instead
+        // of 59).
+        let put = |t: &mut PairTable, (i, h): (usize, u64)| {
             let mut slot = t.home(h);
             while t.index[slot] != 0 {
                 slot = if slot + 1 == cap { 0 } else { slot + 1 };
             }
             t.index[slot] = t.entry(i, h);
         };
+        let mut ring = PrefetchRing::new();
         for i in 0..self.len {
             let h = pair_hash(self.get(i as u32));
             self.prefetch_slot(h);
-            if i >= AHEAD {
-                put(self, i - AHEAD, ring[i % AHEAD]);
+            if let Some(held) = ring.push((i, h)) {
+                put(self, held);
             }
-            ring[i % AHEAD] = h;
         }
-        for i in self.len.saturating_sub(AHEAD)..self.len {
-            put(self, i, ring[i % AHEAD]);
+        for held in ring.rest() {
+            put(self, held);
         }
     }
 
