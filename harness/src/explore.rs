@@ -197,6 +197,7 @@ fn ctree_record(
         max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
         store_bytes: r.store_bytes,
         frontier_bytes: r.frontier_bytes,
+        root_tables: Some(r.root_tables as u64),
         checkpoint,
         ..RunRecord::default()
     };

@@ -296,6 +296,10 @@ pub struct RunRecord {
     /// `--store compact`: the states expected to have been omitted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected_omissions: Option<f64>,
+    /// `--store ctree`: the root set's tables, more than one once a
+    /// doubling did not fit in the memory budget (`search::root_tiers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root_tables: Option<u64>,
     /// `--checkpoint`: the file, the parts of the search before this one
     /// and their seconds, and whether this run wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -413,6 +417,7 @@ pub const STRUCTURED: &[&str] = &[
     "beem_reference",
     "trace",
     "expected_omissions",
+    "root_tables",
     "checkpoint",
 ];
 

@@ -21,8 +21,9 @@ use anyhow::{bail, Context, Result};
 
 /// The first bytes of a checkpoint.
 const MAGIC: &[u8; 8] = b"DVEMCCKP";
-/// The format's version (a change of what is written changes it).
-const VERSION: u64 = 1;
+/// The format's version (a change of what is written changes it). Format
+/// 1 had one root table (no count before it); this dvemc reads it too.
+const VERSION: u64 = 2;
 
 /// Where a search keeps its checkpoint, and the model it belongs to.
 #[derive(Clone, Debug)]
@@ -119,6 +120,18 @@ impl Saver {
     /// Starts the checkpoint of `spec` (into a temporary file beside it),
     /// with the seconds of every part so far.
     pub fn create(spec: &CheckpointSpec, cpu_s: f64, wall_s: f64, parts: u64) -> Result<Saver> {
+        Saver::create_as(spec, VERSION, cpu_s, wall_s, parts)
+    }
+
+    /// [`create`](Self::create), of format `version` (tests of the older
+    /// formats' reading).
+    pub(super) fn create_as(
+        spec: &CheckpointSpec,
+        version: u64,
+        cpu_s: f64,
+        wall_s: f64,
+        parts: u64,
+    ) -> Result<Saver> {
         let mut tmp = spec.path.clone().into_os_string();
         tmp.push(".part");
         let tmp = PathBuf::from(tmp);
@@ -130,7 +143,7 @@ impl Saver {
             path: spec.path.clone(),
         };
         s.raw(MAGIC)?;
-        s.u64(VERSION)?;
+        s.u64(version)?;
         s.u64(spec.digest)?;
         s.f64(cpu_s)?;
         s.f64(wall_s)?;
@@ -214,9 +227,16 @@ pub struct Loader {
     pub cpu_s: f64,
     pub wall_s: f64,
     pub parts: u64,
+    /// The file's format.
+    version: u64,
 }
 
 impl Loader {
+    /// The file's format (what was written may differ between formats).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     /// Opens the checkpoint of `spec`, if there is one.
     pub fn open(spec: &CheckpointSpec) -> Result<Option<Loader>> {
         let file = match File::open(&spec.path) {
@@ -235,6 +255,7 @@ impl Loader {
             cpu_s: 0.0,
             wall_s: 0.0,
             parts: 0,
+            version: VERSION,
         };
         if len < 8 + 8 * 6 {
             bail!("{}: not a dvemc checkpoint (too short)", spec.path.display());
@@ -245,9 +266,10 @@ impl Loader {
             bail!("{}: not a dvemc checkpoint", spec.path.display());
         }
         let version = l.u64()?;
-        if version != VERSION {
+        l.version = version;
+        if !(1..=VERSION).contains(&version) {
             bail!(
-                "{}: a checkpoint of format {version}; this dvemc reads format {VERSION}",
+                "{}: a checkpoint of format {version}; this dvemc reads formats 1 to {VERSION}",
                 spec.path.display()
             );
         }

@@ -30,6 +30,7 @@ pub mod progress;
 pub mod recent_states;
 mod recent_subtrees;
 pub mod root_set;
+pub mod root_tiers;
 pub mod shared_store;
 pub mod shared_tree_store;
 pub mod store;

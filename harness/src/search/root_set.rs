@@ -236,8 +236,7 @@ impl RootSet {
     pub fn next_growth_bytes(&self, more: usize, bounds: (Option<u64>, Option<u64>)) -> usize {
         let doubles = (self.len + more) * MAX_LOAD.1 > (SLOTS << self.b) * MAX_LOAD.0;
         let b = self.b + u32::from(doubles);
-        let need = |bound: Option<u64>, w: u32| bound.map_or(w + 1, |n| width(n.saturating_sub(1)));
-        let (wl, wr) = self.widths_for(need(bounds.0, self.wl), need(bounds.1, self.wr));
+        let (wl, wr) = self.widths_within(bounds);
         let now = self.bytes.len();
         let doubled = if !doubles {
             0
@@ -255,6 +254,42 @@ impl RootSet {
         // the C library's threshold for mapping its own pages, 32 MiB at
         // most, may be copied by its reallocation: not counted.)
         doubled + widened + self.overflow.capacity() * 9 * 2
+    }
+
+    /// log2 of the number of buckets.
+    pub(super) fn buckets_log2(&self) -> u32 {
+        self.b
+    }
+
+    /// Keys the buckets hold before they double.
+    pub(super) fn capacity(&self) -> usize {
+        Self::keys_at(self.b)
+    }
+
+    /// Keys `2^b` buckets hold before they double.
+    pub(super) fn keys_at(b: u32) -> usize {
+        (SLOTS << b) * MAX_LOAD.0 / MAX_LOAD.1
+    }
+
+    /// Bytes of an empty set of `2^b` buckets whose parts are as wide as
+    /// this set's would be for parts below `bounds`, so that their next
+    /// growth is no widening (see [`empty_for`](Self::empty_for)).
+    pub(super) fn bytes_for(&self, b: u32, bounds: (Option<u64>, Option<u64>)) -> usize {
+        let (wl, wr) = self.widths_within(bounds);
+        Self::table_bytes(wl, wr, b)
+    }
+
+    /// That empty set.
+    pub(super) fn empty_for(&self, b: u32, bounds: (Option<u64>, Option<u64>)) -> RootSet {
+        let (wl, wr) = self.widths_within(bounds);
+        RootSet::with(wl, wr, b)
+    }
+
+    /// The parts' widths once parts below `bounds` are in (see
+    /// [`next_growth_bytes`](Self::next_growth_bytes)).
+    fn widths_within(&self, bounds: (Option<u64>, Option<u64>)) -> (u32, u32) {
+        let need = |bound: Option<u64>, w: u32| bound.map_or(w + 1, |n| width(n.saturating_sub(1)));
+        self.widths_for(need(bounds.0, self.wl), need(bounds.1, self.wr))
     }
 
     /// The parts' widths once parts of `nl` and `nr` bits are in.

@@ -1,10 +1,12 @@
 //! Exhaustive breadth-first search with the tree store and its root kept
-//! in a [`RootSet`] (`explore --store ctree`): the least memory per state
-//! of the exact stores.
+//! in a [`RootSet`](super::root_set::RootSet) (`explore --store ctree`):
+//! the least memory per state of the exact stores.
 //!
 //! A state is the pair of its root's children in the
 //! [`TreeStore`]'s inner tables; the root set holds those pairs quotiented
-//! (2.5-4.5 bytes each, instead of a root table's 9-13). Such a state has
+//! (2.5-4.5 bytes each, instead of a root table's 9-13). Where its next
+//! doubling does not fit in the memory budget, its table is sealed and
+//! another opened beside it ([`RootTiers`]). Such a state has
 //! no number, so this search does not go through the [`super::Store`]
 //! trait, whose ids are dense: its queue holds the pairs (packed at the
 //! bits their parts need, about 5 bytes per state of the level being
@@ -29,7 +31,7 @@ use super::checkpoint::{self, CheckpointInfo, CheckpointSpec, Loader, Saver};
 use super::limits::Budget;
 use super::outcome::Outcome;
 use super::recent_states::RecentStates;
-use super::root_set::RootSet;
+use super::root_tiers::RootTiers;
 use super::tree_store::TreeStore;
 use super::Store;
 
@@ -57,6 +59,8 @@ pub struct TreeBfs {
     pub store_bytes: u64,
     /// Peak bytes of the two levels' queues and the successor buffer.
     pub frontier_bytes: u64,
+    /// Tables of the root set ([`RootTiers`]).
+    pub root_tables: usize,
 }
 
 /// A level's queue of pairs, each packed at `wl + wr` bits (the left part
@@ -251,7 +255,7 @@ impl LevelStats {
 struct Search {
     run: TreeBfs,
     tree: TreeStore,
-    roots: RootSet,
+    roots: RootTiers,
     /// The level being expanded, and how many of its sources are.
     level: PairQueue,
     n: usize,
@@ -269,7 +273,7 @@ struct Search {
 impl Search {
     fn start(model: &dyn NextState, budget: &Budget) -> Search {
         let mut tree = super::leaf_order::tree_store_for(model, budget);
-        let mut roots = RootSet::new();
+        let mut roots = RootTiers::new();
         let mut level = PairQueue::default();
         let mut run = TreeBfs::default();
         let mut stopped = None;
@@ -318,15 +322,25 @@ impl Search {
                 let queues = self.level.bytes() + self.next.bytes() + buf.bytes() + pairs.capacity() * 8;
                 self.recent.fit(self.roots.len());
                 self.tree.fit_recent(self.roots.len());
-                let growth = self.tree.next_growth_bytes()
-                    + self.recent.growth_bytes()
-                    + self
-                        .roots
-                        .next_growth_bytes(self.margin, self.tree.root_child_bounds(self.margin));
+                let bounds = self.tree.root_child_bounds(self.margin);
+                let roots_growth = self.roots.next_growth_bytes(self.margin, bounds);
                 // The next level's queue may double too.
-                let need = self.bytes() as usize + queues + growth + self.next.bytes();
+                let rest = self.bytes() as usize
+                    + queues
+                    + self.tree.next_growth_bytes()
+                    + self.recent.growth_bytes()
+                    + self.next.bytes();
                 self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
-                let stop = if budget.refuse_bytes(need) {
+                let stop = if budget.refuse_bytes(rest + roots_growth) {
+                    // If the root set's growth is what does not fit, its
+                    // table is sealed and a new one opened beside it, if
+                    // one worth it fits in what the budget leaves.
+                    let room = budget.memory().map_or(0, |m| (m as usize).saturating_sub(rest));
+                    let other = (rest - self.roots.bytes_used()) as f64 / self.roots.len().max(1) as f64;
+                    if roots_growth > 0 && !budget.refuse_bytes(rest) && self.roots.seal(room, other, bounds)
+                    {
+                        continue;
+                    }
                     Some(Outcome::MemoryLimit)
                 } else if self.n.is_multiple_of(BLOCK) {
                     budget.poll_with(self.roots.len() as u64, self.run.transitions, depth as u64)
@@ -412,6 +426,7 @@ impl Search {
             }
         }
         self.run.states = self.roots.len() as u64;
+        self.run.root_tables = self.roots.tables();
         self.run.store_bytes = self.bytes();
         self.run
     }
@@ -463,7 +478,7 @@ impl Search {
         let stats = run.levels.pop().expect("a level");
         let margin = r.below(1 << 40, "the growth margin")? as usize;
         let tree = TreeStore::load(r, state_len)?;
-        let roots = RootSet::load(r)?;
+        let roots = RootTiers::load(r)?;
         let level = PairQueue::load(r)?;
         let next = PairQueue::load(r)?;
         let n = r.u64()? as usize;
@@ -585,6 +600,51 @@ mod tests {
         let e = crate::explore::explore_checkpointed(&model, &opts(None), &other).unwrap_err();
         assert!(e.to_string().contains("another model"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A budget that the root set's last doubling would pass: its table
+    /// is sealed and another opened, and the search, complete where the
+    /// budget holds its states, counts as the search without a budget.
+    #[test]
+    fn a_root_set_sealed_for_memory_keeps_every_count() {
+        let beem = crate::manifest::Beem::locate(None).expect("the BEEM suite");
+        let model = dve_frontend::interp::Interpreter::new(
+            dve_frontend::load_file(&beem.model_path("anderson.1")).unwrap(),
+        );
+        let run = |memory: Option<u64>| {
+            explore(
+                &model,
+                &ExploreOptions {
+                    strategy: Some(Strategy::Bfs),
+                    level_table: true,
+                    store: StoreKind::CTree,
+                    threads: 1,
+                    limits: crate::search::Limits {
+                        memory_bytes: memory,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                },
+            )
+        };
+        let once = run(None);
+        assert_eq!(once.root_tables, Some(1));
+        let counters =
+            |r: &crate::record::RunRecord| (r.states, r.transitions, r.deadlocks, r.level_table.clone());
+        let mut sealed = 0;
+        // Budgets from below what the search allocates to twice that (its
+        // last doublings need more than they end with).
+        let peak = once.store_bytes + once.frontier_bytes;
+        for k in (6..=20).step_by(2) {
+            let r = run(Some(peak * k / 10));
+            assert!(r.result.is_complete() || r.result == crate::search::Outcome::MemoryLimit);
+            assert!(r.store_bytes + r.frontier_bytes <= peak * k / 10);
+            if r.result.is_complete() {
+                assert_eq!(counters(&r), counters(&once), "{k}/10 of {peak} bytes");
+                sealed += usize::from(r.root_tables > Some(1));
+            }
+        }
+        assert!(sealed > 0, "no complete search sealed a table");
     }
 
     /// Every counter but back-level edges, and every level's states and
