@@ -507,6 +507,28 @@ mod tests {
     use crate::search::StoreKind;
     use crate::strategy::Strategy;
 
+    /// A BEEM model, interpreted.
+    fn beem_model(inst: &str) -> dve_frontend::interp::Interpreter {
+        let beem = crate::manifest::Beem::locate(None).expect("the BEEM suite");
+        dve_frontend::interp::Interpreter::new(dve_frontend::load_file(&beem.model_path(inst)).unwrap())
+    }
+
+    /// A breadth-first ctree search with its level table, under `memory`
+    /// bytes.
+    fn ctree_options(memory: Option<u64>) -> ExploreOptions {
+        ExploreOptions {
+            strategy: Some(Strategy::Bfs),
+            level_table: true,
+            store: StoreKind::CTree,
+            threads: 1,
+            limits: crate::search::Limits {
+                memory_bytes: memory,
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn the_queue_keeps_every_pair_through_widening() {
         let mut rng = crate::rng::Rng::seeded(1);
@@ -538,21 +560,8 @@ mod tests {
     #[test]
     fn a_search_in_parts_is_the_search_at_once() {
         use crate::search::checkpoint::CheckpointSpec;
-        let beem = crate::manifest::Beem::locate(None).expect("the BEEM suite");
-        let model = dve_frontend::interp::Interpreter::new(
-            dve_frontend::load_file(&beem.model_path("bakery.4")).unwrap(),
-        );
-        let opts = |memory: Option<u64>| ExploreOptions {
-            strategy: Some(Strategy::Bfs),
-            level_table: true,
-            store: StoreKind::CTree,
-            threads: 1,
-            limits: crate::search::Limits {
-                memory_bytes: memory,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let model = beem_model("bakery.4");
+        let opts = ctree_options;
         let once = explore(&model, &opts(None));
         let dir = std::env::temp_dir().join(format!("dvemc-parts-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -607,26 +616,8 @@ mod tests {
     /// budget holds its states, counts as the search without a budget.
     #[test]
     fn a_root_set_sealed_for_memory_keeps_every_count() {
-        let beem = crate::manifest::Beem::locate(None).expect("the BEEM suite");
-        let model = dve_frontend::interp::Interpreter::new(
-            dve_frontend::load_file(&beem.model_path("anderson.1")).unwrap(),
-        );
-        let run = |memory: Option<u64>| {
-            explore(
-                &model,
-                &ExploreOptions {
-                    strategy: Some(Strategy::Bfs),
-                    level_table: true,
-                    store: StoreKind::CTree,
-                    threads: 1,
-                    limits: crate::search::Limits {
-                        memory_bytes: memory,
-                        ..Default::default()
-                    },
-                    ..Default::default()
-                },
-            )
-        };
+        let model = beem_model("anderson.1");
+        let run = |memory: Option<u64>| explore(&model, &ctree_options(memory));
         let once = run(None);
         assert_eq!(once.root_tables, Some(1));
         let counters =
@@ -651,7 +642,6 @@ mod tests {
     /// edges, as with the exact store; and the bytes of a state stay few.
     #[test]
     fn counts_as_the_exact_store() {
-        let beem = crate::manifest::Beem::locate(None).expect("the BEEM suite");
         for inst in [
             "adding.4",
             "bakery.4",
@@ -660,18 +650,13 @@ mod tests {
             "firewire_tree.2",
             "public_subscribe.1",
         ] {
-            let model = dve_frontend::interp::Interpreter::new(
-                dve_frontend::load_file(&beem.model_path(inst)).unwrap(),
-            );
+            let model = beem_model(inst);
             let run = |store| {
                 explore(
                     &model,
                     &ExploreOptions {
-                        strategy: Some(Strategy::Bfs),
-                        level_table: true,
                         store,
-                        threads: 1,
-                        ..Default::default()
+                        ..ctree_options(None)
                     },
                 )
             };
