@@ -198,6 +198,7 @@ fn ctree_record(
         store_bytes: r.store_bytes,
         frontier_bytes: r.frontier_bytes,
         root_tables: Some(r.root_tables as u64),
+        memory_need: r.memory_need,
         checkpoint,
         ..RunRecord::default()
     };

@@ -300,6 +300,10 @@ pub struct RunRecord {
     /// doubling did not fit in the memory budget (`search::root_tiers`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub root_tables: Option<u64>,
+    /// `--store ctree` stopped for memory: the bytes it had and what its
+    /// next batch could have needed, by part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_need: Option<crate::search::tree_bfs::MemoryNeed>,
     /// `--checkpoint`: the file, the parts of the search before this one
     /// and their seconds, and whether this run wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -418,6 +422,7 @@ pub const STRUCTURED: &[&str] = &[
     "trace",
     "expected_omissions",
     "root_tables",
+    "memory_need",
     "checkpoint",
 ];
 

@@ -61,6 +61,27 @@ pub struct TreeBfs {
     pub frontier_bytes: u64,
     /// Tables of the root set ([`RootTiers`]).
     pub root_tables: usize,
+    /// Stopped for memory: what the next batch could have needed.
+    pub memory_need: Option<MemoryNeed>,
+}
+
+/// The bytes a search stopped for memory had and could have needed next,
+/// by part, so that a user sees what did not fit (in the record as
+/// `memory_need`).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MemoryNeed {
+    /// The budget.
+    pub budget: u64,
+    /// Allocated: the inner tables, the root set and the recent states;
+    /// the two levels' queues and the batch's buffers.
+    pub store: u64,
+    pub queues: u64,
+    /// What the next batch could add: the root set's growth (a doubling
+    /// or a widening), the inner tables' (their indices' doublings, new
+    /// chunks), the next level's queue's doubling.
+    pub root_set_growth: u64,
+    pub tables_growth: u64,
+    pub queue_growth: u64,
 }
 
 /// A level's queue of pairs, each packed at `wl + wr` bits (the left part
@@ -325,11 +346,15 @@ impl Search {
                 let bounds = self.tree.root_child_bounds(self.margin);
                 let roots_growth = self.roots.next_growth_bytes(self.margin, bounds);
                 // The next level's queue may double too.
-                let rest = self.bytes() as usize
-                    + queues
-                    + self.tree.next_growth_bytes()
-                    + self.recent.growth_bytes()
-                    + self.next.bytes();
+                let need = MemoryNeed {
+                    budget: budget.memory().unwrap_or(u64::MAX),
+                    store: self.bytes(),
+                    queues: queues as u64,
+                    root_set_growth: roots_growth as u64,
+                    tables_growth: (self.tree.next_growth_bytes() + self.recent.growth_bytes()) as u64,
+                    queue_growth: self.next.bytes() as u64,
+                };
+                let rest = (need.store + need.queues + need.tables_growth + need.queue_growth) as usize;
                 self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
                 let stop = if budget.refuse_bytes(rest + roots_growth) {
                     // If the root set's growth is what does not fit, its
@@ -341,6 +366,7 @@ impl Search {
                     {
                         continue;
                     }
+                    self.run.memory_need = Some(need);
                     Some(Outcome::MemoryLimit)
                 } else if self.n.is_multiple_of(BLOCK) {
                     budget.poll_with(self.roots.len() as u64, self.run.transitions, depth as u64)
@@ -633,6 +659,13 @@ mod tests {
             if r.result.is_complete() {
                 assert_eq!(counters(&r), counters(&once), "{k}/10 of {peak} bytes");
                 sealed += usize::from(r.root_tables > Some(1));
+                assert_eq!(r.memory_need, None);
+            } else {
+                // What did not fit, by part: more than the budget.
+                let n = r.memory_need.clone().expect("what it needed");
+                assert_eq!(n.budget, peak * k / 10);
+                let sum = n.store + n.queues + n.root_set_growth + n.tables_growth + n.queue_growth;
+                assert!(sum > n.budget, "{n:?}");
             }
         }
         assert!(sealed > 0, "no complete search sealed a table");

@@ -516,10 +516,24 @@ fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
             ": time limit of {} s reached",
             limits.time.map(|d| d.as_secs_f64()).unwrap_or(0.0)
         ),
-        Outcome::MemoryLimit => format!(
-            ": memory limit of {} reached",
-            harness::record::human_bytes(limits.memory_bytes.unwrap_or(0))
-        ),
+        Outcome::MemoryLimit => {
+            let h = harness::record::human_bytes;
+            let mut t = format!(
+                ": memory limit of {} reached",
+                h(limits.memory_bytes.unwrap_or(0))
+            );
+            if let Some(n) = &rec.memory_need {
+                t += &format!(
+                    " ({} allocated, {} of queues; the next batch could add {} to the root set, {} to the inner tables, {} to the next level's queue)",
+                    h(n.store),
+                    h(n.queues),
+                    h(n.root_set_growth),
+                    h(n.tables_growth),
+                    h(n.queue_growth)
+                );
+            }
+            t
+        }
         Outcome::Interrupted => ": interrupted".into(),
         _ => String::new(),
     }
