@@ -270,7 +270,22 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
                         bytes = bytes.max(run_memory_limit(budget as u64) as f64);
                     }
                 }
-                format!("> {} states, > {}", human(e.states), gib(bytes))
+                let mut need = format!("> {} states, > {}", human(e.states), gib(bytes));
+                // What did not fit, where the run said (ctree's
+                // `memory_need`, in the row's extra fields).
+                let extra: Option<serde_json::Value> = serde_json::from_str(e.row.get("extra")).ok();
+                if let Some(n) = extra.as_ref().and_then(|x| x.get("memory_need")) {
+                    let g = |k: &str| gib(n.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0));
+                    need += &format!(
+                        " (had {} and {} of queues; its next batch: root set +{}, inner tables +{}, next queue +{})",
+                        g("store"),
+                        g("queues"),
+                        g("root_set_growth"),
+                        g("tables_growth"),
+                        g("queue_growth")
+                    );
+                }
+                need
             };
             let _ = writeln!(
                 md,
@@ -351,6 +366,18 @@ mod tests {
                 // 2 M states at 10 bytes.
                 let mut r = row("b.2", "5000", "no", 2_000_000, "memory_limit", 10.0);
                 r.set("budget_memory_bytes", (4u64 << 30).to_string());
+                // What did not fit, as the run said.
+                r.set(
+                    "extra",
+                    format!(
+                        r#"{{"memory_need":{{"budget":{},"store":{},"queues":{},"root_set_growth":{},"tables_growth":0,"queue_growth":{}}}}}"#,
+                        3u64 << 30,
+                        2u64 << 30,
+                        1u64 << 29,
+                        1u64 << 30,
+                        1u64 << 28
+                    ),
+                );
                 r
             },
             row("b.3", "5000", "no", 1_000_000, "time_limit", 10.0),
@@ -379,7 +406,10 @@ mod tests {
         assert!(md.contains("| a.2 | 200 | 201 |  |  |  |  | complete |"), "{md}");
         assert!(md.contains("1 of 3 are now complete"), "{md}");
         assert_eq!(md.matches("gives what a complete one needs").count(), 1, "{md}");
-        assert!(md.contains("> 2.000M states, > 3.0 GiB"), "{md}");
+        assert!(
+            md.contains("> 2.000M states, > 3.0 GiB (had 2.0 GiB and 0.5 GiB of queues; its next batch: root set +1.0 GiB, inner tables +0.0 GiB, next queue +0.2 GiB)"),
+            "{md}"
+        );
         assert!(md.contains("> 1.000M states, > 0.0 GiB"), "{md}");
         assert!(
             md.contains("median 10.0, least 6.0 (b.1), most 20.0 (c.1); 1 above 16"),
