@@ -78,7 +78,7 @@ pub struct MemoryNeed {
     pub queues: u64,
     /// What the next batch could add: the root set's growth (a doubling
     /// or a widening), the inner tables' (their indices' doublings, new
-    /// chunks), the next level's queue's doubling.
+    /// chunks), the next level's queue's growth.
     pub root_set_growth: u64,
     pub tables_growth: u64,
     pub queue_growth: u64,
@@ -86,12 +86,22 @@ pub struct MemoryNeed {
 
 /// A level's queue of pairs, each packed at `wl + wr` bits (the left part
 /// in the high bits), widened (and repacked) when a part needs more.
+///
+/// The level being expanded gives its expanded entries' bytes back as it
+/// goes ([`release_before`](Self::release_before)), and a growing queue
+/// grows by an eighth once large, so that the two levels' queues take
+/// about the larger level's bytes, not both levels' and their doublings'
+/// slack (peg_solitaire.6, levels of 381 M states: 5.3 GB of queues).
 #[derive(Default)]
 struct PairQueue {
     wl: u32,
     wr: u32,
     len: usize,
-    /// The entries, then 16 bytes so that any entry reads as one `u128`.
+    /// Entries before this one (a multiple of 8, so that they end on a
+    /// byte) were expanded and their bytes given back.
+    base: usize,
+    /// Entries `base..len`, then 16 bytes so that any entry reads as one
+    /// `u128`.
     bytes: Vec<u8>,
 }
 
@@ -100,13 +110,24 @@ fn width(v: u32) -> u32 {
     32 - v.leading_zeros()
 }
 
+/// A queue's bytes from which it grows by an eighth instead of doubling
+/// (the C library maps an allocation this large on its own pages, and
+/// grows it by remapping them rather than copying).
+const LARGE_QUEUE: usize = 32 << 20;
+/// Bytes of a level's queue from which it gives back what it expanded
+/// (a smaller one keeps them: it becomes the next level's queue, which
+/// would otherwise grow again by doublings; phils.6's queues, 8 MB a
+/// level, took 1.2x the bytes so). The library's tests give back from a
+/// few kilobytes, so that their small models do it.
+const RELEASE_FROM: usize = if cfg!(test) { 4 << 10 } else { LARGE_QUEUE };
+
 impl PairQueue {
     fn bits(&self) -> usize {
         (self.wl + self.wr) as usize
     }
 
     fn get(&self, i: usize) -> (u32, u32) {
-        let bit = i * self.bits();
+        let bit = (i - self.base) * self.bits();
         let x = u128::from_le_bytes(self.bytes[bit / 8..bit / 8 + 16].try_into().expect("16 bytes"));
         // (Up to 64 bits an entry: masks in 128 bits.)
         let v = (x >> (bit % 8)) & ((1u128 << self.bits()) - 1);
@@ -114,13 +135,31 @@ impl PairQueue {
     }
 
     fn set(&mut self, i: usize, left: u32, right: u32) {
-        let bit = i * self.bits();
+        let bit = (i - self.base) * self.bits();
         let (at, sh) = (bit / 8, bit % 8);
         let v = ((left as u64) << self.wr | right as u64) as u128;
         let m = ((1u128 << self.bits()) - 1) << sh;
         let w = &mut self.bytes[at..at + 16];
         let x = u128::from_le_bytes((&*w).try_into().expect("16 bytes"));
         w.copy_from_slice(&((x & !m) | (v << sh)).to_le_bytes());
+    }
+
+    /// Bytes the entries `base..len` and the slack take.
+    fn used(&self) -> usize {
+        if self.len == self.base {
+            0
+        } else {
+            ((self.len - self.base) * self.bits()).div_ceil(8) + 16
+        }
+    }
+
+    /// The allocation's size after growing from `now` bytes.
+    fn grown(now: usize) -> usize {
+        if now < LARGE_QUEUE {
+            2 * now
+        } else {
+            now + now / 8
+        }
     }
 
     fn push(&mut self, left: u32, right: u32) {
@@ -136,43 +175,65 @@ impl PairQueue {
                 PairQueue {
                     wl,
                     wr,
-                    len: 0,
+                    len: self.base,
+                    base: self.base,
                     bytes: Vec::new(),
                 },
             );
-            for i in 0..old.len {
+            for i in old.base..old.len {
                 let (l, r) = old.get(i);
                 self.push(l, r);
             }
         }
-        let need = ((self.len + 1) * self.bits()).div_ceil(8) + 16;
+        let need = ((self.len - self.base + 1) * self.bits()).div_ceil(8) + 16;
         if self.bytes.len() < need {
-            self.bytes.resize(need.max(2 * self.bytes.len()), 0);
+            // Exactly (a vector's own growth would double it).
+            let to = need.max(Self::grown(self.bytes.len()));
+            self.bytes.reserve_exact(to - self.bytes.len());
+            self.bytes.resize(to, 0);
         }
         self.set(self.len, left, right);
         self.len += 1;
     }
 
+    /// Gives back the bytes of the entries before `i` (expanded), once
+    /// they are a quarter of those after them (each entry is moved down
+    /// about four times: a level of 90 MB, 0.4 GB copied) and the queue
+    /// is large.
+    fn release_before(&mut self, i: usize) {
+        let done = (i - self.base) / 8 * 8;
+        if self.bytes.len() < RELEASE_FROM || 4 * done < self.len - self.base - done {
+            return;
+        }
+        let (from, used) = (done * self.bits() / 8, self.used());
+        self.bytes.copy_within(from..used, 0);
+        self.base += done;
+        self.bytes.truncate(used - from);
+        self.bytes.shrink_to_fit();
+    }
+
     fn clear(&mut self) {
         self.len = 0;
+        self.base = 0;
     }
 
     fn bytes(&self) -> usize {
         self.bytes.capacity()
     }
 
+    /// Bytes the next entry may allocate.
+    fn growth_bytes(&self) -> usize {
+        Self::grown(self.bytes.len()) - self.bytes.len()
+    }
+
     /// Its widths, length and the bytes its entries use (and the slack
-    /// any entry is read with).
+    /// any entry is read with); entries given back are not written (the
+    /// caller counts from `base`).
     fn save(&self, w: &mut Saver) -> anyhow::Result<()> {
         w.u64(self.wl as u64)?;
         w.u64(self.wr as u64)?;
-        w.u64(self.len as u64)?;
-        let used = if self.len == 0 {
-            0
-        } else {
-            (self.len * self.bits()).div_ceil(8) + 16
-        };
-        w.bytes(&self.bytes[..used])
+        w.u64((self.len - self.base) as u64)?;
+        w.bytes(&self.bytes[..self.used()])
     }
 
     fn load(r: &mut Loader) -> anyhow::Result<PairQueue> {
@@ -180,7 +241,13 @@ impl PairQueue {
         let wr = r.below(33, "a queue's width")? as u32;
         let len = r.u64()? as usize;
         let bytes = r.bytes()?;
-        let q = PairQueue { wl, wr, len, bytes };
+        let q = PairQueue {
+            wl,
+            wr,
+            len,
+            base: 0,
+            bytes,
+        };
         let used = q.len.saturating_mul(q.bits()).div_ceil(8).saturating_add(16);
         if q.len > 0 && q.bytes.len() < used {
             return Err(anyhow::anyhow!("the checkpoint is damaged (a queue)"));
@@ -345,14 +412,14 @@ impl Search {
                 self.tree.fit_recent(self.roots.len());
                 let bounds = self.tree.root_child_bounds(self.margin);
                 let roots_growth = self.roots.next_growth_bytes(self.margin, bounds);
-                // The next level's queue may double too.
+                // The next level's queue may grow too.
                 let need = MemoryNeed {
                     budget: budget.memory().unwrap_or(u64::MAX),
                     store: self.bytes(),
                     queues: queues as u64,
                     root_set_growth: roots_growth as u64,
                     tables_growth: (self.tree.next_growth_bytes() + self.recent.growth_bytes()) as u64,
-                    queue_growth: self.next.bytes() as u64,
+                    queue_growth: self.next.growth_bytes() as u64,
                 };
                 let rest = (need.store + need.queues + need.tables_growth + need.queue_growth) as usize;
                 self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
@@ -421,6 +488,7 @@ impl Search {
                     }
                 }
                 self.n = (self.n + BATCH).min(self.level.len);
+                self.level.release_before(self.n);
                 self.margin = self.margin.max(2 * pairs.len());
                 for &(l, r) in &pairs {
                     if self.roots.len() >= max_states && !self.roots.contains(l, r) {
@@ -475,7 +543,11 @@ impl Search {
         // Both levels' queues, and how far the first is expanded.
         self.level.save(w)?;
         self.next.save(w)?;
-        w.u64(self.n as u64)
+        #[cfg(test)]
+        if self.level.base > 0 {
+            tests::REBASED_SAVES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        w.u64((self.n - self.level.base) as u64)
     }
 
     fn load(r: &mut Loader, state_len: usize) -> anyhow::Result<Search> {
@@ -508,7 +580,9 @@ impl Search {
         let level = PairQueue::load(r)?;
         let next = PairQueue::load(r)?;
         let n = r.u64()? as usize;
-        if n >= level.len || stats.states != level.len as u64 {
+        // (A level saved part way has given back the entries expanded
+        // first: its queue holds the rest, `n` counts from there.)
+        if n >= level.len || stats.states < level.len as u64 {
             return Err(damaged("the level under way"));
         }
         Ok(Search {
@@ -528,8 +602,9 @@ impl Search {
 
 #[cfg(test)]
 mod tests {
-    use super::PairQueue;
+    use super::{PairQueue, LARGE_QUEUE, RELEASE_FROM};
     use crate::explore::{explore, ExploreOptions};
+    use crate::search::checkpoint::CheckpointSpec;
     use crate::search::StoreKind;
     use crate::strategy::Strategy;
 
@@ -579,27 +654,100 @@ mod tests {
         assert_eq!((q.len, q.get(0)), (1, (3, 4)));
     }
 
+    #[test]
+    fn a_level_gives_back_what_it_expanded_and_keeps_the_rest() {
+        let mut rng = crate::rng::Rng::seeded(2);
+        let mut q = PairQueue::default();
+        let n = 4 * RELEASE_FROM;
+        let want: Vec<(u32, u32)> = (0..n)
+            .map(|_| (rng.below(1 << 20) as u32, rng.below(1 << 9) as u32))
+            .collect();
+        for &(l, r) in &want {
+            q.push(l, r);
+        }
+        let full = q.bytes();
+        // Read in order, giving back as it goes (as a level expanded).
+        let mut released = 0;
+        for (i, &p) in want.iter().enumerate() {
+            assert_eq!(q.get(i), p, "{i}");
+            let before = q.base;
+            q.release_before(i + 1);
+            if q.base != before {
+                released += 1;
+                assert_eq!(q.base % 8, 0);
+                assert!(q.base <= i + 1);
+                // What is left, and no more.
+                let left = ((q.len - q.base) * q.bits()).div_ceil(8) + 16;
+                assert!(q.bytes() <= left + 64, "{} for {left}", q.bytes());
+            }
+        }
+        assert!((4..=64).contains(&released), "{released} releases");
+        assert!(q.bytes() < full / 4);
+        // Cleared, it is the next level's queue, from its first entry.
+        q.clear();
+        for &(l, r) in &want[..1000] {
+            q.push(l, r);
+        }
+        assert!((0..1000).all(|i| q.get(i) == want[i]));
+        // A large queue grows by an eighth, a small one doubles.
+        assert_eq!(PairQueue::grown(LARGE_QUEUE), LARGE_QUEUE + LARGE_QUEUE / 8);
+        assert_eq!(PairQueue::grown(1000), 2000);
+    }
+
     /// A search stopped by its memory budget again and again, each time
     /// going on from its checkpoint, ends with the counters and levels of
     /// the search run at once, and removes its checkpoint; another
     /// model's checkpoint is refused.
     #[test]
     fn a_search_in_parts_is_the_search_at_once() {
-        use crate::search::checkpoint::CheckpointSpec;
-        let model = beem_model("bakery.4");
+        let (model, spec) = in_parts("bakery.4", 200_000, 80_000);
+        let opts = ctree_options;
+
+        // Stopped once more, the checkpoint is another model's for
+        // another digest.
+        let r = crate::explore::explore_checkpointed(&model, &opts(Some(200_000)), &spec).unwrap();
+        assert!(r.checkpoint.unwrap().saved);
+        let other = CheckpointSpec {
+            digest: 2,
+            ..spec.clone()
+        };
+        let e = crate::explore::explore_checkpointed(&model, &opts(None), &other).unwrap_err();
+        assert!(e.to_string().contains("another model"), "{e}");
+        let _ = std::fs::remove_dir_all(spec.path.parent().unwrap());
+    }
+
+    /// Saves after a level gave back the bytes of the entries it expanded
+    /// (its queue then holds the rest).
+    pub(super) static REBASED_SAVES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    /// A level saved part way, after it gave back what it expanded, goes
+    /// on from the right entry.
+    #[test]
+    fn a_level_saved_after_giving_back_goes_on_where_it_was() {
+        let (_, spec) = in_parts("fischer.4", 1_000_000, 400_000);
+        assert!(REBASED_SAVES.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        let _ = std::fs::remove_dir_all(spec.path.parent().unwrap());
+    }
+
+    /// `inst` explored in parts, the first under `first` bytes, each next
+    /// one under `step` more, six of them, then to its end: the counters
+    /// and levels of the search run at once; the model and the (removed)
+    /// checkpoint.
+    fn in_parts(inst: &str, first: u64, step: u64) -> (dve_frontend::interp::Interpreter, CheckpointSpec) {
+        let model = beem_model(inst);
         let opts = ctree_options;
         let once = explore(&model, &opts(None));
-        let dir = std::env::temp_dir().join(format!("dvemc-parts-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("dvemc-parts-{inst}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let spec = CheckpointSpec {
-            path: dir.join("bakery4.ckpt"),
+            path: dir.join("parts.ckpt"),
             digest: 1,
         };
         let _ = std::fs::remove_file(&spec.path);
         let mut parts = 0;
         let last = loop {
             // Each part may hold a little more than the last.
-            let memory = (parts < 6).then(|| 200_000 + parts * 80_000);
+            let memory = (parts < 6).then(|| first + parts * step);
             let r = crate::explore::explore_checkpointed(&model, &opts(memory), &spec).unwrap();
             let info = r.checkpoint.clone().unwrap();
             assert_eq!(info.resumed_parts, parts);
@@ -622,19 +770,9 @@ mod tests {
                 r.level_table.clone(),
             )
         };
-        assert_eq!(counters(&last), counters(&once));
-
-        // Stopped once more, the checkpoint is another model's for
-        // another digest.
-        let r = crate::explore::explore_checkpointed(&model, &opts(Some(200_000)), &spec).unwrap();
-        assert!(r.checkpoint.unwrap().saved);
-        let other = CheckpointSpec {
-            digest: 2,
-            ..spec.clone()
-        };
-        let e = crate::explore::explore_checkpointed(&model, &opts(None), &other).unwrap_err();
-        assert!(e.to_string().contains("another model"), "{e}");
-        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(counters(&last), counters(&once), "{inst}");
+        assert!(!spec.path.exists());
+        (model, spec)
     }
 
     /// A budget that the root set's last doubling would pass: its table
