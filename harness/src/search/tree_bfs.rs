@@ -11,7 +11,7 @@
 //! trait, whose ids are dense: its queue holds the pairs (packed at the
 //! bits their parts need, about 5 bytes per state of the level being
 //! expanded and of the next one, counted in `frontier_bytes`; a large
-//! level gives back what it expanded as it goes: [`PairQueue`]), and
+//! level gives back what it expanded as it goes: `PairQueue`), and
 //! back-level edges, which need to know the level of a state found again,
 //! are not counted. States, transitions,
 //! deadlocks and the states and edges of every level are the other
