@@ -602,6 +602,7 @@ mod tests {
                         | "successor_choice" | "instance" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
+                        "memory_need" => serde_json::to_value(crate::search::tree_bfs::MemoryNeed::default()).unwrap(),
                         _ => Value::from(1),
                     };
                     (k.to_string(), v)
