@@ -475,6 +475,10 @@ pub struct TreeStore {
     /// The halves (the root's children) met lately: one found there is
     /// not looked up, nor is anything below it ([`RecentSubtrees`]).
     subtrees: Vec<RecentSubtrees>,
+    /// For each node, the words under it as bits (empty if the state has
+    /// more than 64 words): which nodes a successor changed is then a few
+    /// masks, not a walk of the tree.
+    word_masks: Vec<u64>,
     /// Sums over the tables of `bytes` and `growth_bytes`, kept as tables
     /// change (a memory budget reads them for every new state).
     bytes: usize,
@@ -606,6 +610,7 @@ impl TreeStore {
     /// ([`super::leaf_order`]), and any order is exact.
     pub fn with_leaves(state_len: usize, leaves: &[usize]) -> TreeStore {
         let (words, nodes) = shape(state_len, leaves);
+        let word_masks = word_masks(&nodes, words);
         let tables: Vec<PairTable> = nodes.iter().map(|_| PairTable::new()).collect();
         let recent = RefCell::new(Recent {
             trees: (0..RECENT)
@@ -638,6 +643,7 @@ impl TreeStore {
             memo: RefCell::new(Memo::new(0)),
             recent_states: RecentStates::new(state_len),
             subtrees,
+            word_masks,
             bytes,
             growth,
         }
@@ -747,6 +753,9 @@ impl TreeStore {
     /// into `idx` with the others' (taken from that tree); whether the
     /// last pair inserted was new (false if none was inserted).
     fn insert_changed(&mut self, words: &[u32], idx: &mut [u32], end: usize) -> bool {
+        if !self.word_masks.is_empty() {
+            return self.insert_changed_masked(words, idx, end);
+        }
         let mut changed = Scratch::new(self.nodes.len(), true);
         let changed = changed.slice();
         self.reuse_unchanged(words, idx, changed);
@@ -766,6 +775,60 @@ impl TreeStore {
         }
         let mut new = false;
         for i in (0..end).filter(|&i| changed[i]) {
+            let pair = self.pair(&self.nodes[i], words, idx);
+            (idx[i], new) = self.insert_pair(i, pair, pair_hash(pair));
+        }
+        for (s, miss) in self.subtrees.iter_mut().zip(misses) {
+            if let Some(slot) = miss {
+                s.put(slot, words, idx[s.node]);
+            }
+        }
+        new
+    }
+
+    /// [`insert_changed`](Self::insert_changed) for a tree of at most 64
+    /// words, with the changed nodes as bits.
+    fn insert_changed_masked(&mut self, words: &[u32], idx: &mut [u32], end: usize) -> bool {
+        let nn = self.nodes.len();
+        let mut changed = {
+            let recent = self.recent.borrow();
+            let last = &recent.trees[recent.cur];
+            if last.valid {
+                let diff = words
+                    .iter()
+                    .zip(&last.words)
+                    .enumerate()
+                    .fold(0u64, |d, (i, (a, b))| d | ((a != b) as u64) << i);
+                idx[..nn].copy_from_slice(&last.idx);
+                self.word_masks
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |c, (i, &m)| c | ((diff & m != 0) as u64) << i)
+            } else {
+                u64::MAX >> (64 - nn)
+            }
+        };
+        // A changed half met lately: its index, and nothing below it
+        // looked up (the indices below it are then not set).
+        let mut misses = [None; 2];
+        for (s, miss) in self.subtrees.iter_mut().zip(&mut misses) {
+            if changed >> s.node & 1 != 0 {
+                match s.find(words) {
+                    Ok(i) => {
+                        idx[s.node] = i;
+                        changed &= !((u64::MAX >> (63 - s.node)) & (u64::MAX << s.first));
+                    }
+                    Err(slot) => *miss = Some(slot),
+                }
+            }
+        }
+        if end < 64 {
+            changed &= (1u64 << end) - 1;
+        }
+        let mut new = false;
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
             let pair = self.pair(&self.nodes[i], words, idx);
             (idx[i], new) = self.insert_pair(i, pair, pair_hash(pair));
         }
@@ -981,6 +1044,24 @@ pub(super) fn mark_changed(
             idx[i] = last_idx[i];
         }
     }
+}
+
+/// For each of `nodes` (over `words` words), the words under it as bits;
+/// none if there are more than 64 words.
+fn word_masks(nodes: &[Node], words: usize) -> Vec<u64> {
+    if words > 64 {
+        return Vec::new();
+    }
+    let mut masks: Vec<u64> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        let m = |c: Child| match c {
+            Child::Word(w) => 1u64 << w,
+            Child::Node(k) => masks[k],
+        };
+        let v = m(n.left) | m(n.right);
+        masks.push(v);
+    }
+    masks
 }
 
 /// The words under `c`, in the leaf order.
@@ -1212,7 +1293,9 @@ mod tests {
 
     #[test]
     fn agrees_with_the_exact_store_and_gives_states_back() {
-        for (n, scramble) in [0, 1, 3, 4, 5, 8, 13, 64, 301]
+        // (Up to 64 words, 256 bytes, the changed nodes are found with
+        // masks; past them by a walk of the tree.)
+        for (n, scramble) in [0, 1, 3, 4, 5, 8, 13, 64, 256, 257, 301]
             .into_iter()
             .flat_map(|n| [(n, false), (n, true)])
         {
