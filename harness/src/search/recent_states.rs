@@ -79,6 +79,13 @@ impl RecentStates {
             .then(|| u32::from_le_bytes(head[8..].try_into().expect("4 bytes")))
     }
 
+    /// Starts loading the slot of fingerprint `fp` (its head, where a
+    /// lookup starts).
+    #[inline]
+    pub fn prefetch(&self, fp: u64) {
+        super::store::prefetch_line(&self.slots[self.at(fp)]);
+    }
+
     /// Puts `state` (fingerprint `fp`), a stored state, in its slot with
     /// `value` (nothing if `fp` is 0).
     #[inline]

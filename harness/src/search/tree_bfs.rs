@@ -403,6 +403,7 @@ impl Search {
         let mut buf = SuccBuf::new(model.state_len());
         let mut state = Vec::with_capacity(model.state_len());
         let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut fps: Vec<u64> = Vec::new();
         while self.level.len > 0 {
             let depth = self.run.levels.len();
             while self.n < self.level.len {
@@ -471,14 +472,22 @@ impl Search {
                     if k == 0 {
                         run.deadlocks += 1;
                     }
+                    // The successors' fingerprints first, and the slots
+                    // where they would be among the states met lately
+                    // prefetched.
+                    fps.clear();
                     for i in 0..k {
+                        let fp = model.fingerprint(buf.state(i));
+                        recent.prefetch(fp);
+                        fps.push(fp);
+                    }
+                    for (i, &fp) in fps.iter().enumerate() {
                         if buf.entry(i).error {
                             run.error_transitions += 1;
                         }
                         // A successor met a moment before is stored (or
                         // is this batch's, stored below): no lookup.
                         let succ = buf.state(i);
-                        let fp = model.fingerprint(succ);
                         if recent.get(fp, succ).is_some() {
                             continue;
                         }
