@@ -404,12 +404,17 @@ impl Search {
         let mut state = Vec::with_capacity(model.state_len());
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         let mut fps: Vec<u64> = Vec::new();
+        let mut pipe = super::tree_store::Pipeline::default();
         while self.level.len > 0 {
             let depth = self.run.levels.len();
             while self.n < self.level.len {
                 // Memory before every batch (its successors may grow each
                 // table once); time and interruption every block.
-                let queues = self.level.bytes() + self.next.bytes() + buf.bytes() + pairs.capacity() * 8;
+                let queues = self.level.bytes()
+                    + self.next.bytes()
+                    + buf.bytes()
+                    + pairs.capacity() * 8
+                    + pipe.bytes();
                 self.recent.fit(self.roots.len());
                 self.tree.fit_recent(self.roots.len());
                 let bounds = self.tree.root_child_bounds(self.margin);
@@ -453,8 +458,11 @@ impl Search {
                 // lookup the better: 1.03x against a pass over the batch
                 // after), then the successors looked up in order, so that
                 // the misses overlap and the search is the one-by-one
-                // search.
+                // search. Where a table is large, the successors' lookups
+                // there wait in a pipeline (`tree_store::Pipeline`), so
+                // that their misses overlap too.
                 pairs.clear();
+                let piped = self.tree.pipeline_pays();
                 let (run, stats, tree, recent, roots) = (
                     &mut self.run,
                     &mut self.stats,
@@ -492,9 +500,27 @@ impl Search {
                             continue;
                         }
                         recent.put(fp, succ, 0);
+                        if piped {
+                            // (Its root's bucket prefetched once encoded,
+                            // its children put in its place.)
+                            tree.pipeline_begin(&mut pipe, succ, pairs.len());
+                            pairs.push((0, 0));
+                            for (at, l, r) in pipe.done.drain(..) {
+                                roots.prefetch(l, r);
+                                pairs[at] = (l, r);
+                            }
+                            continue;
+                        }
                         let (l, r) = tree.insert_below_root(succ);
                         roots.prefetch(l, r);
                         pairs.push((l, r));
+                    }
+                }
+                if piped {
+                    while tree.pipeline_step(&mut pipe) {}
+                    for (at, l, r) in pipe.done.drain(..) {
+                        roots.prefetch(l, r);
+                        pairs[at] = (l, r);
                     }
                 }
                 self.n = (self.n + BATCH).min(self.level.len);

@@ -427,6 +427,12 @@ impl PairTable {
         }
     }
 
+    /// Whether its lookups miss the cache (see [`Pipeline`]).
+    #[inline]
+    fn large(&self) -> bool {
+        self.index.len() * 4 >= LARGE_INDEX
+    }
+
     fn bytes(&self) -> usize {
         debug_assert_eq!(
             self.alloc,
@@ -920,6 +926,173 @@ impl TreeStore {
     }
 }
 
+/// Index bytes from which a table's lookups miss the processor's caches
+/// (see [`Pipeline`]); in the library's tests every table's, so that
+/// their small models go through it.
+const LARGE_INDEX: usize = if cfg!(test) { 4 } else { 1 << 20 };
+/// Successors a [`Pipeline`] keeps in flight (16 or a threshold of
+/// 512 KiB were no faster on hanoi.3).
+const IN_FLIGHT: usize = 8;
+
+/// Successors being encoded below the root, each waiting for the index
+/// slot of its next lookup in a large table (prefetched) while the others
+/// go on: the misses of several successors overlap instead of each
+/// lookup waiting for the last. For trees of at most 64 words.
+///
+/// Why: hanoi.3's moves change words under both halves, whose tables
+/// hold 1.1 M and 3.4 M pairs (indices of 8 and 18 MB), and a lookup
+/// there took 200-350 processor cycles (rdtsc around each), most of the
+/// search's time; in flight with others, about 100, and the search ran
+/// 1.096x (3 reps). A batch encoded node by node instead, every
+/// successor's slot in a large table prefetched before any is looked up,
+/// ran 0.947x: it lost halves met lately within the batch, and the root
+/// set's prefetches came later. Here a successor's halves are put as soon
+/// as it is done, its root's bucket prefetched then, and its pairs are
+/// the same; only new pairs' indices come in another order.
+///
+/// Exact: each successor's nodes are looked up in the order
+/// `insert_below_root` would, children first, each lookup exact.
+#[derive(Debug, Default)]
+pub struct Pipeline {
+    words: Vec<u32>,
+    idx: Vec<u32>,
+    /// Per slot: nodes still to look up (bits), the node waiting and its
+    /// pair's hash, the halves met lately it missed, where its root's
+    /// children go.
+    changed: [u64; IN_FLIGHT],
+    waiting: [(usize, u64); IN_FLIGHT],
+    misses: [[Option<usize>; 2]; IN_FLIGHT],
+    out: [usize; IN_FLIGHT],
+    /// Slots in flight, oldest first, and free ones.
+    queue: std::collections::VecDeque<usize>,
+    free: Vec<usize>,
+    /// Successors encoded: where they go, and their roots' children.
+    pub done: Vec<(usize, u32, u32)>,
+}
+
+impl Pipeline {
+    /// Bytes of its buffers.
+    pub fn bytes(&self) -> usize {
+        (self.words.capacity() + self.idx.capacity()) * 4
+            + self.queue.capacity() * 8
+            + self.free.capacity() * 8
+            + self.done.capacity() * 16
+    }
+}
+
+impl TreeStore {
+    /// Whether [`pipeline_begin`](Self::pipeline_begin) pays: a table
+    /// below the root is large, and the tree has masks.
+    pub fn pipeline_pays(&self) -> bool {
+        let root = self.nodes.len() - 1;
+        !self.word_masks.is_empty() && self.tables[..root].iter().any(PairTable::large)
+    }
+
+    /// Starts encoding `state`, a successor of the state last decoded by
+    /// [`decode_root`](Self::decode_root), below the root, as
+    /// [`insert_below_root`](Self::insert_below_root) does; its root's
+    /// children go to `p.done` with `at` once known.
+    pub fn pipeline_begin(&mut self, p: &mut Pipeline, state: &[u8], at: usize) {
+        let (w, nn) = (self.words, self.nodes.len());
+        if p.words.len() != IN_FLIGHT * w || p.idx.len() != IN_FLIGHT * nn {
+            *p = Pipeline {
+                words: vec![0; IN_FLIGHT * w],
+                idx: vec![0; IN_FLIGHT * nn],
+                free: (0..IN_FLIGHT).collect(),
+                ..Default::default()
+            };
+        }
+        while p.free.is_empty() {
+            self.pipeline_step(p);
+        }
+        let k = p.free.pop().expect("a free slot");
+        let words = &mut p.words[k * w..][..w];
+        let idx = &mut p.idx[k * nn..][..nn];
+        read_words(state, words);
+        let mut changed = {
+            let recent = self.recent.borrow();
+            let last = &recent.trees[recent.cur];
+            if last.valid {
+                let diff = words
+                    .iter()
+                    .zip(&last.words)
+                    .enumerate()
+                    .fold(0u64, |d, (i, (a, b))| d | ((a != b) as u64) << i);
+                idx.copy_from_slice(&last.idx);
+                self.word_masks
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |c, (i, &m)| c | ((diff & m != 0) as u64) << i)
+            } else {
+                u64::MAX >> (64 - nn)
+            }
+        };
+        let mut misses = [None; 2];
+        for (s, miss) in self.subtrees.iter().zip(&mut misses) {
+            if changed >> s.node & 1 != 0 {
+                match s.find(words) {
+                    Ok(i) => {
+                        idx[s.node] = i;
+                        changed &= !((u64::MAX >> (63 - s.node)) & (u64::MAX << s.first));
+                    }
+                    Err(slot) => *miss = Some(slot),
+                }
+            }
+        }
+        // (Not the root: its pair goes to the root set.)
+        changed &= (1u64 << (nn - 1)) - 1;
+        p.changed[k] = changed;
+        p.misses[k] = misses;
+        p.out[k] = at;
+        self.pipeline_advance(p, k);
+    }
+
+    /// Looks up the waiting pair of the oldest successor in flight and
+    /// goes on with it.
+    pub fn pipeline_step(&mut self, p: &mut Pipeline) -> bool {
+        let Some(k) = p.queue.pop_front() else {
+            return false;
+        };
+        let (w, nn) = (self.words, self.nodes.len());
+        let (i, h) = p.waiting[k];
+        let pair = self.pair(&self.nodes[i], &p.words[k * w..][..w], &p.idx[k * nn..][..nn]);
+        p.idx[k * nn + i] = self.insert_pair(i, pair, h).0;
+        p.changed[k] &= !(1u64 << i);
+        self.pipeline_advance(p, k);
+        true
+    }
+
+    /// Looks up slot `k`'s nodes in order up to one in a large table,
+    /// whose slot it prefetches and waits at; or, none left, gives its
+    /// root's children.
+    fn pipeline_advance(&mut self, p: &mut Pipeline, k: usize) {
+        let (w, nn) = (self.words, self.nodes.len());
+        let words = &p.words[k * w..][..w];
+        let idx = &mut p.idx[k * nn..][..nn];
+        while p.changed[k] != 0 {
+            let i = p.changed[k].trailing_zeros() as usize;
+            let pair = self.pair(&self.nodes[i], words, idx);
+            let h = pair_hash(pair);
+            if self.tables[i].large() {
+                self.tables[i].prefetch_slot(h);
+                p.waiting[k] = (i, h);
+                p.queue.push_back(k);
+                return;
+            }
+            idx[i] = self.insert_pair(i, pair, h).0;
+            p.changed[k] &= !(1u64 << i);
+        }
+        for (s, miss) in self.subtrees.iter_mut().zip(p.misses[k]) {
+            if let Some(slot) = miss {
+                s.put(slot, words, idx[s.node]);
+            }
+        }
+        let pair = self.pair(&self.nodes[nn - 1], words, idx);
+        p.done.push((p.out[k], (pair >> 32) as u32, pair as u32));
+        p.free.push(k);
+    }
+}
+
 /// Checkpoints ([`super::checkpoint`]): the leaf order and every table,
 /// index included (rebuilding the indices would cost a pass over every
 /// pair); the remembered trees and the memo start empty (they are exact
@@ -1361,6 +1534,59 @@ mod tests {
             let i = rng.below(states.len());
             below.decode_root(roots[i].0, roots[i].1, &mut a);
             assert_eq!(a, states[i], "{i}");
+        }
+    }
+
+    /// States encoded in a pipeline (every table large in the tests) are
+    /// the states: decoded back whole, equal states with equal pairs,
+    /// different ones with different pairs; each begun right after its
+    /// "parent" was decoded, so that the masks are used.
+    #[test]
+    fn states_encoded_in_a_pipeline_are_exact() {
+        for n in [12, 45, 256] {
+            let mut rng = crate::rng::Rng::seeded(n as u64);
+            let mut walk = vec![0u8; n];
+            let mut states = Vec::new();
+            for _ in 0..3000 {
+                for _ in 0..1 + rng.below(2) {
+                    walk[rng.below(n)] = rng.below(3) as u8;
+                }
+                states.push(walk.clone());
+            }
+            let mut t = TreeStore::with_leaves(n, &scrambled(n));
+            assert!(t.pipeline_pays());
+            let mut p = Pipeline::default();
+            let mut roots = vec![None; states.len()];
+            let mut scratch = Vec::new();
+            for (at, s) in states.iter().enumerate() {
+                // Decode a state already encoded (the parent), now and then.
+                if at > 0 && rng.below(3) == 0 {
+                    if let Some((l, r)) = roots[rng.below(at)] {
+                        t.decode_root(l, r, &mut scratch);
+                    }
+                }
+                t.pipeline_begin(&mut p, s, at);
+                for (at, l, r) in p.done.drain(..) {
+                    roots[at] = Some((l, r));
+                }
+            }
+            while t.pipeline_step(&mut p) {}
+            for (at, l, r) in p.done.drain(..) {
+                roots[at] = Some((l, r));
+            }
+            let roots: Vec<(u32, u32)> = roots.into_iter().map(|r| r.expect("every state done")).collect();
+            let mut seen = std::collections::HashMap::new();
+            for (s, &pair) in states.iter().zip(&roots) {
+                t.decode_root(pair.0, pair.1, &mut scratch);
+                assert_eq!(&scratch, s, "n = {n}");
+                assert_eq!(
+                    *seen.entry(s.clone()).or_insert(pair),
+                    pair,
+                    "n = {n}: one state, one pair"
+                );
+            }
+            let distinct: std::collections::HashSet<_> = roots.iter().collect();
+            assert_eq!(distinct.len(), seen.len(), "n = {n}: one pair, one state");
         }
     }
 
