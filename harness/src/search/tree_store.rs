@@ -178,8 +178,14 @@ impl Packed {
     #[inline]
     fn get(&self, i: usize) -> u64 {
         let (at, shift) = self.window(i);
-        let x = u128::from_le_bytes(self.bytes[at..at + 16].try_into().expect("16 bytes"));
-        let v = (x >> shift) as u64 & low_bits(self.wl + self.wr);
+        let v = if self.wl + self.wr <= 56 {
+            // (Within 8 bytes: one 64-bit load and shift.)
+            let x = u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"));
+            (x >> shift) & low_bits(self.wl + self.wr)
+        } else {
+            let x = u128::from_le_bytes(self.bytes[at..at + 16].try_into().expect("16 bytes"));
+            (x >> shift) as u64 & low_bits(self.wl + self.wr)
+        };
         (v >> self.wr) << 32 | (v & low_bits(self.wr))
     }
 
