@@ -1015,6 +1015,8 @@ impl TreeStore {
         let words = &mut p.words[k * w..][..w];
         let idx = &mut p.idx[k * nn..][..nn];
         read_words(state, words);
+        // (As in `insert_changed_masked`: the same steps in one helper ran
+        // 0.977x and 0.987x, every instance slower, 2 reps each.)
         let mut changed = {
             let recent = self.recent.borrow();
             let last = &recent.trees[recent.cur];
