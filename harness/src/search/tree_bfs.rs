@@ -128,17 +128,8 @@ impl PairQueue {
     }
 
     fn get(&self, i: usize) -> (u32, u32) {
-        let bit = (i - self.base) * self.bits();
-        if self.bits() <= 56 {
-            // (Within 8 bytes: one 64-bit load and shift.)
-            let x = u64::from_le_bytes(self.bytes[bit / 8..bit / 8 + 8].try_into().expect("8 bytes"));
-            let v = (x >> (bit % 8)) & ((1u64 << self.bits()) - 1);
-            return ((v >> self.wr) as u32, (v & ((1u64 << self.wr) - 1)) as u32);
-        }
-        let x = u128::from_le_bytes(self.bytes[bit / 8..bit / 8 + 16].try_into().expect("16 bytes"));
-        // (Up to 64 bits an entry: masks in 128 bits.)
-        let v = (x >> (bit % 8)) & ((1u128 << self.bits()) - 1);
-        ((v >> self.wr) as u32, (v & ((1u128 << self.wr) - 1)) as u32)
+        let v = super::store::read_bits(&self.bytes, (i - self.base) * self.bits(), self.bits() as u32);
+        ((v >> self.wr) as u32, (v & ((1u64 << self.wr) - 1)) as u32)
     }
 
     fn set(&mut self, i: usize, left: u32, right: u32) {

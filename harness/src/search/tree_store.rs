@@ -82,7 +82,7 @@ use std::cell::RefCell;
 use super::checkpoint::{Loader, Saver};
 use super::recent_states::RecentStates;
 use super::recent_subtrees::RecentSubtrees;
-use super::store::{advise_huge_pages, prefetch_line, Insert, PrefetchRing, Store, MAX_STATES};
+use super::store::{advise_huge_pages, prefetch_line, read_bits, Insert, PrefetchRing, Store, MAX_STATES};
 
 /// Pairs per arena chunk.
 const CHUNK: usize = 1 << 16;
@@ -177,15 +177,7 @@ impl Packed {
 
     #[inline]
     fn get(&self, i: usize) -> u64 {
-        let (at, shift) = self.window(i);
-        let v = if self.wl + self.wr <= 56 {
-            // (Within 8 bytes: one 64-bit load and shift.)
-            let x = u64::from_le_bytes(self.bytes[at..at + 8].try_into().expect("8 bytes"));
-            (x >> shift) & low_bits(self.wl + self.wr)
-        } else {
-            let x = u128::from_le_bytes(self.bytes[at..at + 16].try_into().expect("16 bytes"));
-            (x >> shift) as u64 & low_bits(self.wl + self.wr)
-        };
+        let v = read_bits(&self.bytes, i * (self.wl + self.wr) as usize, self.wl + self.wr);
         (v >> self.wr) << 32 | (v & low_bits(self.wr))
     }
 
