@@ -331,7 +331,10 @@ impl Loader {
 
     pub fn bytes(&mut self) -> Result<Vec<u8>> {
         let n = self.count(1)?;
+        // A table's slots, read at random: huge pages asked for before the
+        // read writes them (`advise_huge_capacity`).
         let mut v = vec![0u8; n];
+        super::store::advise_huge_capacity(&mut v);
         self.raw(&mut v)?;
         Ok(v)
     }
@@ -339,6 +342,7 @@ impl Loader {
     pub fn u32s(&mut self) -> Result<Vec<u32>> {
         let n = self.count(4)?;
         let mut v = Vec::with_capacity(n);
+        super::store::advise_huge_capacity(&mut v);
         let mut buf = vec![0u8; 4 << 14];
         let mut left = n;
         while left > 0 {

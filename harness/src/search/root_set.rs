@@ -497,8 +497,9 @@ impl RootSet {
         self.sb -= 1;
         let len = Self::table_bytes(self.wl, self.wr, self.b);
         self.bytes.reserve_exact(len - self.bytes.len());
+        // Before `resize` writes the new half.
+        super::store::advise_huge_capacity(&mut self.bytes);
         self.bytes.resize(len, 0);
-        super::store::advise_huge_pages(&self.bytes);
         for h in (LOW..nb).rev() {
             let (keys, n) = take(&mut self.bytes, h);
             // The permuted key is the same; the geometry splits it anew.
@@ -549,7 +550,6 @@ impl RootSet {
         }
         let mut overflow = std::collections::HashSet::with_capacity(cap);
         overflow.extend(over);
-        super::store::advise_huge_pages(&bytes);
         Ok(RootSet {
             wl,
             wr,

@@ -1165,7 +1165,6 @@ impl TreeStore {
             if full != t.len || t.chunks.iter().rev().skip(1).any(|c| c.len != CHUNK) {
                 return Err(damaged("a table's chunks"));
             }
-            advise_huge_pages(&t.index);
             t.alloc = t.chunks.iter().map(|c| c.bytes.len()).sum::<usize>() + t.index.len() * 4;
             t.growth = t.next_growth();
         }
