@@ -44,6 +44,8 @@
 //! a key is not a dense number, so a search keeps the pairs themselves in
 //! its queue (`search::tree_bfs`).
 
+use super::store::low_bits;
+
 /// Slots per bucket.
 pub const SLOTS: usize = 8;
 /// Bits of a slot that say how far its key is from its home bucket.
@@ -64,15 +66,6 @@ const SLACK: usize = 16;
 const LOW: usize = 64;
 /// Fewest buckets for a doubling in place (below, a copy costs little).
 const IN_PLACE_MIN: usize = 4 * LOW;
-
-#[inline]
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
 
 /// Bits of `v` (0 for 0).
 #[inline]
@@ -106,7 +99,7 @@ fn shift(w: u32) -> u32 {
 /// A bijection of the `w`-bit numbers that spreads them.
 #[inline]
 fn permute(x: u64, w: u32) -> u64 {
-    let (m, s) = (mask(w), shift(w));
+    let (m, s) = (low_bits(w), shift(w));
     let mut x = x.wrapping_mul(M1) & m;
     x ^= x >> s;
     x = x.wrapping_mul(M2) & m;
@@ -127,7 +120,7 @@ fn unshift(y: u64, s: u32, w: u32) -> u64 {
 
 /// The inverse of [`permute`].
 fn unpermute(y: u64, w: u32) -> u64 {
-    let (m, s) = (mask(w), shift(w));
+    let (m, s) = (low_bits(w), shift(w));
     let x = unshift(y, s, w);
     let x = x.wrapping_mul(M2_INV) & m;
     let x = unshift(x, s, w);
@@ -145,7 +138,7 @@ fn read_slot(bytes: &[u8], i: usize, sb: u32) -> u64 {
 fn write_slot(bytes: &mut [u8], i: usize, sb: u32, v: u64) {
     let bit = i * sb as usize;
     let (at, sh) = (bit / 8, bit % 8);
-    let m = (mask(sb) as u128) << sh;
+    let m = (low_bits(sb) as u128) << sh;
     let w = &mut bytes[at..at + 16];
     let x = u128::from_le_bytes((&*w).try_into().expect("16 bytes"));
     w.copy_from_slice(&((x & !m) | ((v as u128) << sh)).to_le_bytes());
@@ -342,7 +335,7 @@ impl RootSet {
     #[inline]
     fn split(&self, key: u64) -> (usize, u64) {
         let x = permute(key, self.w);
-        ((x >> self.r) as usize, x & mask(self.r))
+        ((x >> self.r) as usize, x & low_bits(self.r))
     }
 
     /// Starts loading the home bucket of the pair `(left, right)`, which
@@ -418,10 +411,10 @@ impl RootSet {
                 let v = self.slot(i);
                 (v != 0).then(|| {
                     let v = v - 1;
-                    let (d, rem) = (v >> self.r, v & mask(self.r));
+                    let (d, rem) = (v >> self.r, v & low_bits(self.r));
                     let home = ((i / SLOTS) + nb - d as usize) & (nb - 1);
                     let key = unpermute((home as u64) << self.r | rem, self.w);
-                    ((key >> self.wr) as u32, (key & mask(self.wr)) as u32)
+                    ((key >> self.wr) as u32, (key & low_bits(self.wr)) as u32)
                 })
             })
             .chain(over)
@@ -455,14 +448,14 @@ impl RootSet {
     /// Puts the key whose permutation is `x`, not in the set, in its
     /// place: the first empty slot from its home, or the overflow set.
     fn place(&mut self, x: u64) {
-        let (home, rem) = ((x >> self.r) as usize, x & mask(self.r));
+        let (home, rem) = ((x >> self.r) as usize, x & low_bits(self.r));
         match self.probe(home, rem) {
             Err(Some((i, d))) => self.set_slot(i, 1 + (d << self.r | rem)),
             Ok(()) => unreachable!("a pair twice in a set"),
             Err(None) => {
                 let key = unpermute(x, self.w);
                 self.overflow
-                    .insert((key >> self.wr) << 32 | (key & mask(self.wr)));
+                    .insert((key >> self.wr) << 32 | (key & low_bits(self.wr)));
             }
         }
     }
@@ -478,7 +471,7 @@ impl RootSet {
             for i in h * SLOTS..(h + 1) * SLOTS {
                 let v = read_slot(bytes, i, sb);
                 if v != 0 {
-                    let (d, rem) = ((v - 1) >> r, (v - 1) & mask(r));
+                    let (d, rem) = ((v - 1) >> r, (v - 1) & low_bits(r));
                     let home = (h + nb - d as usize) & (nb - 1);
                     keys[n] = (home as u64) << r | rem;
                     n += 1;
@@ -512,7 +505,7 @@ impl RootSet {
         }
         let over = std::mem::take(&mut self.overflow);
         for k in over {
-            self.place(permute((k >> 32) << self.wr | (k & mask(32)), self.w));
+            self.place(permute((k >> 32) << self.wr | (k & low_bits(32)), self.w));
         }
     }
 }
@@ -583,9 +576,9 @@ mod tests {
         for w in [2u32, 3, 7, 16, 31, 35, 48, 63, 64] {
             let mut rng = crate::rng::Rng::seeded(w as u64);
             for _ in 0..2000 {
-                let x = rng.next_u64() & mask(w);
+                let x = rng.next_u64() & low_bits(w);
                 let y = permute(x, w);
-                assert!(y <= mask(w), "w = {w}");
+                assert!(y <= low_bits(w), "w = {w}");
                 assert_eq!(unpermute(y, w), x, "w = {w}");
             }
         }
@@ -666,15 +659,15 @@ mod tests {
         let mut rng = crate::rng::Rng::seeded(7);
         let mut keys = Vec::new();
         while set.len() * MAX_LOAD.1 < (SLOTS << set.b) * MAX_LOAD.0 - 20 {
-            let x = rng.next_u64() & mask(set.w);
+            let x = rng.next_u64() & low_bits(set.w);
             // Homes crowded at both ends of the table.
             let x = if x & 1 == 0 {
                 x >> 3
             } else {
-                mask(set.w) - (x >> 3)
+                low_bits(set.w) - (x >> 3)
             };
             let key = unpermute(x, set.w);
-            let (l, r) = ((key >> set.wr) as u32, (key & mask(set.wr)) as u32);
+            let (l, r) = ((key >> set.wr) as u32, (key & low_bits(set.wr)) as u32);
             if set.insert(l, r) {
                 keys.push((l, r));
             }

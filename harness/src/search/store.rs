@@ -509,6 +509,17 @@ pub(crate) fn prefetch_state_lines(state: &[u8]) {
     }
 }
 
+/// A mask of the low `w` bits (all 64 for `w >= 64`, where a shift by 64
+/// would overflow): the bit-packed tables, queues and the root set share it.
+#[inline]
+pub(crate) fn low_bits(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
 /// The `w` bits (at most 64) from bit `bit` of `bytes`, little-endian, as
 /// the bit-packed tables and queues store their entries (each keeps 16
 /// bytes past its last entry, so that any entry reads whole). An entry of
@@ -517,7 +528,7 @@ pub(crate) fn prefetch_state_lines(state: &[u8]) {
 #[inline]
 pub(crate) fn read_bits(bytes: &[u8], bit: usize, w: u32) -> u64 {
     let (at, shift) = (bit / 8, bit % 8);
-    let mask = if w >= 64 { u64::MAX } else { (1u64 << w) - 1 };
+    let mask = low_bits(w);
     if w <= 56 {
         let x = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         (x >> shift) & mask

@@ -82,7 +82,9 @@ use std::cell::RefCell;
 use super::checkpoint::{Loader, Saver};
 use super::recent_states::RecentStates;
 use super::recent_subtrees::RecentSubtrees;
-use super::store::{advise_huge_pages, prefetch_line, read_bits, Insert, PrefetchRing, Store, MAX_STATES};
+use super::store::{
+    advise_huge_pages, low_bits, prefetch_line, read_bits, Insert, PrefetchRing, Store, MAX_STATES,
+};
 
 /// Pairs per arena chunk.
 const CHUNK: usize = 1 << 16;
@@ -142,15 +144,6 @@ const SLACK: usize = 16;
 #[inline]
 fn width(v: u32) -> u32 {
     32 - v.leading_zeros()
-}
-
-#[inline]
-fn low_bits(w: u32) -> u64 {
-    if w >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << w) - 1
-    }
 }
 
 impl Packed {
