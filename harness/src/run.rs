@@ -581,12 +581,15 @@ fn general_algorithm(
         // Under the run's budgets: the states it reaches count as the run's.
         let g = match caching::sweep::full_graph(model, &req.limits) {
             Ok(g) => g,
-            Err((stop, states)) => {
-                // Stopped before the measure could be derived.
-                rec.result = stop;
-                rec.states = states;
+            Err(stopped) => {
+                // Stopped before the measure could be derived: the
+                // exhaustive run's counters are the run's.
+                rec.result = stopped.result;
+                rec.states = stopped.states;
+                rec.transitions = stopped.transitions;
+                rec.store_bytes = stopped.bytes;
                 rec.peak_rss_bytes = search::peak_rss_bytes();
-                rec.finish_rates(0.0);
+                rec.finish_rates(stopped.time_s);
                 return Ok(());
             }
         };
@@ -614,7 +617,9 @@ fn general_algorithm(
         if !r.result.is_complete() {
             rec.result = r.result;
             rec.states = r.states;
+            rec.transitions = r.transitions;
             rec.store_bytes = r.store_bytes;
+            rec.frontier_bytes = r.frontier_bytes;
             rec.peak_rss_bytes = r.peak_rss_bytes;
             rec.finish_rates(r.time_s);
             return Ok(());

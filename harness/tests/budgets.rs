@@ -11,7 +11,10 @@
 //!   the limit plus [`RSS_SLACK`] (the executable, the generated code and
 //!   the buffers the search does not count);
 //! - `--time-limit 1.5`: `time_limit`, within the limit plus one second;
-//! - SIGINT after one second: `interrupted`.
+//! - SIGINT after one second: `interrupted`;
+//!
+//! and under each, `time_s` is the time the search took (positive, within
+//! the run's wall-clock time).
 
 mod common;
 
@@ -132,6 +135,12 @@ fn check(strategy: &str, budget: Budget, r: &Ran) -> Vec<String> {
     let states = r.json["states"].as_u64();
     if states.is_none() {
         bad.push(format!("{what}: no states counter: {}", r.json));
+    }
+    // The search's own time, however it stopped (a run stopped inside a
+    // preliminary exhaustive run once reported 0).
+    let time = r.json["time_s"].as_f64();
+    if !time.is_some_and(|t| t > 0.0 && t <= r.wall) {
+        bad.push(format!("{what}: time_s {time:?} outside (0, {:.2}] s", r.wall));
     }
     match budget {
         Budget::States => {

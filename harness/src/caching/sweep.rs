@@ -91,10 +91,21 @@ pub struct Graph {
     pub edges: Vec<(u32, u32)>,
 }
 
+/// How far [`full_graph`] got when a budget stopped it.
+#[derive(Debug, Clone, Copy)]
+pub struct GraphStopped {
+    pub result: Outcome,
+    pub states: u64,
+    pub transitions: u64,
+    /// The store's and the recorded transitions' bytes.
+    pub bytes: u64,
+    pub time_s: f64,
+}
+
 /// Exhaustive BFS recording every transition, under `limits` (the store
 /// and the transitions count against the memory budget); when it does not
-/// complete, how it ended and the states it reached.
-pub fn full_graph(model: &dyn NextState, limits: &Limits) -> Result<Graph, (Outcome, u64)> {
+/// complete, how it ended and how far it got.
+pub fn full_graph(model: &dyn NextState, limits: &Limits) -> Result<Graph, GraphStopped> {
     /// Records every transition but self-loops, within the memory budget.
     struct Edges {
         v: Vec<(u32, u32)>,
@@ -122,21 +133,31 @@ pub fn full_graph(model: &dyn NextState, limits: &Limits) -> Result<Graph, (Outc
         }
     }
     let mut store = StateStore::new(model.state_len());
-    let budget = Budget::new(limits, std::time::Instant::now());
+    let start = std::time::Instant::now();
+    let budget = Budget::new(limits, start);
     let mut edges = Edges {
         v: Vec::new(),
         memory: limits.memory_bytes,
         over: false,
     };
     let r = search::bfs(model, &mut store, &budget, BfsOptions::default(), &mut edges);
-    match (r.result, edges.over) {
-        (_, true) => Err((Outcome::MemoryLimit, store.len() as u64)),
-        (Outcome::Complete, false) => Ok(Graph {
-            store,
-            edges: edges.v,
-        }),
-        (o, false) => Err((o, store.len() as u64)),
-    }
+    let result = match (r.result, edges.over) {
+        (Outcome::Complete, false) => {
+            return Ok(Graph {
+                store,
+                edges: edges.v,
+            })
+        }
+        (_, true) => Outcome::MemoryLimit,
+        (o, false) => o,
+    };
+    Err(GraphStopped {
+        result,
+        states: store.len() as u64,
+        transitions: r.transitions,
+        bytes: (store.bytes_used() + edges.v.capacity() * std::mem::size_of::<(u32, u32)>()) as u64,
+        time_s: start.elapsed().as_secs_f64(),
+    })
 }
 
 /// Derives the automatic progress measure of `level` (0–5) on `graph`.
