@@ -410,8 +410,12 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         error: false,
     };
 
+    // V on its own, in slice order, filled as states join V (so that a
+    // stopped construction returns at once, whatever V's size).
+    let mut states = StateStore::new(n);
     let init = model.initial_vec();
     seen.insert(&init, model.fingerprint(&init));
+    states.insert(&init, model.fingerprint(&init));
     slice_of.push(0);
     r_mark.push(NONE);
     pick_mark.push(NONE);
@@ -545,7 +549,14 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         // are counted (`biased_queues`).
         picked.clear();
         let tries = if needy.is_empty() { 1 } else { UNIFORM_TRIES };
+        let mut stop = None;
         for _ in 0..tries {
+            // A try shuffles every candidate: a draw of many rejections
+            // takes long enough to need the budget's check.
+            stop = budget.poll();
+            if stop.is_some() {
+                break;
+            }
             pool.clear();
             pool.extend_from_slice(candidates);
             choose_k(rng, &mut pool, size);
@@ -562,6 +573,15 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
                 picked.extend_from_slice(&pool[..size]);
                 break;
             }
+        }
+        if let Some(o) = stop {
+            // Q_d's successors were not chosen: it counts as unexpanded,
+            // as when the budget stops its expansion.
+            for deg in &mut model_degree[q_lo..q_hi] {
+                *deg = NONE;
+            }
+            result = o;
+            break 'levels;
         }
         if picked.is_empty() && size > 0 {
             biased_queues += 1;
@@ -607,6 +627,8 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         for &id in &picked {
             slice_of[id as usize] = seen_of.len() as u32;
             seen_of.push(id);
+            let s = seen.get(id);
+            states.insert(s, model.fingerprint(s));
             queue.push(d + 1);
             parent.push((NONE, none));
             model_degree.push(NONE);
@@ -672,12 +694,7 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         count(EdgeKind::Jump),
     );
 
-    // V on its own, in slice order.
-    let mut states = StateStore::new(n);
-    for &sid in &seen_of {
-        let s = seen.get(sid);
-        states.insert(s, model.fingerprint(s));
-    }
+    debug_assert_eq!(states.len(), seen_of.len());
     Slice {
         algorithm: opts.algorithm(),
         breadth: opts.breadth,

@@ -591,6 +591,25 @@ fn limits_stop_the_construction() {
 }
 
 #[test]
+fn a_spent_time_budget_stops_the_draw_of_a_queue() {
+    // The first poll comes before the first queue's draw (the expansion
+    // polls every 1,024 states only): the slice is the initial state, its
+    // successors not chosen, and it says why.
+    let g = binary_tree(10);
+    let opts = SliceOptions {
+        limits: Limits {
+            time: Some(std::time::Duration::ZERO),
+            ..Default::default()
+        },
+        ..SliceOptions::bounded(40)
+    };
+    let slice = build_slice(&g, &opts, &mut Rng::seeded(0));
+    assert_eq!(slice.result, Outcome::TimeLimit);
+    assert_eq!(slice.len(), 1);
+    check_slice(&g, &full(&g), &slice, "time budget spent");
+}
+
+#[test]
 fn aut_and_dot_exports() {
     let (ir, _) = load("phils.1", &[]);
     let m = Interpreter::new(ir);
