@@ -67,6 +67,17 @@ impl Entry<'_> {
     }
 }
 
+/// A ctree run stopped for memory by a version from before the root set
+/// sealed a full table and opened another (`root_tables` in the record
+/// since then): it stopped at the doubling that did not fit, where this
+/// version goes on (driving_phils.3: 3.87 G states then, 7.73 G since), so
+/// its memory stop says nothing about this version.
+fn before_sealing(row: &Row, extra: Option<&serde_json::Value>) -> bool {
+    row.get("store") == "ctree"
+        && row.get("result") == MEMORY_LIMIT
+        && extra.is_none_or(|x| x.get("root_tables").is_none())
+}
+
 fn gib(bytes: f64) -> String {
     format!("{:.1} GiB", bytes / f64::from(1u32 << 30))
 }
@@ -274,6 +285,19 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
                 // What did not fit, where the run said (ctree's
                 // `memory_need`, in the row's extra fields).
                 let extra: Option<serde_json::Value> = serde_json::from_str(e.row.get("extra")).ok();
+                if before_sealing(e.row, extra.as_ref()) {
+                    // Its memory says nothing about this version's.
+                    let commit = e.row.get("git_commit");
+                    need = format!(
+                        "> {} states (the memory stop of an older version{}, from before the root set sealed its full tables: this version goes further; run it again)",
+                        human(e.states),
+                        if commit.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", {}", &commit[..commit.len().min(7)])
+                        }
+                    );
+                }
                 if let Some(n) = extra.as_ref().and_then(|x| x.get("memory_need")) {
                     let g = |k: &str| gib(n.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0));
                     need += &format!(
@@ -381,6 +405,22 @@ mod tests {
                 r
             },
             row("b.3", "5000", "no", 1_000_000, "time_limit", 10.0),
+            {
+                // A ctree run stopped for memory before sealed tables (no
+                // root_tables in its record), and one since.
+                let mut r = row("b.4", "5000", "no", 4_000_000, "memory_limit", 4.0);
+                r.set("store", "ctree");
+                r.set("git_commit", "0123456789abcdef");
+                r.set("budget_memory_bytes", (4u64 << 30).to_string());
+                r.set("extra", r#"{"threads":1}"#);
+                r
+            },
+            {
+                let mut r = row("b.5", "5000", "no", 8_000_000, "memory_limit", 2.0);
+                r.set("store", "ctree");
+                r.set("extra", r#"{"threads":1,"root_tables":2}"#);
+                r
+            },
             row("c.1", "", "", 1_500_000, "complete", 20.0),
             // A cached run (another matrix's) is not a census row.
             {
@@ -393,9 +433,9 @@ mod tests {
         std::fs::create_dir_all(&out).unwrap();
         render(&rows, &out, None).unwrap();
         let md = std::fs::read_to_string(out.join("census.md")).unwrap();
-        assert!(md.contains("6 instances, 4 explored to their end"), "{md}");
+        assert!(md.contains("8 instances, 4 explored to their end"), "{md}");
         assert!(
-            md.contains("0.0 h of processor time together, 6.0 h of wall-clock time"),
+            md.contains("0.0 h of processor time together, 8.0 h of wall-clock time"),
             "{md}"
         );
         assert!(md.contains("| 10.0 | 2 | memory_limit |"), "{md}");
@@ -404,7 +444,12 @@ mod tests {
             "{md}"
         );
         assert!(md.contains("| a.2 | 200 | 201 |  |  |  |  | complete |"), "{md}");
-        assert!(md.contains("1 of 3 are now complete"), "{md}");
+        assert!(md.contains("1 of 5 are now complete"), "{md}");
+        assert!(
+            md.contains("> 4.000M states (the memory stop of an older version, 0123456, from before the root set sealed its full tables: this version goes further; run it again) |"),
+            "{md}"
+        );
+        assert_eq!(md.matches("older version").count(), 1, "{md}");
         assert_eq!(md.matches("gives what a complete one needs").count(), 1, "{md}");
         assert!(
             md.contains("> 2.000M states, > 3.0 GiB (had 2.0 GiB and 0.5 GiB of queues; its next batch: root set +1.0 GiB, inner tables +0.0 GiB, next queue +0.2 GiB)"),
@@ -412,11 +457,11 @@ mod tests {
         );
         assert!(md.contains("> 1.000M states, > 0.0 GiB"), "{md}");
         assert!(
-            md.contains("median 10.0, least 6.0 (b.1), most 20.0 (c.1); 1 above 16"),
+            md.contains("median 8.0, least 2.0 (b.5), most 20.0 (c.1); 1 above 16"),
             "{md}"
         );
         let csv = std::fs::read_to_string(out.join("beem-census.csv")).unwrap();
-        assert_eq!(csv.lines().count(), 7);
+        assert_eq!(csv.lines().count(), 9);
         assert!(csv.contains("c.1,c,,unlisted,,,,1500000"), "{csv}");
         std::fs::remove_dir_all(&out).ok();
     }
