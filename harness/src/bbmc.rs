@@ -53,6 +53,8 @@
 use std::io::Write;
 use std::time::Instant;
 
+use crate::search::progress::Meter;
+
 use dve_frontend::model::{Label, ModelInfo, NextState, Succ, SuccBuf};
 use serde::Serialize;
 
@@ -102,6 +104,9 @@ pub struct SliceOptions {
     /// it generates (the slice and the successors considered), `memory_bytes`
     /// what it allocates, `time` its wall time.
     pub limits: Limits,
+    /// Where the construction publishes its counters (the progress line:
+    /// states generated, successors, the queue's depth).
+    pub meter: Option<Meter>,
 }
 
 impl SliceOptions {
@@ -111,6 +116,7 @@ impl SliceOptions {
             total: false,
             degrade_depth: None,
             limits: Limits::default(),
+            meter: None,
         }
     }
     pub fn bounded(breadth: usize) -> SliceOptions {
@@ -380,7 +386,7 @@ const UNIFORM_TRIES: usize = 1000;
 pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) -> Slice {
     assert!(opts.breadth > 0, "the breadth bound must be positive");
     let start = Instant::now();
-    let budget = Budget::new(&opts.limits, start);
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let n = model.state_len();
     let mut buf = SuccBuf::new(n);
 
@@ -463,7 +469,7 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
         for s in q_lo..q_hi {
             let mut stop = None;
             if expansions & POLL_MASK == 0 && expansions > 0 {
-                stop = budget.poll();
+                stop = budget.poll_with(seen.len() as u64, successors, d as u64);
             }
             if stop.is_none() {
                 expansions += 1;

@@ -61,6 +61,7 @@ use crate::check::GoalFn;
 use crate::check::{Step, Trace};
 use crate::rng::run_seeds;
 use crate::rng::Rng;
+use crate::search::progress::Meter;
 use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 
 const NONE: u32 = u32::MAX;
@@ -195,6 +196,9 @@ pub struct SearchOptions {
     pub sample_every: u64,
     /// Record a coverage sample at least this often in time.
     pub sample_interval: Option<Duration>,
+    /// Where a run publishes its counters (the progress line: states
+    /// covered, steps, restarts).
+    pub meter: Option<Meter>,
 }
 
 impl SearchOptions {
@@ -211,6 +215,7 @@ impl SearchOptions {
             stop_when_covered: false,
             sample_every: 0,
             sample_interval: None,
+            meter: None,
         }
     }
 }
@@ -428,7 +433,7 @@ impl<'a> Eval<'a> {
         Eval {
             opts,
             start,
-            budget: Budget::new(&opts.limits, start),
+            budget: Budget::new(&opts.limits, start).with_meter(opts.meter.clone()),
             covered: StateStore::new(n),
             steps: 0,
             restarts: 0,
@@ -458,7 +463,8 @@ impl<'a> Eval<'a> {
             self.sample(Instant::now());
         }
         if self.steps & 255 == 0 {
-            if let Some(o) = self.budget.poll() {
+            let covered = self.covered.len() as u64;
+            if let Some(o) = self.budget.poll_with(covered, self.steps, self.restarts) {
                 return Some(Stop::of(o));
             }
             if let Some(i) = self.opts.sample_interval {

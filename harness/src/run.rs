@@ -579,7 +579,7 @@ fn general_algorithm(
             "exhaustive run to derive the progress measure of level {level}"
         ));
         // Under the run's budgets: the states it reaches count as the run's.
-        let g = match caching::sweep::full_graph(model, &req.limits) {
+        let g = match caching::sweep::full_graph(model, &req.limits, req.meter.clone()) {
             Ok(g) => g,
             Err(stopped) => {
                 // Stopped before the measure could be derived: the
@@ -613,7 +613,17 @@ fn general_algorithm(
     if size.is_none() && matches!(p.cache, Some(CacheSize::Percent(_))) {
         notes.push("|S| is not in instances.csv: exhaustive run first".into());
         // Under the run's budgets: the states it reaches count as the run's.
-        let r = crate::explore::bfs(model, &req.limits, false);
+        let r = crate::explore::explore(
+            model,
+            &crate::explore::ExploreOptions {
+                strategy: Some(Strategy::Bfs),
+                limits: req.limits,
+                level_table: false,
+                meter: req.meter.clone(),
+                store: search::StoreKind::Exact,
+                threads: 1,
+            },
+        );
         if !r.result.is_complete() {
             rec.result = r.result;
             rec.states = r.states;
@@ -715,6 +725,7 @@ fn slices(
         total: strategy == Strategy::Bbmc,
         degrade_depth: p.degrade_depth,
         limits: per_run(&req.limits, workers),
+        meter: req.meter.clone(),
     };
     let pred = bbmc::goal_predicate(model, &goals);
     let targets = Targets {
@@ -843,6 +854,7 @@ fn randomized(
         cover_targets: targets.clone(),
         stop_when_covered: p.stop_when_covered,
         sample_interval: p.sample_interval.map(std::time::Duration::from_secs_f64),
+        meter: req.meter.clone(),
         ..SearchOptions::new(algo, memory, p.steps.unwrap_or(1_000_000))
     };
     let pred = bbmc::goal_predicate(model, &goals);

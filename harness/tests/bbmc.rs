@@ -610,6 +610,28 @@ fn a_spent_time_budget_stops_the_draw_of_a_queue() {
 }
 
 #[test]
+fn a_construction_publishes_its_counters_to_the_progress_meter() {
+    // States generated and successors, at the expansion's polls (every
+    // 1,024 states): what the progress line and its samples show.
+    let g = binary_tree(12);
+    let meter = harness::search::progress::Meter::sampling(std::time::Duration::ZERO);
+    let opts = SliceOptions {
+        meter: Some(meter.clone()),
+        ..SliceOptions::bounded(1 << 20)
+    };
+    let slice = build_slice(&g, &opts, &mut Rng::seeded(0));
+    let samples = meter.samples(0, 0);
+    let published = &samples[..samples.len() - 1];
+    assert_eq!(published.len(), 7, "{published:?}");
+    assert!(published
+        .iter()
+        .all(|s| s.states <= slice.generated && s.transitions <= slice.successors));
+    // Growing until the leaves, which generate nothing.
+    assert!(published.windows(2).all(|w| w[0].states <= w[1].states));
+    assert!(published[0].states < slice.generated && published[6].states == slice.generated);
+}
+
+#[test]
 fn aut_and_dot_exports() {
     let (ir, _) = load("phils.1", &[]);
     let m = Interpreter::new(ir);

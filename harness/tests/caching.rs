@@ -354,7 +354,7 @@ fn sweep_line_with_and_without_caching_visits_every_state() {
     let done = Mutex::new(0u32);
     parallel(jobs, |(name, level, how)| {
         let inst = load(&b, name);
-        let g = full_graph(&inst.model, &Default::default()).ok().unwrap();
+        let g = full_graph(&inst.model, &Default::default(), None).ok().unwrap();
         let ap = derive_progress(&inst.model, &g, level, how);
         match how {
             // The greedy derivation keeps the whole vector within the bound.

@@ -151,6 +151,28 @@ fn random_walk_stores_one_state_and_restarts_at_deadlocks() {
     assert!((r.redundancy - (1000.0 - (r.covered - 1) as f64) / 1000.0).abs() < 1e-12);
 }
 
+#[test]
+fn a_run_publishes_its_counters_to_the_progress_meter() {
+    // Covered states, steps and restarts, at the budget's polls (every 256
+    // steps): what the progress line and its samples show.
+    let t = tree(12, 2);
+    let meter = harness::search::progress::Meter::sampling(std::time::Duration::ZERO);
+    let opts = SearchOptions {
+        meter: Some(meter.clone()),
+        ..SearchOptions::new(Algo::RandomWalk, 1, 10_000)
+    };
+    let r = search(&t, &opts, None, 5);
+    let samples = meter.samples(0, 0);
+    let published = &samples[..samples.len() - 1];
+    assert!(published.len() >= 10, "{} samples", samples.len());
+    assert!(published
+        .iter()
+        .all(|s| s.transitions <= r.steps && s.states <= r.steps + 1));
+    assert!(published
+        .last()
+        .is_some_and(|s| s.transitions > 9_000 && s.states > 1));
+}
+
 fn key(r: &SearchRun) -> (u64, u64, u64, u64, Vec<u64>) {
     (
         r.steps,

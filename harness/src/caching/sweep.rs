@@ -34,6 +34,7 @@ use dve_frontend::interp::eval;
 use dve_frontend::ir::{Expr, Ty, UnOp};
 use dve_frontend::model::{read_slot, NextState, Slot, SlotKind, Succ};
 
+use crate::search::progress::Meter;
 use crate::search::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 
 /// A progress measure.
@@ -104,8 +105,13 @@ pub struct GraphStopped {
 
 /// Exhaustive BFS recording every transition, under `limits` (the store
 /// and the transitions count against the memory budget); when it does not
-/// complete, how it ended and how far it got.
-pub fn full_graph(model: &dyn NextState, limits: &Limits) -> Result<Graph, GraphStopped> {
+/// complete, how it ended and how far it got. Its counters go to `meter`
+/// (the progress line) as any search's.
+pub fn full_graph(
+    model: &dyn NextState,
+    limits: &Limits,
+    meter: Option<Meter>,
+) -> Result<Graph, GraphStopped> {
     /// Records every transition but self-loops, within the memory budget.
     struct Edges {
         v: Vec<(u32, u32)>,
@@ -134,7 +140,7 @@ pub fn full_graph(model: &dyn NextState, limits: &Limits) -> Result<Graph, Graph
     }
     let mut store = StateStore::new(model.state_len());
     let start = std::time::Instant::now();
-    let budget = Budget::new(limits, start);
+    let budget = Budget::new(limits, start).with_meter(meter);
     let mut edges = Edges {
         v: Vec::new(),
         memory: limits.memory_bytes,

@@ -435,8 +435,12 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     let ticker = Ticker::start(
         &meter,
         TickerText {
+            // The third counter: a depth-first search's depth, a random
+            // search's restarts, any other's BFS level (or queue).
             depth_name: if args.strategy == Strategy::Dfs {
                 "depth"
+            } else if args.strategy.family() == harness::strategy::Family::Randomized {
+                "restarts"
             } else {
                 "level"
             },
