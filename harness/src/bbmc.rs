@@ -53,8 +53,6 @@
 use std::io::Write;
 use std::time::Instant;
 
-use crate::search::progress::Meter;
-
 use dve_frontend::model::{Label, ModelInfo, NextState, Succ, SuccBuf};
 use serde::Serialize;
 
@@ -62,6 +60,7 @@ pub use crate::check::{goal_predicate, GoalFn};
 use crate::check::{Step, Trace, ViolationKind};
 pub use crate::rng::run_seeds;
 use crate::rng::Rng;
+use crate::search::progress::Meter;
 use crate::search::store::StateStore;
 use crate::search::{
     self, visit, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, Store, POLL_MASK,
