@@ -289,7 +289,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
                     // Its memory says nothing about this version's.
                     let commit = e.row.get("git_commit");
                     need = format!(
-                        "> {} states (the memory stop of an older version{}, from before the root set sealed its full tables: this version goes further; run it again)",
+                        "> {} states (the memory stop of an older version{}, from before the root set sealed its full tables: this version goes further: `bench run --resume --rerun --instances` runs it again)",
                         human(e.states),
                         if commit.is_empty() {
                             String::new()
@@ -446,7 +446,7 @@ mod tests {
         assert!(md.contains("| a.2 | 200 | 201 |  |  |  |  | complete |"), "{md}");
         assert!(md.contains("1 of 5 are now complete"), "{md}");
         assert!(
-            md.contains("> 4.000M states (the memory stop of an older version, 0123456, from before the root set sealed its full tables: this version goes further; run it again) |"),
+            md.contains("> 4.000M states (the memory stop of an older version, 0123456, from before the root set sealed its full tables: this version goes further: `bench run --resume --rerun --instances` runs it again) |"),
             "{md}"
         );
         assert_eq!(md.matches("older version").count(), 1, "{md}");

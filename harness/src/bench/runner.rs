@@ -82,6 +82,11 @@ pub struct RunConfig<'a> {
     /// (their rows are dropped from the file first; see `worth_retrying`);
     /// the rows of cells this run does not run stay.
     pub retry_failed: bool,
+    /// With `resume`: run every cell of this run again from its start,
+    /// whatever its row says (the row and any checkpoint it left dropped
+    /// first): a row from an older version, e.g. (the rows of cells this
+    /// run does not run stay).
+    pub rerun: bool,
     pub provenance: Provenance,
     /// `None`: a bar when stderr is a terminal, else a line per cell.
     pub progress: Option<ProgressMode>,
@@ -139,6 +144,21 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
         let before = t.rows.len();
         t.rows
             .retain(|r| !(running.contains(r.key()) && worth_retrying(r)));
+        if t.rows.len() < before {
+            t.write(cfg.out)?;
+        }
+    }
+    if cfg.rerun && cfg.out.exists() {
+        let running: std::collections::HashSet<&str> = cells.iter().map(|c| c.key.as_str()).collect();
+        let mut t = Table::read(cfg.out)?;
+        let before = t.rows.len();
+        for r in t.rows.iter().filter(|r| running.contains(r.key())) {
+            // From its start: not from what an older run left.
+            if let Some(f) = saved_checkpoint(r) {
+                let _ = std::fs::remove_file(f);
+            }
+        }
+        t.rows.retain(|r| !running.contains(r.key()));
         if t.rows.len() < before {
             t.write(cfg.out)?;
         }
@@ -1109,6 +1129,7 @@ mod tests {
             jobs: 2,
             resume: false,
             retry_failed: false,
+            rerun: false,
             provenance: Provenance::gather(),
             progress: Some(ProgressMode::Quiet),
         }
@@ -1165,6 +1186,18 @@ mod tests {
             .rows
             .iter()
             .any(|r| r.key() == "a|interp|dfs|" && r.get("result") == "crashed"));
+        // --rerun runs the cells of this run again whatever they recorded
+        // (b's complete bfs row too), the others' rows staying.
+        let cfg = RunConfig {
+            retry_failed: false,
+            rerun: true,
+            ..cfg
+        };
+        let s = run_cells(&some, &Mock, &cfg).unwrap();
+        assert_eq!((s.skipped, s.ran, s.rows.len()), (0, 2, 2));
+        let t = Table::read(&out).unwrap();
+        assert_eq!(t.rows.len(), 6);
+        assert_eq!(t.rows.iter().filter(|r| r.key().starts_with("b|")).count(), 2);
         std::fs::remove_dir_all(&dir).ok();
     }
 

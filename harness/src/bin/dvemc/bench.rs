@@ -133,6 +133,11 @@ pub struct RunArgs {
     /// rows of cells outside this run (--instances, --shard) stay.
     #[arg(long, requires = "resume")]
     pub retry_failed: bool,
+    /// With --resume: run the cells of this run (--instances, --shard)
+    /// again from their start, whatever their rows say (the rows and
+    /// their checkpoints dropped first), e.g. rows from an older version.
+    #[arg(long, requires = "resume")]
+    pub rerun: bool,
     /// Run only shard K of N (every N-th cell from the K-th).
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
@@ -253,6 +258,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 jobs: a.jobs as usize,
                 resume: a.resume,
                 retry_failed: a.retry_failed,
+                rerun: a.rerun,
                 provenance: Provenance::gather(),
                 progress: a.quiet.then_some(ProgressMode::Quiet),
             };
