@@ -136,29 +136,26 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
             }
         }
     }
-    if cfg.retry_failed && cfg.out.exists() {
+    if (cfg.retry_failed || cfg.rerun) && cfg.out.exists() {
         // Only the rows of cells this run runs: the others (a run of some
-        // instances of the matrix) stay as they are.
+        // instances of the matrix) stay as they are. --rerun drops them
+        // all, and the checkpoints they left (from its start, not from what
+        // an older run left); --retry-failed those worth retrying.
         let running: std::collections::HashSet<&str> = cells.iter().map(|c| c.key.as_str()).collect();
         let mut t = Table::read(cfg.out)?;
         let before = t.rows.len();
-        t.rows
-            .retain(|r| !(running.contains(r.key()) && worth_retrying(r)));
-        if t.rows.len() < before {
-            t.write(cfg.out)?;
-        }
-    }
-    if cfg.rerun && cfg.out.exists() {
-        let running: std::collections::HashSet<&str> = cells.iter().map(|c| c.key.as_str()).collect();
-        let mut t = Table::read(cfg.out)?;
-        let before = t.rows.len();
-        for r in t.rows.iter().filter(|r| running.contains(r.key())) {
-            // From its start: not from what an older run left.
-            if let Some(f) = saved_checkpoint(r) {
+        if cfg.rerun {
+            for f in t
+                .rows
+                .iter()
+                .filter(|r| running.contains(r.key()))
+                .filter_map(saved_checkpoint)
+            {
                 let _ = std::fs::remove_file(f);
             }
         }
-        t.rows.retain(|r| !running.contains(r.key()));
+        t.rows
+            .retain(|r| !(running.contains(r.key()) && (cfg.rerun || worth_retrying(r))));
         if t.rows.len() < before {
             t.write(cfg.out)?;
         }
