@@ -194,3 +194,42 @@ fn every_strategy_stops_within_every_budget() {
         problems.join("\n")
     );
 }
+
+/// SIGINT sent twice a moment apart, as `timeout -s INT` sends it (to the
+/// command, then to its process group), is one request: the run ends with
+/// its report, not killed by the copy (which the handler's reset to the
+/// default action once let happen: exit by signal, no JSON, 5 runs in 5
+/// with the copy 10 ms after the first).
+#[test]
+fn a_signal_sent_twice_at_once_is_one_interruption() {
+    let child = Command::new(env!("CARGO_BIN_EXE_dvemc"))
+        .args([
+            "explore",
+            INSTANCE,
+            "--strategy",
+            "bfs",
+            "--threads",
+            "1",
+            "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("running dvemc");
+    std::thread::sleep(Duration::from_secs(1));
+    for _ in 0..2 {
+        // SAFETY: signalling our own child, not yet reaped.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().expect("waiting for dvemc");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "status {:?}, stdout {text}",
+        out.status
+    );
+    let json: serde_json::Value = serde_json::from_str(text.trim()).expect("one JSON object");
+    assert_eq!(json["result"], "interrupted");
+}

@@ -12,7 +12,7 @@
 //!   SIGTERM, see [`interrupt`]), and the counters shown by the progress
 //!   line ([`super::progress`]).
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
 
 use super::outcome::Outcome;
@@ -59,25 +59,59 @@ pub mod interrupt {
     /// Forgets a request (tests run several searches in one process).
     pub fn clear() {
         STOP.store(RUNNING, Ordering::Relaxed);
+        FIRST_SIGNAL_NS.store(0, Ordering::Relaxed);
     }
 
-    extern "C" fn on_signal(_sig: libc::c_int) {
-        // Async-signal-safe: one atomic store.
-        STOP.store(INTERRUPTED, Ordering::Relaxed);
+    /// A signal this soon after the first is the same request sent twice,
+    /// not a second Ctrl-C: GNU `timeout -s INT` signals the command and
+    /// then its whole process group, which holds the command again (and a
+    /// job scheduler may do the same), so the second copy can arrive after
+    /// the first was handled. Before, `SA_RESETHAND` let that copy end the
+    /// process with no report (exit 130, no JSON) in some runs.
+    const REPEAT_WINDOW_NS: u64 = 1_000_000_000;
+
+    /// When the first signal came (`CLOCK_MONOTONIC`, ns; 0 = none yet).
+    static FIRST_SIGNAL_NS: AtomicU64 = AtomicU64::new(0);
+
+    fn monotonic_ns() -> u64 {
+        // SAFETY: clock_gettime is async-signal-safe and writes only `t`.
+        let mut t: libc::timespec = unsafe { std::mem::zeroed() };
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) };
+        (t.tv_sec as u64).saturating_mul(1_000_000_000) + t.tv_nsec as u64
+    }
+
+    extern "C" fn on_signal(sig: libc::c_int) {
+        // Async-signal-safe: atomics, clock_gettime, signal and raise.
+        let now = monotonic_ns().max(1);
+        match FIRST_SIGNAL_NS.compare_exchange(0, now, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => STOP.store(INTERRUPTED, Ordering::Relaxed),
+            Err(first) if now.saturating_sub(first) < REPEAT_WINDOW_NS => {}
+            Err(_) => {
+                // A second request: the default action, at once. The signal
+                // is blocked while its handler runs, so the raised one is
+                // delivered (and ends the process) as the handler returns.
+                // SAFETY: both are async-signal-safe.
+                unsafe {
+                    libc::signal(sig, libc::SIG_DFL);
+                    libc::raise(sig);
+                }
+            }
+        }
     }
 
     /// Installs the handler for SIGINT and SIGTERM: the first signal asks
     /// the search to stop at its next poll (it then reports what it has,
-    /// with result `interrupted`). `SA_RESETHAND` gives the default action
-    /// back, so a second signal ends the process at once (say, while a big
-    /// model is being compiled and no poll runs).
+    /// with result `interrupted`). A signal a second or more after the
+    /// first ends the process at once (say, while a big model is being
+    /// compiled and no poll runs); one sooner is the first one repeated
+    /// (see [`REPEAT_WINDOW_NS`]) and changes nothing.
     pub fn install() {
-        // SAFETY: the handler only stores to an atomic, which is
-        // async-signal-safe; the sigaction struct is fully initialised.
+        // SAFETY: the handler only uses async-signal-safe calls; the
+        // sigaction struct is fully initialised.
         unsafe {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = on_signal as *const () as libc::sighandler_t;
-            sa.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+            sa.sa_flags = libc::SA_RESTART;
             libc::sigemptyset(&mut sa.sa_mask);
             libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
             libc::sigaction(libc::SIGTERM, &sa, std::ptr::null_mut());
