@@ -45,8 +45,10 @@
 //! Traces are bytes: an index below 255 is one byte, a larger one is 255
 //! followed by the index as 4 little-endian bytes.
 //!
-//! Bookkeeping is memory-light: the visited set is the exact [`StateStore`]
-//! (every state reached, including those seen only at the bound), with a
+//! Bookkeeping is memory-light: the visited set is a [`Store`] (every state
+//! reached, including those seen only at the bound; the exact
+//! [`StateStore`], or with `--store tree` the tree-compressed one, whose
+//! states keep their numbers as the search's tables need), with a
 //! parallel `Vec<u32>` holding `DoneStates`/`Threshold` per id (`u32::MAX`:
 //! absent) and a bit per id for membership in the `outFrontier` being built.
 //! Nothing is allocated per state. Removal from `outFrontier` clears the bit;
@@ -71,7 +73,7 @@ use serde::Serialize;
 
 use crate::search::progress::Meter;
 use crate::search::store::StateStore;
-use crate::search::{peak_rss_bytes, visit, Budget, Limits, Outcome, POLL_MASK};
+use crate::search::{peak_rss_bytes, visit, Budget, Limits, Outcome, Store, StoreKind, POLL_MASK};
 
 /// Marks "absent" in the depth/threshold table and "no node" in the tree.
 const NONE: u32 = u32::MAX;
@@ -165,6 +167,9 @@ pub struct Options {
     pub record_frontiers: bool,
     /// Compare every rebuilt frontier state with the stored one (tests).
     pub verify_rebuild: bool,
+    /// The visited set: exact or tree (the others give states no number,
+    /// or no way back to them; [`dbdfs`] refuses them).
+    pub store: StoreKind,
 }
 
 impl Default for Options {
@@ -178,6 +183,7 @@ impl Default for Options {
             meter: None,
             record_frontiers: false,
             verify_rebuild: false,
+            store: StoreKind::Exact,
         }
     }
 }
@@ -249,10 +255,10 @@ pub struct Report {
 }
 
 /// A finished search with what tests look at.
-pub struct Run {
+pub struct Run<S = StateStore> {
     pub report: Report,
     /// The visited set: every state reached.
-    pub store: StateStore,
+    pub store: S,
     /// With `record_frontiers`: the state ids of every finished iteration's
     /// `outFrontier`, in order.
     pub frontiers: Vec<Vec<u32>>,
@@ -261,9 +267,27 @@ pub struct Run {
     pub rebuild_mismatches: u64,
 }
 
-/// Runs the search and returns its report.
-pub fn dbdfs(model: &dyn NextState, opts: &Options) -> Report {
-    run(model, opts).report
+/// Runs the search in the store `opts.store` and returns its report; an
+/// error names a store that cannot serve it.
+pub fn dbdfs(model: &dyn NextState, opts: &Options) -> Result<Report, String> {
+    match opts.store {
+        StoreKind::Exact => Ok(run(model, opts).report),
+        StoreKind::Tree => Ok(run_in(model, opts, |b| {
+            crate::search::leaf_order::tree_store_for(model, b)
+        })
+        .report),
+        other => Err(store_refusal(other).unwrap_or_default()),
+    }
+}
+
+/// Why dbdfs cannot search in `store`, if it cannot (checked by the
+/// strategy registry before a run, and by [`dbdfs`]).
+pub fn store_refusal(store: StoreKind) -> Option<String> {
+    (!matches!(store, StoreKind::Exact | StoreKind::Tree)).then(|| {
+        format!(
+            "--store {store}: dbdfs keeps a number per state (its thresholds, its frontiers) and goes back to stored states, so it takes --store exact or tree"
+        )
+    })
 }
 
 /// Appends a successor index to an encoded trace.
@@ -372,14 +396,14 @@ enum Src {
     Succ(usize),
 }
 
-struct Engine<'a> {
+struct Engine<'a, S: Store> {
     model: &'a dyn NextState,
     n: usize,
     variant: Variant,
     kind: FrontierKind,
     budget: Budget,
     track_memory: bool,
-    store: StateStore,
+    store: S,
     /// `DoneStates` (naive) or `Threshold` per id; `NONE` = absent.
     val: Vec<u32>,
     /// Membership in the `outFrontier` being built, one bit per id.
@@ -411,7 +435,7 @@ struct Engine<'a> {
     peak_frontier: usize,
 }
 
-impl<'a> Engine<'a> {
+impl<'a, S: Store> Engine<'a, S> {
     fn frontier_bytes(&self, input: &Layer) -> usize {
         input.bytes()
             + self.out.bytes()
@@ -753,18 +777,31 @@ impl<'a> Engine<'a> {
 
 /// Runs `IterBoundedDfs` and keeps the visited set (for tests).
 pub fn run(model: &dyn NextState, opts: &Options) -> Run {
+    run_in(model, opts, |_| StateStore::new(model.state_len()))
+}
+
+/// [`run`] in the store `new_store` makes (given the run's budget, which a
+/// tree store's leaf order polls while it samples).
+pub fn run_in<S: Store>(
+    model: &dyn NextState,
+    opts: &Options,
+    new_store: impl FnOnce(&Budget) -> S,
+) -> Run<S> {
     let start = Instant::now();
     let n = model.state_len();
     let increment = opts.increment.max(1);
     let cutoff = opts.depth_cutoff.unwrap_or(u32::MAX - 1).max(1);
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let store = new_store(&budget);
+    let mut scratch = Vec::new();
     let mut e = Engine {
         model,
         n,
         variant: opts.variant,
         kind: opts.frontier,
-        budget: Budget::new(&opts.limits, start).with_meter(opts.meter.clone()),
+        budget,
         track_memory: opts.limits.memory_bytes.is_some(),
-        store: StateStore::new(n),
+        store,
         val: Vec::new(),
         in_front: Vec::new(),
         frames: Vec::new(),
@@ -838,7 +875,10 @@ pub fn run(model: &dyn NextState, opts: &Options) -> Run {
                 stopped = Some(stop);
                 break;
             }
-            if opts.verify_rebuild && input.ids[i] != NONE && e.store.get(input.ids[i]) != &e.root[..] {
+            if opts.verify_rebuild
+                && input.ids[i] != NONE
+                && e.store.state(input.ids[i], &mut scratch) != &e.root[..]
+            {
                 mismatches += 1;
             }
             if let Err(stop) = e.bounded_dfs(prev_bound, bound) {

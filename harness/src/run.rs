@@ -464,8 +464,10 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 meter: meter.clone(),
                 record_frontiers: false,
                 verify_rebuild: false,
+                store: p.store.unwrap_or_default(),
             };
-            let r = dbdfs::dbdfs(model, &opts);
+            let r = dbdfs::dbdfs(model, &opts).map_err(RunError::usage)?;
+            rec.store = opts.store.to_string();
             rec.dbdfs = Some(r.dbdfs.to_string());
             rec.frontier = Some(r.frontier.to_string());
             rec.depth_cutoff = r.depth_cutoff.map(u64::from);

@@ -434,7 +434,7 @@ const PROPERTIES: &[&str] = &[
 pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         flag: "store",
-        takers: Takers::Only(&["bfs", "dfs"]),
+        takers: Takers::Only(&["bfs", "dfs", "dbdfs"]),
     },
     OptionInfo {
         flag: "threads",
@@ -708,13 +708,18 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
     }
     if p.general_algorithm() && p.store.is_some_and(|s| s != crate::search::StoreKind::Exact) {
         return Err(
-            "--store: the general algorithm (state caching, sweep-line) keeps its own cache; --store applies to exhaustive bfs and dfs".into(),
+            "--store: the general algorithm (state caching, sweep-line) keeps its own cache; --store applies to exhaustive bfs and dfs, and dbdfs".into(),
         );
     }
     if strategy == Strategy::Dfs && p.store.is_some_and(|s| s.is_probabilistic()) {
         return Err(
             "--store compact: hash compaction keeps only the states still to expand, so it serves bfs (a DFS stack goes back to old states)".into(),
         );
+    }
+    if strategy == Strategy::Dbdfs {
+        if let Some(why) = p.store.and_then(crate::dbdfs::store_refusal) {
+            return Err(why);
+        }
     }
     if strategy == Strategy::Dfs && p.store == Some(crate::search::StoreKind::CTree) {
         return Err(

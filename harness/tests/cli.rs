@@ -145,7 +145,12 @@ fn missing_file_exits_3_and_names_it() {
 /// states another way, the option is refused by name.
 #[test]
 fn the_tree_store_on_the_command_line() {
-    for (strategy, store) in [("bfs", "tree"), ("dfs", "tree"), ("bfs", "ctree")] {
+    for (strategy, store) in [
+        ("bfs", "tree"),
+        ("dfs", "tree"),
+        ("bfs", "ctree"),
+        ("dbdfs", "tree"),
+    ] {
         let o = dvemc(&["explore", "--json", "--strategy", strategy, "--store", store]);
         assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
         let v = json(&o);
@@ -158,7 +163,14 @@ fn the_tree_store_on_the_command_line() {
     }
     for (args, says) in [
         (&["--store", "zip"][..], "unknown store `zip`"),
-        (&["--strategy", "dbdfs", "--store", "tree"], "--store"),
+        (
+            &["--strategy", "dbdfs", "--store", "ctree"],
+            "takes --store exact or tree",
+        ),
+        (
+            &["--strategy", "bbfs:4", "--store", "tree"],
+            "--store is not an option",
+        ),
         (&["--store", "tree", "--cache", "50%"], "keeps its own cache"),
         (&["--store", "tree", "--check", "deadlock"], "property checks"),
         (&["--store", "compact", "--strategy", "dfs"], "serves bfs"),

@@ -14,6 +14,7 @@ use harness::dbdfs::{self, FrontierKind, Options, Run, Variant};
 use harness::explore::{Limits, Outcome};
 use harness::manifest::Beem;
 use harness::search::store::StateStore;
+use harness::search::{Store, StoreKind};
 
 mod common;
 use common::Graph;
@@ -89,6 +90,7 @@ fn opts(cutoff: u32, inc: u32, variant: Variant, frontier: FrontierKind) -> Opti
         meter: None,
         record_frontiers: true,
         verify_rebuild: true,
+        store: StoreKind::Exact,
     }
 }
 
@@ -515,4 +517,86 @@ fn command_line_json() {
         dvemc(&["explore", fig4, "--strategy", "dbdfs", "--increment", "0"]).0,
         2
     );
+    // The tree store: the same search, named in the record.
+    let (code, out) = dvemc(&[
+        "explore",
+        fig4,
+        "--strategy",
+        "dbdfs",
+        "--increment",
+        "2",
+        "--store",
+        "tree",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["states"].as_u64(), v["store"].as_str()),
+        (Some(5), Some("tree"))
+    );
+    assert!(
+        v["config"].as_str().is_some_and(|c| c.contains("--store tree")),
+        "{out}"
+    );
+    // ... and searched in it: its bytes are not the exact store's.
+    let (_, exact) = dvemc(&[
+        "explore",
+        fig4,
+        "--strategy",
+        "dbdfs",
+        "--increment",
+        "2",
+        "--json",
+    ]);
+    let exact: serde_json::Value = serde_json::from_str(exact.trim()).unwrap();
+    assert_eq!(exact["store"], "exact");
+    assert_ne!(exact["store_bytes"], v["store_bytes"], "{out}");
+    // Stores without numbered states, or without the states, are refused.
+    for store in ["ctree", "compact", "bitstate"] {
+        let (code, out) = dvemc(&["explore", fig4, "--strategy", "dbdfs", "--store", store, "--json"]);
+        assert_eq!(code, 2, "--store {store}: {out}");
+        assert!(out.contains("takes --store exact or tree"), "{out}");
+    }
+}
+
+/// The tree store in place of the exact one changes nothing the search
+/// reports: the same counters and frontiers, and the same state under each
+/// id (both number states in the order they are first stored), for every
+/// variant and frontier representation, cutoffs below and beyond the depth.
+#[test]
+fn the_tree_store_gives_the_same_search() {
+    for name in ["adding.1", "at.1", "phils.2"] {
+        let model = beem_model(name).expect("the BEEM suite is needed for this test");
+        for (cutoff, inc) in [(12, 4), (1000, 7)] {
+            for variant in Variant::ALL {
+                for frontier in FrontierKind::ALL {
+                    let o = opts(cutoff, inc, variant, frontier);
+                    let what = format!("{name} cutoff {cutoff} inc {inc} {variant} {frontier}");
+                    let exact = dbdfs::run(&model, &o);
+                    let tree = dbdfs::run_in(&model, &o, |b| {
+                        harness::search::leaf_order::tree_store_for(&model, b)
+                    });
+                    let (a, b) = (&exact.report, &tree.report);
+                    assert_eq!(a.result, b.result, "{what}");
+                    assert_eq!(
+                        (a.states, a.expansions, a.revisits, a.transitions, a.replay_steps),
+                        (b.states, b.expansions, b.revisits, b.transitions, b.replay_steps),
+                        "{what}: states, expansions, revisits, transitions, replay steps"
+                    );
+                    assert_eq!(a.frontier_sizes, b.frontier_sizes, "{what}");
+                    assert_eq!(exact.frontiers, tree.frontiers, "{what}");
+                    assert_eq!(tree.rebuild_mismatches, 0, "{what}");
+                    let mut scratch = Vec::new();
+                    for id in 0..exact.store.len() as u32 {
+                        assert_eq!(
+                            exact.store.get(id),
+                            tree.store.state(id, &mut scratch),
+                            "{what}: state {id}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

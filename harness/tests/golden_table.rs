@@ -12,7 +12,7 @@
 //! BBFS(w) and Alt(b, d) open sets and no cache; state caching with a cache
 //! of |S| (with and without the reductions, which keep every state); the
 //! sweep-line method (SL, level 0 measure); depth-bounded DFS, sound
-//! variants, without a cutoff; nested DFS on the plain system (no accepting
+//! variants, without a cutoff (threshold also with the tree store); nested DFS on the plain system (no accepting
 //! state, so no accepting cycle: it must explore everything).
 //!
 //! Every configuration runs on the JIT; the interpreter (the oracle, 2-3x
@@ -163,6 +163,14 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dbdfs threshold".into(),
             Strategy::Dbdfs,
             dbdfs(Variant::Threshold),
+        ),
+        (
+            "dbdfs threshold --store tree".into(),
+            Strategy::Dbdfs,
+            Params {
+                store: Some(harness::search::StoreKind::Tree),
+                ..dbdfs(Variant::Threshold)
+            },
         ),
     ]
 }

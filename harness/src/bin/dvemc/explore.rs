@@ -158,7 +158,8 @@ pub struct ExploreArgs {
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub trace_format: TraceFormat,
 
-    /// The visited set of exhaustive bfs and dfs: exact (every state whole),
+    /// The visited set of exhaustive bfs and dfs, and of dbdfs (exact or
+    /// tree): exact (every state whole),
     /// tree (exact, tree-compressed: long state vectors that share parts
     /// cost a fraction of their length), ctree (bfs only; exact, the tree
     /// with its roots in a compact set: the fewest bytes per state; its
