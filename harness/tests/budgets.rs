@@ -40,6 +40,7 @@ const STRATEGIES: &[&str] = &[
     "dfs --cache 30% --replacement stratified",
     "dfs --progress-level 0",
     "dbdfs",
+    "dbdfs --store tree",
     "highway --breadth 100000",
     "bbmc --breadth 100000",
     "urs --memory-states 100000000 --steps 1000000000000",
