@@ -270,14 +270,18 @@ pub struct Run<S = StateStore> {
 /// Runs the search in the store `opts.store` and returns its report; an
 /// error names a store that cannot serve it.
 pub fn dbdfs(model: &dyn NextState, opts: &Options) -> Result<Report, String> {
-    match opts.store {
-        StoreKind::Exact => Ok(run(model, opts).report),
-        StoreKind::Tree => Ok(run_in(model, opts, |b| {
-            crate::search::leaf_order::tree_store_for(model, b)
-        })
-        .report),
-        other => Err(store_refusal(other).unwrap_or_default()),
+    if let Some(why) = store_refusal(opts.store) {
+        return Err(why);
     }
+    Ok(match opts.store {
+        StoreKind::Tree => {
+            run_in(model, opts, |b| {
+                crate::search::leaf_order::tree_store_for(model, b)
+            })
+            .report
+        }
+        _ => run(model, opts).report,
+    })
 }
 
 /// Why dbdfs cannot search in `store`, if it cannot (checked by the

@@ -38,8 +38,11 @@ use harness::strategy::{Params, Strategy};
 
 const MAX_STATES: u64 = 300_000;
 
+/// The last cell of each instance, after [`configurations`].
+const NESTED_DFS: &str = "nested dfs";
+
 /// The configurations run on both backends (the rest on the JIT only).
-const ON_THE_INTERPRETER_TOO: &[&str] = &["bfs", "dfs", "bfs --threads 4", "dfs --threads 4", "nested dfs"];
+const ON_THE_INTERPRETER_TOO: &[&str] = &["bfs", "dfs", "bfs --threads 4", "dfs --threads 4", NESTED_DFS];
 
 fn configurations() -> Vec<(String, Strategy, Params)> {
     let cache_all = Params {
@@ -209,14 +212,14 @@ fn every_exact_configuration_gives_beems_state_count() {
     let configs = configurations();
     for name in ON_THE_INTERPRETER_TOO {
         assert!(
-            *name == "nested dfs" || configs.iter().any(|(n, _, _)| n == name),
+            *name == NESTED_DFS || configs.iter().any(|(n, _, _)| n == name),
             "{name} is not a configuration"
         );
     }
     let mut cells = Vec::new();
     for (inst, states) in &instances {
         for c in 0..=configs.len() {
-            let name = configs.get(c).map_or("nested dfs", |(n, _, _)| n.as_str());
+            let name = configs.get(c).map_or(NESTED_DFS, |(n, _, _)| n.as_str());
             cells.push((inst.clone(), *states, Backend::Jit, c));
             if ON_THE_INTERPRETER_TOO.contains(&name) {
                 cells.push((inst.clone(), *states, Backend::Interp, c));
@@ -226,7 +229,7 @@ fn every_exact_configuration_gives_beems_state_count() {
     let checked = AtomicUsize::new(0);
     let problems = common::problems_on_two_threads(&cells, |(inst, expected, backend, c)| {
         let (name, got) = if *c == configs.len() {
-            ("nested dfs".to_string(), nested_dfs_states(&beem, inst, *backend))
+            (NESTED_DFS.to_string(), nested_dfs_states(&beem, inst, *backend))
         } else {
             let (name, strategy, params) = &configs[*c];
             let req = Request {
