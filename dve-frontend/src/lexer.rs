@@ -12,6 +12,11 @@ use std::fmt;
 /// reference keeps the first 63).
 pub const MAX_IDENT_LEN: usize = 63;
 
+/// Deepest expression tree accepted (a leaf has depth 1). Deeper
+/// expressions are an error (raised by the parser), so that later recursive passes (and
+/// dropping the tree) cannot overflow the stack. BEEM needs far less.
+pub const MAX_EXPR_DEPTH: u32 = 512;
+
 /// What went wrong while lexing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum LexErrorKind {
@@ -20,7 +25,7 @@ pub enum LexErrorKind {
     UnknownChar,
     /// `/*` without a matching `*/`.
     UnterminatedComment,
-    /// An expression nested deeper than [`crate::parser::MAX_EXPR_DEPTH`]
+    /// An expression nested deeper than [`MAX_EXPR_DEPTH`]
     /// (raised by the parser, not the lexer, but reported through the same
     /// error type because it is lalrpop's user error type).
     TooDeep,
@@ -343,7 +348,7 @@ impl LexError {
             }
             LexErrorKind::TooDeep => format!(
                 "expression nested too deeply (more than {} levels)",
-                crate::parser::MAX_EXPR_DEPTH
+                MAX_EXPR_DEPTH
             ),
         }
     }

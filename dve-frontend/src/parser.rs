@@ -3,13 +3,9 @@
 
 use crate::ast::{BinOp, Expr, ExprKind, Model, Span};
 use crate::diag::{Diagnostic, Diagnostics};
+pub use crate::lexer::MAX_EXPR_DEPTH;
 use crate::lexer::{LexError, LexErrorKind, Lexer, Token};
 use lalrpop_util::ParseError;
-
-/// Deepest expression tree accepted (a leaf has depth 1). Deeper
-/// expressions are a parse error, so that later recursive passes (and
-/// dropping the tree) cannot overflow the stack. BEEM needs far less.
-pub const MAX_EXPR_DEPTH: u32 = 512;
 
 /// Parses a DVE source text. `file` is only used to label diagnostics.
 pub fn parse(file: &str, source: &str) -> Result<Model, Diagnostics> {

@@ -12,15 +12,15 @@ use std::collections::HashMap;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{Label, NextState, SuccBuf};
 use dve_frontend::LoadOptions;
-use harness::bbmc::{
+use harness::algo::bbmc::{
     bmc, build_slice, find_witness, goal_predicate, run_many, write_aut, write_dot, Algorithm, EdgeKind,
     Slice, SliceOptions, Targets,
 };
-use harness::check::{check, CheckOptions, Checks, Goal, Search, Trace, ViolationKind};
-use harness::explore::{bfs, Limits, Outcome};
-use harness::manifest::Beem;
-use harness::rng::Rng;
-use harness::search::store::StateStore;
+use harness::algo::check::{check, CheckOptions, Checks, Goal, Search, Trace, ViolationKind};
+use harness::algo::exhaustive::{bfs, Limits, Outcome};
+use harness::engine::rng::Rng;
+use harness::engine::store::StateStore;
+use harness::model::beem::Beem;
 
 mod common;
 use common::Graph;
@@ -614,7 +614,7 @@ fn a_construction_publishes_its_counters_to_the_progress_meter() {
     // States generated and successors, at the expansion's polls (every
     // 1,024 states): what the progress line and its samples show.
     let g = binary_tree(12);
-    let meter = harness::search::progress::Meter::sampling(std::time::Duration::ZERO);
+    let meter = harness::engine::progress::Meter::sampling(std::time::Duration::ZERO);
     let opts = SliceOptions {
         meter: Some(meter.clone()),
         ..SliceOptions::bounded(1 << 20)

@@ -7,9 +7,8 @@
 //! every row of `instances.csv`.
 
 use dve_frontend::interp::Interpreter;
-use harness::explore::{explore, ExploreOptions};
-use harness::manifest::Beem;
-use harness::strategy::Strategy;
+use harness::algo::exhaustive::{explore, ExploreOptions, Traversal};
+use harness::model::beem::Beem;
 use std::sync::Mutex;
 
 const MAX_STATES: u64 = 300_000;
@@ -29,7 +28,7 @@ fn check_instance(beem: &Beem, name: &str, expected_states: u64) -> Vec<String> 
         .stats(name)
         .unwrap_or_else(|e| panic!("{name}: bad stats file: {e}"));
     let bfs_opts = ExploreOptions {
-        strategy: Some(Strategy::Bfs),
+        traversal: Traversal::Bfs,
         level_table: true,
         ..Default::default()
     };
@@ -37,7 +36,7 @@ fn check_instance(beem: &Beem, name: &str, expected_states: u64) -> Vec<String> 
     let dfs = explore(
         &interp,
         &ExploreOptions {
-            strategy: Some(Strategy::Dfs),
+            traversal: Traversal::Dfs,
             ..Default::default()
         },
     );

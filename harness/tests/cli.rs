@@ -646,7 +646,7 @@ fn strategies_lists_the_registry() {
     let forms: Vec<&str> = list.iter().map(|s| s["form"].as_str().expect("form")).collect();
     assert_eq!(
         forms.join(", "),
-        harness::strategy::Strategy::FORMS,
+        harness::run::strategy::Strategy::FORMS,
         "the strategies listed are those --strategy names"
     );
     let opts = |form: &str| -> Vec<String> {

@@ -3,8 +3,8 @@
 //! four systems that neither parses DVE nor uses our interpreter.
 
 use dve_frontend::interp::Interpreter;
-use harness::explore::{explore, ExploreOptions};
-use harness::strategy::Strategy;
+use harness::algo::exhaustive::Traversal;
+use harness::algo::exhaustive::{explore, ExploreOptions};
 use std::path::PathBuf;
 
 fn example(name: &str) -> Interpreter {
@@ -25,11 +25,11 @@ fn example_models_match_the_independent_oracle() {
     ];
     for (name, states, transitions, deadlocks, levels, bytes) in expected {
         let m = example(name);
-        for strategy in [Strategy::Bfs, Strategy::Dfs] {
+        for strategy in [Traversal::Bfs, Traversal::Dfs] {
             let r = explore(
                 &m,
                 &ExploreOptions {
-                    strategy: Some(strategy),
+                    traversal: strategy,
                     ..Default::default()
                 },
             );
@@ -40,7 +40,7 @@ fn example_models_match_the_independent_oracle() {
                 "{name} {strategy}"
             );
             assert_eq!(r.error_transitions, Some(0), "{name}");
-            if strategy == Strategy::Bfs {
+            if strategy == Traversal::Bfs {
                 assert_eq!(r.levels, Some(levels), "{name}");
             }
         }

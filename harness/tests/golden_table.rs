@@ -28,13 +28,13 @@ mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use harness::backend::Backend;
-use harness::caching::{CacheSize, Replacement};
-use harness::check::{check, CheckOptions, Checks, Search};
-use harness::dbdfs::{FrontierKind, Variant};
-use harness::manifest::Beem;
+use harness::algo::caching::{CacheSize, Replacement};
+use harness::algo::check::{check, CheckOptions, Checks, Search};
+use harness::algo::dbdfs::{FrontierKind, Variant};
+use harness::model::backend::Backend;
+use harness::model::beem::Beem;
+use harness::run::strategy::{Params, Strategy};
 use harness::run::{run, Request};
-use harness::strategy::{Params, Strategy};
 
 const MAX_STATES: u64 = 300_000;
 
@@ -63,7 +63,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "bfs --store tree".into(),
             Strategy::Bfs,
             Params {
-                store: Some(harness::search::StoreKind::Tree),
+                store: Some(harness::engine::StoreKind::Tree),
                 ..Params::default()
             },
         ),
@@ -71,7 +71,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "bfs --store ctree".into(),
             Strategy::Bfs,
             Params {
-                store: Some(harness::search::StoreKind::CTree),
+                store: Some(harness::engine::StoreKind::CTree),
                 ..Params::default()
             },
         ),
@@ -111,7 +111,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "bfs --store tree --threads 2".into(),
             Strategy::Bfs,
             Params {
-                store: Some(harness::search::StoreKind::Tree),
+                store: Some(harness::engine::StoreKind::Tree),
                 threads: Some(2),
                 ..Params::default()
             },
@@ -120,7 +120,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dfs --store tree --threads 4".into(),
             Strategy::Dfs,
             Params {
-                store: Some(harness::search::StoreKind::Tree),
+                store: Some(harness::engine::StoreKind::Tree),
                 threads: Some(4),
                 ..Params::default()
             },
@@ -129,7 +129,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dfs --store tree".into(),
             Strategy::Dfs,
             Params {
-                store: Some(harness::search::StoreKind::Tree),
+                store: Some(harness::engine::StoreKind::Tree),
                 ..Params::default()
             },
         ),
@@ -171,7 +171,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dbdfs threshold --store tree".into(),
             Strategy::Dbdfs,
             Params {
-                store: Some(harness::search::StoreKind::Tree),
+                store: Some(harness::engine::StoreKind::Tree),
                 ..dbdfs(Variant::Threshold)
             },
         ),
@@ -181,7 +181,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
 /// The states nested DFS explores on the plain system of `instance`.
 fn nested_dfs_states(beem: &Beem, instance: &str, backend: Backend) -> Result<u64, String> {
     let model = dve_frontend::load_file(&beem.model_path(instance)).map_err(|e| e.to_string())?;
-    let built = harness::backend::build(model.clone(), backend);
+    let built = harness::model::backend::build(model.clone(), backend);
     let opts = CheckOptions {
         search: Search::Ndfs,
         checks: Checks::default(),

@@ -1,12 +1,12 @@
-//! The tree store's leaf order (`search/leaf_order.rs`) on a model whose
+//! The tree store's leaf order (`engine/store/tree/leaf_order.rs`) on a model whose
 //! state vector puts what varies in one half: the same states, fewer
 //! bytes than with the state's own order.
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::NextState;
-use harness::manifest::Beem;
-use harness::search::leaf_order::{leaf_order, sample, tree_store_for, SAMPLE};
-use harness::search::{bfs, BfsOptions, Budget, Limits, Nothing, Store, TreeStore};
+use harness::engine::store::tree::leaf_order::{leaf_order, sample, tree_store_for, SAMPLE};
+use harness::engine::{bfs, BfsOptions, Budget, Limits, Nothing, Store, TreeStore};
+use harness::model::beem::Beem;
 use std::time::Instant;
 
 /// States and bytes of a breadth-first search into `store`.

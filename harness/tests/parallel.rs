@@ -13,13 +13,13 @@ mod common;
 use common::replay;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
-use harness::backend::Backend;
-use harness::check::{check, check_threads, CheckOptions, Checks, Search, Verdict};
-use harness::manifest::Beem;
-use harness::record::RunRecord;
+use harness::algo::check::{check, check_threads, CheckOptions, Checks, Search, Verdict};
+use harness::engine::StoreKind;
+use harness::model::backend::Backend;
+use harness::model::beem::Beem;
+use harness::output::record::RunRecord;
+use harness::run::strategy::{Params, Strategy};
 use harness::run::{run, Request};
-use harness::search::StoreKind;
-use harness::strategy::{Params, Strategy};
 
 fn explore(beem: &Beem, inst: &str, threads: usize, backend: Backend) -> RunRecord {
     explore_with(beem, inst, Strategy::Bfs, threads, backend)

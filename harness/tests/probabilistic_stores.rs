@@ -7,10 +7,10 @@
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::NextState;
-use harness::manifest::Beem;
-use harness::search::{
+use harness::engine::{
     bfs, BfsOptions, BitstateStore, Budget, CompactStore, Insert, Limits, Nothing, StateStore, Store,
 };
+use harness::model::beem::Beem;
 use std::collections::HashSet;
 use std::time::Instant;
 

@@ -12,8 +12,10 @@ use common::replay;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::NextState;
 use dve_frontend::LoadOptions;
-use harness::check::{check, check_threads, CheckOptions, Checks, Goal, Search, Verdict, ViolationKind};
-use harness::manifest::{Answer, Beem, PropertyKind};
+use harness::algo::check::{
+    check, check_threads, CheckOptions, Checks, Goal, Search, Verdict, ViolationKind,
+};
+use harness::model::beem::{Answer, Beem, PropertyKind};
 use std::collections::HashMap;
 use std::sync::Mutex;
 

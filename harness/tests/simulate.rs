@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
-use harness::simulate::{self, RandomRun};
+use harness::algo::simulate::{self, RandomRun};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -178,7 +178,7 @@ fn random_run_replays() {
             printed.push(l.to_string());
             lines.next();
         }
-        let expected = simulate::changes(info, &state, &next);
+        let expected = harness::output::trace::changes(info, &state, &next);
         if expected.is_empty() {
             assert_eq!(printed, ["(no change)"]);
         } else {

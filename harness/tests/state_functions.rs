@@ -5,9 +5,9 @@
 //! first states of a BFS.
 
 use dve_frontend::model::SuccBuf;
-use harness::backend::{build_with, Backend};
-use harness::check::{state_functions, Goal};
-use harness::manifest::{Beem, PropertyKind};
+use harness::algo::check::{state_functions, Goal};
+use harness::model::backend::{build_with, Backend};
+use harness::model::beem::{Beem, PropertyKind};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 
 const STATES: usize = 5_000;

@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
-use harness::explore::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome};
-use harness::manifest::Beem;
-use harness::search::StoreKind;
-use harness::strategy::Strategy;
+use harness::algo::exhaustive::Traversal;
+use harness::algo::exhaustive::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome};
+use harness::engine::StoreKind;
+use harness::model::beem::Beem;
 
 mod common;
 use common::Graph;
@@ -181,11 +181,11 @@ fn known_edge_classification() {
 fn error_transitions_are_edges_into_a_state() {
     // 0 -> 1, E(2); 1 -> E(2); 2 is the "error state" (no successors).
     let g = Graph::new("errors", vec![vec![1, 2], vec![2], vec![]]).with_errors(&[(0, 1), (1, 0)]);
-    for s in [Strategy::Bfs, Strategy::Dfs] {
+    for s in [Traversal::Bfs, Traversal::Dfs] {
         let r = explore(
             &g,
             &ExploreOptions {
-                strategy: Some(s),
+                traversal: s,
                 ..Default::default()
             },
         );
@@ -200,11 +200,11 @@ fn error_transitions_are_edges_into_a_state() {
 /// BFS and DFS, each with the exact and the tree-compressed store, and
 /// BFS with the tree store's roots in a compact set: the budgets hold
 /// whatever the store.
-fn both_stores() -> Vec<(Strategy, StoreKind)> {
-    [Strategy::Bfs, Strategy::Dfs]
+fn both_stores() -> Vec<(Traversal, StoreKind)> {
+    [Traversal::Bfs, Traversal::Dfs]
         .into_iter()
         .flat_map(|s| [(s, StoreKind::Exact), (s, StoreKind::Tree)])
-        .chain([(Strategy::Bfs, StoreKind::CTree)])
+        .chain([(Traversal::Bfs, StoreKind::CTree)])
         .collect()
 }
 
@@ -212,7 +212,7 @@ fn both_stores() -> Vec<(Strategy, StoreKind)> {
 fn state_limit() {
     for (s, store) in both_stores() {
         let opts = ExploreOptions {
-            strategy: Some(s),
+            traversal: s,
             limits: Limits {
                 max_states: Some(5),
                 ..Default::default()
@@ -255,7 +255,7 @@ fn parallel_budgets() {
     for threads in [2, 3, 8] {
         for (model, n) in [(ring(100), 5u64), (ring(100), 1), (ring(10), 10)] {
             let opts = ExploreOptions {
-                strategy: Some(Strategy::Bfs),
+                traversal: Traversal::Bfs,
                 limits: Limits {
                     max_states: Some(n),
                     ..Default::default()
@@ -267,7 +267,7 @@ fn parallel_budgets() {
             assert_eq!(r.states, n, "{threads} threads, limit {n}");
         }
         let opts = ExploreOptions {
-            strategy: Some(Strategy::Bfs),
+            traversal: Traversal::Bfs,
             limits: Limits {
                 time: Some(Duration::from_millis(200)),
                 memory_bytes: Some(1 << 30),
@@ -282,7 +282,7 @@ fn parallel_budgets() {
         assert!(t0.elapsed() < Duration::from_secs(5));
         let limit = 8u64 << 20;
         let opts = ExploreOptions {
-            strategy: Some(Strategy::Bfs),
+            traversal: Traversal::Bfs,
             limits: Limits {
                 memory_bytes: Some(limit),
                 ..Default::default()
@@ -305,7 +305,7 @@ fn parallel_budgets() {
 fn time_limit() {
     for (s, store) in both_stores() {
         let opts = ExploreOptions {
-            strategy: Some(s),
+            traversal: s,
             limits: Limits {
                 time: Some(Duration::from_millis(200)),
                 memory_bytes: Some(1 << 30),
@@ -329,7 +329,7 @@ fn memory_limit() {
     for (s, store) in both_stores() {
         let limit = 4u64 << 20;
         let opts = ExploreOptions {
-            strategy: Some(s),
+            traversal: s,
             limits: Limits {
                 memory_bytes: Some(limit),
                 ..Default::default()

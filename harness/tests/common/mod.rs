@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
-use harness::check::Trace;
+use harness::algo::check::Trace;
 
 /// An explicit graph over `u32` node numbers (4-byte states, node 0
 /// initial): node `i`'s transitions lead to `succ[i]`, in order, the

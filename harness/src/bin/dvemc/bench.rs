@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use harness::bench::exec::ProcessExecutor;
-use harness::bench::matrix::{only_instances, parse_shard, shard, Cell, Matrix};
-use harness::bench::provenance::Provenance;
-use harness::bench::runner::{run_cells, summary_table, ProgressMode, RunConfig};
-use harness::bench::schema::Table;
-use harness::bench::util::human_duration;
-use harness::manifest::Beem;
+use harness::experiments::exec::ProcessExecutor;
+use harness::experiments::matrix::{only_instances, parse_shard, shard, Cell, Matrix};
+use harness::experiments::provenance::Provenance;
+use harness::experiments::runner::{run_cells, summary_table, ProgressMode, RunConfig};
+use harness::experiments::schema::Table;
+use harness::experiments::util::human_duration;
+use harness::model::beem::Beem;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum BenchCommand {
@@ -216,7 +216,7 @@ fn validate_cells(m: &Matrix, cells: &[Cell], beem: Option<&Path>) -> Result<()>
                 let sub = matches.subcommand_matches("explore").expect("explore matches");
                 let req = args.request(sub);
                 let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
-                harness::strategy::validate(args.strategy, &given, &req.params)
+                harness::run::strategy::validate(args.strategy, &given, &req.params)
             });
         if let Err(e) = checked {
             problems.push(format!("{}: {e}", c.key));
@@ -246,11 +246,11 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         BenchCommand::Run(a) => {
             let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard, &a.instances)?;
             let exec = ProcessExecutor {
-                exe: harness::bench::runner::current_exe()?,
+                exe: harness::experiments::runner::current_exe()?,
                 beem,
                 checkpoints: m
                     .checkpoints()
-                    .then(|| harness::bench::exec::checkpoint_dir(&a.out)),
+                    .then(|| harness::experiments::exec::checkpoint_dir(&a.out)),
             };
             let cfg = RunConfig {
                 matrix_name: &m.name,
@@ -299,7 +299,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 }
                 let again: Vec<String> = again
                     .iter()
-                    .map(|x| harness::bench::util::shell_quote(x))
+                    .map(|x| harness::experiments::util::shell_quote(x))
                     .collect();
                 eprintln!(
                     "bench: interrupted after {} cells ({} recorded in {}); the rest runs with\n    {}",
@@ -336,7 +336,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             beem,
         } => {
             let (_, cells, beem) = cells_of(&matrix, beem.as_deref(), shard, &instances)?;
-            let exe = harness::bench::runner::current_exe()?.display().to_string();
+            let exe = harness::experiments::runner::current_exe()?.display().to_string();
             let mut out = std::io::stdout().lock();
             for c in &cells {
                 match writeln!(out, "{}\t{}", c.key, c.command_line(&exe, beem.as_deref())) {
@@ -366,7 +366,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                     }
                     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
                     let beem = Beem::locate(beem.as_deref()).ok();
-                    harness::bench::papers::render(&p, &rows, &out, beem.as_ref())?
+                    harness::experiments::papers::render(&p, &rows, &out, beem.as_ref())?
                 }
                 None => {
                     let beem = if html {
@@ -374,7 +374,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                     } else {
                         None
                     };
-                    harness::bench::report::report(&csv, &out, &by, html, beem.as_ref())?
+                    harness::experiments::report::report(&csv, &out, &by, html, beem.as_ref())?
                 }
             };
             for f in written {
@@ -384,7 +384,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         }
         BenchCommand::Merge { inputs, out } => {
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let s = harness::bench::merge(&refs, &out)?;
+            let s = harness::experiments::merge::merge(&refs, &out)?;
             println!(
                 "merged {} files: {} rows ({} duplicate keys dropped) -> {}",
                 inputs.len(),
@@ -420,11 +420,11 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             };
             let results =
                 abs(&results.unwrap_or_else(|| PathBuf::from(format!("results/runs/slurm-{}", m.name))))?;
-            let exe = harness::bench::runner::current_exe()?;
+            let exe = harness::experiments::runner::current_exe()?;
             let exe = exe.canonicalize().unwrap_or(exe);
             let matrix_abs = matrix.canonicalize().unwrap_or(abs(&matrix)?);
             let beem_abs = beem.map(|b| b.canonicalize().unwrap_or(b));
-            let text = harness::bench::slurm::script(&harness::bench::slurm::SlurmOptions {
+            let text = harness::experiments::slurm::script(&harness::experiments::slurm::SlurmOptions {
                 dvemc: &exe,
                 matrix: &matrix_abs,
                 matrix_name: &m.name,
@@ -439,7 +439,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             });
             match out {
                 Some(p) => {
-                    harness::bench::util::write_atomically(&p, text.as_bytes())
+                    harness::experiments::util::write_atomically(&p, text.as_bytes())
                         .with_context(|| format!("writing {}", p.display()))?;
                     use std::os::unix::fs::PermissionsExt;
                     let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755));
@@ -461,7 +461,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         } => {
             let cur = Table::read(&current)?;
             let base = Table::read(&baseline)?;
-            let c = harness::bench::compare::compare(&cur, &base, speed_tolerance);
+            let c = harness::experiments::compare::compare(&cur, &base, speed_tolerance);
             for l in &c.ratio_lines {
                 println!("{l}");
             }

@@ -1,5 +1,5 @@
 //! `dvemc explore`: the options (every strategy's, checked by the registry,
-//! `harness::strategy`), the run (`harness::run`) and its report.
+//! `harness::run::strategy`), the run (`harness::run`) and its report.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,17 +7,17 @@ use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, ValueEnum};
-use harness::bench::util::{parse_bytes, parse_duration};
-use harness::caching::{CacheSize, Derivation, Replacement};
-use harness::check::Checks;
-use harness::dbdfs::{FrontierKind, Variant};
-use harness::manifest::StatFile;
-use harness::random_search::{Restart, SuccessorChoice};
-use harness::record::RunRecord;
+use harness::algo::caching::{CacheSize, Derivation, Replacement};
+use harness::algo::check::Checks;
+use harness::algo::dbdfs::{FrontierKind, Variant};
+use harness::algo::random::{Restart, SuccessorChoice};
+use harness::engine::progress::{Meter, Ticker, TickerText};
+use harness::engine::Limits;
+use harness::experiments::util::{parse_bytes, parse_duration};
+use harness::model::beem::StatFile;
+use harness::output::record::RunRecord;
+use harness::run::strategy::{parse_count, parse_depth, parse_positive, Params, Strategy};
 use harness::run::{Request, RunError};
-use harness::search::progress::{Meter, Ticker, TickerText};
-use harness::search::Limits;
-use harness::strategy::{parse_count, parse_depth, parse_positive, Params, Strategy};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
@@ -28,10 +28,10 @@ pub enum BackendArg {
 }
 
 impl BackendArg {
-    pub fn backend(self) -> harness::backend::Backend {
+    pub fn backend(self) -> harness::model::backend::Backend {
         match self {
-            BackendArg::Jit => harness::backend::Backend::Jit,
-            BackendArg::Interp => harness::backend::Backend::Interp,
+            BackendArg::Jit => harness::model::backend::Backend::Jit,
+            BackendArg::Interp => harness::model::backend::Backend::Interp,
         }
     }
 }
@@ -171,7 +171,7 @@ pub struct ExploreArgs {
     /// probabilistic: 2^LOG2M bits, K set per state; default 2^30 bits,
     /// 3) [default: exact].
     #[arg(long, value_name = "NAME")]
-    pub store: Option<harness::search::StoreKind>,
+    pub store: Option<harness::engine::StoreKind>,
     /// Threads of exhaustive bfs (level-synchronous over a shared exact
     /// or tree store; same states, transitions, levels and deadlocks as one
     /// thread) and dfs (a stack per thread over the shared store, in a
@@ -413,12 +413,12 @@ pub fn report_error(e: &RunError, json: bool) -> u8 {
 /// Runs `explore`; returns the exit code.
 pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     let mut req = args.request(matches);
-    harness::guard::set_report(args.json, req.limits.memory_bytes, req.limits.time);
+    harness::engine::guard::set_report(args.json, req.limits.memory_bytes, req.limits.time);
     req.default_threads = match default_threads() {
         Ok(t) => Some(t),
         Err(e) => return report_error(&e, args.json),
     };
-    harness::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
+    harness::engine::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
     let meter = match args.sample_interval {
         Some(s) => Meter::sampling(Duration::from_secs_f64(s)),
         None => Meter::new(),
@@ -440,7 +440,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
             // search's restarts, any other's BFS level (or queue).
             depth_name: if args.strategy == Strategy::Dfs {
                 "depth"
-            } else if args.strategy.family() == harness::strategy::Family::Randomized {
+            } else if args.strategy.family() == harness::run::strategy::Family::Randomized {
                 "restarts"
             } else {
                 "level"
@@ -471,11 +471,12 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         if let Some(t) = &ran.trace {
             let _ = writeln!(text);
             let _ = match args.trace_format {
-                TraceFormat::Text => harness::trace::write_text(&mut text, &ran.info, t),
+                TraceFormat::Text => harness::output::trace::write_text(&mut text, &ran.info, t),
                 TraceFormat::Json => writeln!(
                     text,
                     "{}",
-                    serde_json::to_string_pretty(&harness::trace::to_json(&ran.info, t)).unwrap_or_default()
+                    serde_json::to_string_pretty(&harness::output::trace::to_json(&ran.info, t))
+                        .unwrap_or_default()
                 ),
             };
         }
@@ -511,7 +512,7 @@ pub fn memory_cap(limit: u64) -> u64 {
 
 /// What the budget that ended a run was.
 fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
-    use harness::search::Outcome;
+    use harness::engine::Outcome;
     match rec.result {
         Outcome::StateLimit => format!(
             ": state limit of {} states reached",
@@ -522,7 +523,7 @@ fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
             limits.time.map(|d| d.as_secs_f64()).unwrap_or(0.0)
         ),
         Outcome::MemoryLimit => {
-            let h = harness::record::human_bytes;
+            let h = harness::output::record::human_bytes;
             let mut t = format!(
                 ": memory limit of {} reached",
                 h(limits.memory_bytes.unwrap_or(0))

@@ -4,18 +4,19 @@ mod bench;
 mod explore;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
-/// too (loading, compiling): `harness::guard`.
+/// too (loading, compiling): `harness::engine::guard`.
 #[global_allocator]
-static ALLOC: harness::guard::CappedAlloc = harness::guard::CappedAlloc;
+static ALLOC: harness::engine::guard::CappedAlloc = harness::engine::guard::CappedAlloc;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use harness::bench::util::parse_bytes;
-use harness::manifest::Beem;
-use harness::run::{resolve_model, EMBEDDED_NAME, EMBEDDED_SOURCE};
+use harness::experiments::util::parse_bytes;
+use harness::model::beem::Beem;
+use harness::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
+use harness::run::resolve_model;
 
 const EXIT_OK: u8 = 0;
 /// A property was violated (for `verify-beem`: a count differs from BEEM's).
@@ -126,7 +127,7 @@ pub(crate) enum Command {
         memory_limit: Option<u64>,
         /// The visited set: exact or tree (as `explore --store`).
         #[arg(long, value_name = "NAME", default_value = "exact")]
-        store: harness::search::StoreKind,
+        store: harness::engine::StoreKind,
         /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
@@ -172,7 +173,7 @@ impl std::fmt::Display for Printed {
 impl std::error::Error for Printed {}
 
 fn main() -> ExitCode {
-    harness::search::interrupt::install();
+    harness::engine::interrupt::install();
     let json = std::env::args().skip(1).any(|a| a == "--json");
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
@@ -218,9 +219,9 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Simulate(args) => simulate_cmd(&args),
         Command::Strategies { json } => {
             if json {
-                println!("{}", harness::strategy::registry_json());
+                println!("{}", harness::run::strategy::registry_json());
             } else {
-                print!("{}", harness::strategy::registry_text());
+                print!("{}", harness::run::strategy::registry_text());
             }
             Ok(EXIT_OK)
         }
@@ -230,7 +231,7 @@ fn run(cli: Cli) -> Result<u8> {
             beem,
         } => {
             let beem = Beem::locate(beem.as_deref())?;
-            let rows = harness::verify::verify_properties(&beem, max_states, &out, |r| {
+            let rows = harness::experiments::verify::verify_properties(&beem, max_states, &out, |r| {
                 eprintln!(
                     "{:<24} #{:<2} {:<12} BEEM {:<3} ours {:<7} {:<5} cex {:>5} / BEEM {:>5} {:>8.2} s",
                     r.instance,
@@ -277,7 +278,7 @@ fn run(cli: Cli) -> Result<u8> {
             beem,
         } => {
             let beem = Beem::locate(beem.as_deref())?;
-            let rows = harness::verify::verify_jit(&beem, max_states, jobs, &out, |r| {
+            let rows = harness::experiments::verify::verify_jit(&beem, max_states, jobs, &out, |r| {
                 eprintln!(
                     "{:<32} {:<13} {:>10} states {:>11} transitions {:>8.1} ms {:>8.2} s",
                     r.model, r.result, r.states, r.transitions, r.compile_ms, r.seconds
@@ -324,17 +325,24 @@ fn run(cli: Cli) -> Result<u8> {
             beem,
         } => {
             let beem = Beem::locate(beem.as_deref())?;
-            let summary = harness::verify::verify_beem(&beem, max_states, memory_limit, store, &out, |r| {
-                eprintln!(
-                    "{:<28} {:>10} {:>10} {:<5} {:>8.2} s",
-                    r.instance,
-                    r.expected,
-                    r.got,
-                    if r.matches { "ok" } else { "FAIL" },
-                    r.seconds
-                );
-            })?;
-            harness::verify::print_summary(&mut std::io::stdout().lock(), &summary, max_states)?;
+            let summary = harness::experiments::verify::verify_beem(
+                &beem,
+                max_states,
+                memory_limit,
+                store,
+                &out,
+                |r| {
+                    eprintln!(
+                        "{:<28} {:>10} {:>10} {:<5} {:>8.2} s",
+                        r.instance,
+                        r.expected,
+                        r.got,
+                        if r.matches { "ok" } else { "FAIL" },
+                        r.seconds
+                    );
+                },
+            )?;
+            harness::experiments::verify::print_summary(&mut std::io::stdout().lock(), &summary, max_states)?;
             println!("report: {}", out.display());
             Ok(if summary.matched() == summary.rows.len() {
                 EXIT_OK
@@ -387,9 +395,9 @@ fn simulate_cmd(args: &SimulateArgs) -> Result<u8> {
         let stdin = std::io::stdin();
         // Piped commands are echoed so that the transcript reads as a dialogue.
         let echo = !stdin.is_terminal();
-        harness::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo).map(|_| ())
+        harness::algo::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo).map(|_| ())
     } else {
-        harness::simulate::random(&model, &display_name, args.seed, args.steps, &mut out).map(|_| ())
+        harness::algo::simulate::random(&model, &display_name, args.seed, args.steps, &mut out).map(|_| ())
     };
     match written {
         // A closed pipe (`dvemc simulate ... | head`) is not an error of the run.
@@ -417,7 +425,7 @@ mod tests {
 
     #[test]
     fn durations() {
-        use harness::bench::util::parse_duration;
+        use harness::experiments::util::parse_duration;
         use std::time::Duration;
         assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));

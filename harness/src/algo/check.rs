@@ -1,0 +1,644 @@
+//! Property checking with counterexamples: deadlocks, assertions, run-time
+//! errors and reachability goals during a BFS or DFS, and accepting cycles
+//! of a property process (LTL through a Büchi automaton) by nested DFS.
+//!
+//! **What it guarantees**: every reachable state is checked (a run that
+//! ends `complete` without a violation proves the property, `holds`); the
+//! first violation stops the run unless all violations are counted. BFS
+//! gives shortest counterexamples (parent links per state); DFS reads the
+//! path from its stack. Nested DFS is the algorithm of Courcoubetis, Vardi,
+//! Wolper and Yannakakis (1992) with the stack test of Holzmann, Peled and
+//! Yannakakis: the inner search, started in post-order from each accepting
+//! state, stops at any state on the outer stack, which closes a cycle
+//! through that accepting state.
+//!
+//! **Memory**: the exact state store; BFS adds a parent id and a label per
+//! state; DFS keeps the successors of the states on its stack; nested DFS
+//! adds two bits per state.
+
+use std::time::Instant;
+
+use dve_frontend::interp;
+use dve_frontend::ir;
+use dve_frontend::model::{NextState, Succ};
+use serde::Serialize;
+
+use crate::engine::{
+    self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
+    Root, StateStore, Store, StoreKind,
+};
+pub use crate::engine::{Step, Trace};
+
+/// The state checks to make besides goals.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    pub deadlock: bool,
+    pub assert: bool,
+    /// A transition that raises a run-time error (leads to the error state).
+    pub error: bool,
+}
+
+/// A reachability goal: found when the expression is non-zero.
+#[derive(Clone, Debug)]
+pub struct Goal {
+    pub text: String,
+    pub expr: ir::Expr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Search {
+    Bfs,
+    Dfs,
+    /// Nested DFS for accepting cycles.
+    Ndfs,
+}
+
+impl Search {
+    pub fn name(self) -> &'static str {
+        match self {
+            Search::Bfs => "bfs",
+            Search::Dfs => "dfs",
+            Search::Ndfs => "ndfs",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    pub search: Search,
+    pub checks: Checks,
+    pub goals: Vec<Goal>,
+    /// Count every violation instead of stopping at the first.
+    pub all_violations: bool,
+    pub limits: Limits,
+    /// Where the progress line reads the counters.
+    pub meter: Option<crate::engine::progress::Meter>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ViolationKind {
+    Deadlock,
+    Assert,
+    Goal,
+    AcceptingCycle,
+    ErrorState,
+}
+
+impl ViolationKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ViolationKind::Deadlock => "deadlock",
+            ViolationKind::Assert => "assert",
+            ViolationKind::Goal => "goal",
+            ViolationKind::AcceptingCycle => "accepting_cycle",
+            ViolationKind::ErrorState => "error_state",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Holds,
+    Violated,
+    /// A budget ended the search before a violation or a proof.
+    Unknown,
+}
+
+#[derive(Clone, Debug)]
+pub struct Violation {
+    pub kind: ViolationKind,
+    /// What was violated: the goal's text, the assertion, ...
+    pub detail: String,
+    pub trace: Trace,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    pub model: String,
+    pub strategy: Search,
+    pub result: Outcome,
+    pub verdict: Verdict,
+    pub violation_kind: Option<ViolationKind>,
+    pub violation: Option<String>,
+    /// Transitions of the counterexample (stem plus cycle for a lasso).
+    pub cex_length: Option<usize>,
+    /// Violations counted (1 when the first one stops the run).
+    pub violations: u64,
+    pub states: u64,
+    pub transitions: u64,
+    pub deadlocks: u64,
+    pub error_transitions: u64,
+    pub time_s: f64,
+    pub states_per_s: f64,
+    /// Bytes of the state store at the end.
+    pub store_bytes: u64,
+    pub bytes_per_state: f64,
+    pub peak_rss_bytes: u64,
+    #[serde(skip)]
+    pub first: Option<Violation>,
+}
+
+/// The state functions a check evaluates through the model boundary, in
+/// order: the goals, then every assertion (processes in order, each
+/// process's assertions in order). Build the backend with them
+/// (`backend::build_with`) so that the JIT evaluates them natively.
+pub fn state_functions(ir: &ir::Model, goals: &[Goal]) -> Vec<ir::Expr> {
+    goals
+        .iter()
+        .map(|g| g.expr.clone())
+        .chain(
+            ir.processes
+                .iter()
+                .flat_map(|p| p.asserts.iter().map(|(_, e, _)| e.clone())),
+        )
+        .collect()
+}
+
+/// The property side: what to check in a state.
+struct Prop<'a> {
+    model: &'a ir::Model,
+    /// Evaluates the state functions.
+    backend: &'a dyn NextState,
+    /// The backend was built with [`state_functions`]; else (a model
+    /// built without them) the interpreter's evaluator reads the IR.
+    native: bool,
+    opts: &'a CheckOptions,
+}
+
+impl Prop<'_> {
+    /// Whether state function `i` (expression `e`) holds in `s`; one that
+    /// cannot be evaluated (a run-time error) does not.
+    #[inline]
+    fn holds(&self, i: usize, e: &ir::Expr, s: &[u8]) -> bool {
+        let v = if self.native {
+            self.backend.state_function(i, s)
+        } else {
+            interp::eval(e, s).ok()
+        };
+        matches!(v, Some(v) if v != 0)
+    }
+
+    /// A violation visible in the state itself (goal or assertion).
+    fn state_violation(&self, s: &[u8]) -> Option<(ViolationKind, String)> {
+        for (i, g) in self.opts.goals.iter().enumerate() {
+            if self.holds(i, &g.expr, s) {
+                return Some((ViolationKind::Goal, g.text.clone()));
+            }
+        }
+        if self.opts.checks.assert && !self.model.is_error_state(s) {
+            let mut i = self.opts.goals.len();
+            for p in &self.model.processes {
+                let cs = u16::from_le_bytes([s[p.state_offset], s[p.state_offset + 1]]);
+                for (state, e, text) in &p.asserts {
+                    // An assertion that cannot be evaluated counts as violated.
+                    if *state == cs && !self.holds(i, e, s) {
+                        return Some((ViolationKind::Assert, text.clone()));
+                    }
+                    i += 1;
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A state predicate (a reachability goal), shareable between threads.
+pub type GoalFn<'a> = &'a (dyn Fn(&[u8]) -> bool + Sync);
+
+/// A reachability predicate from compiled goals (any of them non-zero),
+/// evaluated by `model`'s state functions when it was built with the goals
+/// first (`state_functions`), else by the interpreter's evaluator.
+pub fn goal_predicate<'a>(model: &'a dyn NextState, goals: &'a [Goal]) -> impl Fn(&[u8]) -> bool + Sync + 'a {
+    let native = model.state_functions() >= goals.len();
+    move |s: &[u8]| {
+        goals.iter().enumerate().any(|(i, g)| {
+            let v = if native {
+                model.state_function(i, s)
+            } else {
+                interp::eval(&g.expr, s).ok()
+            };
+            matches!(v, Some(v) if v != 0)
+        })
+    }
+}
+
+/// The violation bookkeeping shared by the searches.
+struct Run {
+    violations: u64,
+    first: Option<Violation>,
+    all: bool,
+}
+
+impl Run {
+    /// Records a violation; true when the search should stop.
+    fn violation(&mut self, kind: ViolationKind, detail: String, trace: impl FnOnce() -> Trace) -> bool {
+        self.violations += 1;
+        if self.first.is_none() {
+            self.first = Some(Violation {
+                kind,
+                detail,
+                trace: trace(),
+            });
+        }
+        !self.all
+    }
+}
+
+/// The checking observer: goals and assertions on every new state,
+/// deadlocks, run-time errors on every erroneous transition.
+struct Checker<'a> {
+    prop: Prop<'a>,
+    run: Run,
+}
+
+impl Checker<'_> {
+    fn control(stop: bool) -> Control {
+        if stop {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+}
+
+impl<S: Store> Observer<S> for Checker<'_> {
+    const LABELS: bool = true;
+
+    fn new_state(&mut self, cx: &Cx<S>, _id: u32, state: &[u8], via: Option<(u32, Succ)>) -> Control {
+        let Some((kind, detail)) = self.prop.state_violation(state) else {
+            return Control::Continue;
+        };
+        let stop = self.run.violation(kind, detail, || match via {
+            None => cx.trace_via(0, None),
+            Some((src, e)) => cx.trace_via(src, Some((e, state))),
+        });
+        Checker::control(stop)
+    }
+
+    fn successor(&mut self, cx: &Cx<S>, src: u32, e: Succ, state: &[u8]) -> Control {
+        if !(e.error && self.prop.opts.checks.error) {
+            return Control::Continue;
+        }
+        let stop = self
+            .run
+            .violation(ViolationKind::ErrorState, "run-time error".into(), || {
+                cx.trace_via(src, Some((e, state)))
+            });
+        Checker::control(stop)
+    }
+
+    fn deadlock(&mut self, cx: &Cx<S>, id: u32) -> Control {
+        if !self.prop.opts.checks.deadlock {
+            return Control::Continue;
+        }
+        let stop = self
+            .run
+            .violation(ViolationKind::Deadlock, "deadlock".into(), || {
+                cx.trace_via(id, None)
+            });
+        Checker::control(stop)
+    }
+}
+
+/// Nested DFS: the checking observer on the outer search, and in post-order
+/// from every accepting state the inner search ([`CycleCloser`]) over the
+/// states the outer one stored, each entered at most once over all inner
+/// searches (`seen`).
+struct Nested<'a> {
+    checker: Checker<'a>,
+    model: &'a dyn NextState,
+    /// The inner searches' budget (no state limit: they store nothing).
+    budget: Budget,
+    seen: Vec<u64>,
+    /// How an inner search ended if a budget stopped it.
+    inner_result: Option<Outcome>,
+}
+
+impl<S: Store> Observer<S> for Nested<'_> {
+    const LABELS: bool = true;
+
+    fn new_state(&mut self, cx: &Cx<S>, id: u32, state: &[u8], via: Option<(u32, Succ)>) -> Control {
+        self.checker.new_state(cx, id, state, via)
+    }
+
+    fn successor(&mut self, cx: &Cx<S>, src: u32, e: Succ, state: &[u8]) -> Control {
+        self.checker.successor(cx, src, e, state)
+    }
+
+    fn deadlock(&mut self, cx: &Cx<S>, id: u32) -> Control {
+        <Checker as Observer<S>>::deadlock(&mut self.checker, cx, id)
+    }
+
+    fn closed(&mut self, cx: &Cx<S>, id: u32) -> Control {
+        if !self.model.info().is_accepting(&cx.state(id)) {
+            return Control::Continue;
+        }
+        let mut marked = Marked {
+            base: cx.store,
+            seen: &mut self.seen,
+        };
+        let mut closer = CycleCloser {
+            outer: cx,
+            found: None,
+        };
+        let opts = DfsOptions {
+            root: Root::Stored(id),
+            ..DfsOptions::new(&self.budget)
+        };
+        let r = engine::dfs(self.model, &mut marked, &self.budget, opts, &mut closer);
+        if let Some(v) = closer.found {
+            self.checker.run.violations += 1;
+            self.checker.run.first.get_or_insert(v);
+            return Control::Stop;
+        }
+        if r.result != Outcome::Complete {
+            self.inner_result = Some(r.result);
+            return Control::Stop;
+        }
+        Control::Continue
+    }
+}
+
+/// The inner search of nested DFS from an accepting state on top of the
+/// outer stack: it closes a cycle when it reaches any state on the outer
+/// stack (the stack test of Holzmann, Peled and Yannakakis).
+struct CycleCloser<'o, 'a, S> {
+    outer: &'o Cx<'a, S>,
+    found: Option<Violation>,
+}
+
+impl<'o, 'a, 'm, S: Store> Observer<Marked<'m, S>> for CycleCloser<'o, 'a, S> {
+    const LABELS: bool = true;
+
+    fn edge(&mut self, cx: &Cx<Marked<'m, S>>, _src: u32, e: Succ, dst: u32, _new: bool) -> Control {
+        if !self.outer.on_stack(dst) {
+            return Control::Continue;
+        }
+        // Lasso: initial ->(outer stack)-> dst ->(outer stack)-> seed ->(inner)-> dst.
+        let outer = self.outer.stack();
+        let at = outer
+            .iter()
+            .position(|f| f.id == dst)
+            .expect("state on the outer stack");
+        let mut steps = self.outer.stack_steps(1);
+        steps.extend(cx.stack_steps(1));
+        steps.push(Step::new(e, &cx.state(dst)));
+        self.found = Some(Violation {
+            kind: ViolationKind::AcceptingCycle,
+            detail: "accepting cycle".into(),
+            trace: Trace {
+                initial: self.outer.state(0),
+                steps,
+                cycle_start: Some(at),
+            },
+        });
+        Control::Stop
+    }
+}
+
+/// The outer search's store seen through a second set of marks: a state is
+/// new to the inner searches until one of them enters it.
+struct Marked<'a, S> {
+    base: &'a S,
+    seen: &'a mut Vec<u64>,
+}
+
+impl<S: Store> Store for Marked<'_, S> {
+    fn state_len(&self) -> usize {
+        self.base.state_len()
+    }
+    fn len(&self) -> usize {
+        self.base.len()
+    }
+    fn state<'b>(&'b self, id: u32, scratch: &'b mut Vec<u8>) -> &'b [u8] {
+        self.base.state(id, scratch)
+    }
+    fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
+        self.base.find(state, fp)
+    }
+    fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
+        // Every state reachable from a state closed in post-order was stored
+        // by the outer search.
+        let Some(id) = self.base.find(state, fp) else {
+            debug_assert!(false, "inner search reached a state the outer one did not store");
+            return Insert::Seen(u32::MAX);
+        };
+        let w = id as usize >> 6;
+        if w >= self.seen.len() {
+            self.seen.resize(w + 1, 0);
+        }
+        if self.seen[w] & (1 << (id & 63)) != 0 {
+            Insert::Seen(id)
+        } else {
+            self.seen[w] |= 1 << (id & 63);
+            Insert::New(id)
+        }
+    }
+    fn bytes_used(&self) -> usize {
+        self.base.bytes_used() + self.seen.capacity() * 8
+    }
+    fn next_growth_bytes(&self) -> usize {
+        0
+    }
+}
+
+/// The parallel search's view of the properties.
+impl engine::loops::parallel::Watch for Prop<'_> {
+    type Found = (ViolationKind, String);
+    fn state(&self, state: &[u8]) -> Option<Self::Found> {
+        self.state_violation(state)
+    }
+    fn deadlock(&self) -> Option<Self::Found> {
+        self.opts
+            .checks
+            .deadlock
+            .then(|| (ViolationKind::Deadlock, "deadlock".into()))
+    }
+    fn error(&self) -> Option<Self::Found> {
+        self.opts
+            .checks
+            .error
+            .then(|| (ViolationKind::ErrorState, "run-time error".into()))
+    }
+    fn all(&self) -> bool {
+        self.opts.all_violations
+    }
+}
+
+/// [`check`] on `threads` threads: a breadth-first check (deadlocks,
+/// assertions, goals, run-time errors) runs on the parallel search
+/// (`engine::loops::parallel`), its counterexample a shortest path as with one
+/// thread; nested DFS and DFS stay sequential.
+pub fn check_threads(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+) -> CheckReport {
+    if threads <= 1 || !matches!(opts.search, Search::Bfs | Search::Dfs) {
+        return check(model, ir, opts);
+    }
+    let start = Instant::now();
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
+    let prop = Prop {
+        model: ir,
+        backend: model,
+        native: functions > 0 && model.state_functions() == functions,
+        opts,
+    };
+    let (r, violations, first) = if opts.search == Search::Bfs {
+        engine::loops::parallel::parallel_check(model, threads, &budget, &prop, StoreKind::Exact)
+    } else {
+        engine::loops::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
+    };
+    let time_s = start.elapsed().as_secs_f64();
+    let first = first.map(|((kind, detail), trace)| Violation { kind, detail, trace });
+    let verdict = if violations > 0 {
+        Verdict::Violated
+    } else if r.result.is_complete() {
+        Verdict::Holds
+    } else {
+        Verdict::Unknown
+    };
+    CheckReport {
+        model: model.info().name.clone(),
+        strategy: opts.search,
+        result: r.result,
+        verdict,
+        violation_kind: first.as_ref().map(|v| v.kind),
+        violation: first.as_ref().map(|v| v.detail.clone()),
+        cex_length: first.as_ref().map(|v| v.trace.steps.len()),
+        violations,
+        states: r.states,
+        transitions: r.transitions,
+        deadlocks: r.deadlocks,
+        error_transitions: r.error_transitions,
+        time_s,
+        states_per_s: if time_s > 0.0 {
+            r.states as f64 / time_s
+        } else {
+            0.0
+        },
+        store_bytes: r.store_bytes,
+        bytes_per_state: if r.states > 0 {
+            r.store_bytes as f64 / r.states as f64
+        } else {
+            0.0
+        },
+        peak_rss_bytes: peak_rss_bytes(),
+        first,
+    }
+}
+
+/// Runs the check. `ir` is the model's IR (for assertions); the successors
+/// come from `model`, which may be any backend of the same IR.
+pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
+    let start = Instant::now();
+    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
+    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
+    let native = functions > 0 && model.state_functions() == functions;
+    let mut checker = Checker {
+        prop: Prop {
+            model: ir,
+            backend: model,
+            native,
+            opts,
+        },
+        run: Run {
+            violations: 0,
+            first: None,
+            all: opts.all_violations,
+        },
+    };
+    let mut store = StateStore::new(model.state_len());
+    let (result, transitions, deadlocks, errors, run) = match opts.search {
+        Search::Bfs => {
+            let r = engine::bfs(
+                model,
+                &mut store,
+                &budget,
+                BfsOptions { parents: true },
+                &mut checker,
+            );
+            (
+                r.result,
+                r.transitions,
+                r.deadlocks,
+                r.error_transitions,
+                checker.run,
+            )
+        }
+        Search::Dfs => {
+            let r = engine::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut checker);
+            (
+                r.result,
+                r.transitions,
+                r.deadlocks,
+                r.error_transitions,
+                checker.run,
+            )
+        }
+        Search::Ndfs => {
+            let mut nested = Nested {
+                checker,
+                model,
+                budget: Budget::new(
+                    &Limits {
+                        max_states: None,
+                        ..opts.limits
+                    },
+                    start,
+                ),
+                seen: Vec::new(),
+                inner_result: None,
+            };
+            let r = engine::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut nested);
+            let result = nested.inner_result.unwrap_or(r.result);
+            (
+                result,
+                r.transitions,
+                r.deadlocks,
+                r.error_transitions,
+                nested.checker.run,
+            )
+        }
+    };
+    let time_s = start.elapsed().as_secs_f64();
+    let states = store.len() as u64;
+    let verdict = if run.violations > 0 {
+        Verdict::Violated
+    } else if result.is_complete() {
+        Verdict::Holds
+    } else {
+        Verdict::Unknown
+    };
+    let first = run.first;
+    CheckReport {
+        model: model.info().name.clone(),
+        strategy: opts.search,
+        result,
+        verdict,
+        violation_kind: first.as_ref().map(|v| v.kind),
+        violation: first.as_ref().map(|v| v.detail.clone()),
+        cex_length: first.as_ref().map(|v| v.trace.steps.len()),
+        violations: run.violations,
+        states,
+        transitions,
+        deadlocks,
+        error_transitions: errors,
+        time_s,
+        states_per_s: if time_s > 0.0 { states as f64 / time_s } else { 0.0 },
+        store_bytes: store.bytes_used() as u64,
+        bytes_per_state: if states > 0 {
+            store.bytes_used() as f64 / states as f64
+        } else {
+            0.0
+        },
+        peak_rss_bytes: peak_rss_bytes(),
+        first,
+    }
+}

@@ -1,0 +1,12 @@
+//! The search algorithms, each a small module that configures the engine
+//! with what is its own, and cites the paper and figure it implements.
+//!
+//! Uses: `engine`, `model`, `output`.
+
+pub mod bbmc;
+pub mod caching;
+pub mod check;
+pub mod dbdfs;
+pub mod exhaustive;
+pub mod random;
+pub mod simulate;

@@ -1,0 +1,8 @@
+//! The search loops: breadth-first and depth-first, on one thread or
+//! several, and the tree-compressed breadth-first search with checkpoints.
+
+pub mod bfs;
+pub mod dfs;
+pub mod parallel;
+pub mod parallel_dfs;
+pub mod tree_bfs;

@@ -1,0 +1,285 @@
+//! The live progress line of a long run.
+//!
+//! The search never talks to the terminal: at every poll it publishes its
+//! counters to a [`Meter`] (three relaxed atomic stores), and a [`Ticker`]
+//! thread redraws one line on standard error four times a second — only
+//! when standard error is a terminal, so logs and pipes get nothing extra.
+//! The line shows the states, their rate, the transitions, the depth or BFS
+//! level, the resident memory, the elapsed time and, when a bound on the
+//! states is known (BEEM's count, `--max-states`), an estimate of the time
+//! left.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Default)]
+struct Counters {
+    states: AtomicU64,
+    transitions: AtomicU64,
+    depth: AtomicU64,
+    /// What the run is doing when it is not exploring (`compiling`, ...).
+    phase: Mutex<String>,
+    /// With a sampling interval: the counters over time (`--sample-interval`).
+    sampling: Mutex<Option<Sampling>>,
+}
+
+/// Samples of the counters over time.
+#[derive(Debug)]
+struct Sampling {
+    start: Instant,
+    every: Duration,
+    last: Option<Instant>,
+    samples: Vec<Sample>,
+}
+
+/// The counters at one moment of a run.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Sample {
+    pub time_s: f64,
+    pub states: u64,
+    pub transitions: u64,
+}
+
+/// Counters a search publishes and the progress line reads.
+#[derive(Clone, Debug, Default)]
+pub struct Meter(Arc<Counters>);
+
+impl Meter {
+    pub fn new() -> Meter {
+        Meter::default()
+    }
+
+    /// A meter that also keeps the counters every `every` (at the
+    /// search's polls, so at most that often).
+    pub fn sampling(every: Duration) -> Meter {
+        let m = Meter::default();
+        if let Ok(mut s) = m.0.sampling.lock() {
+            *s = Some(Sampling {
+                start: Instant::now(),
+                every,
+                last: None,
+                samples: Vec::new(),
+            });
+        }
+        m
+    }
+
+    #[inline]
+    pub fn publish(&self, states: u64, transitions: u64, depth: u64) {
+        self.0.states.store(states, Ordering::Relaxed);
+        self.0.transitions.store(transitions, Ordering::Relaxed);
+        self.0.depth.store(depth, Ordering::Relaxed);
+        if let Ok(mut g) = self.0.sampling.lock() {
+            if let Some(s) = g.as_mut() {
+                let now = Instant::now();
+                if s.last.is_none_or(|l| now - l >= s.every) {
+                    s.last = Some(now);
+                    s.samples.push(Sample {
+                        time_s: (now - s.start).as_secs_f64(),
+                        states,
+                        transitions,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The samples kept, with a last one of the final counters (empty
+    /// without sampling).
+    pub fn samples(&self, states: u64, transitions: u64) -> Vec<Sample> {
+        let Ok(mut g) = self.0.sampling.lock() else {
+            return Vec::new();
+        };
+        let Some(s) = g.as_mut() else {
+            return Vec::new();
+        };
+        let mut v = s.samples.clone();
+        v.push(Sample {
+            time_s: s.start.elapsed().as_secs_f64(),
+            states,
+            transitions,
+        });
+        v
+    }
+
+    /// Names a phase shown instead of the counters until the first publish
+    /// (empty: none).
+    pub fn set_phase(&self, phase: &str) {
+        if let Ok(mut p) = self.0.phase.lock() {
+            p.clear();
+            p.push_str(phase);
+        }
+    }
+}
+
+/// Draws the progress line until finished.
+pub struct Ticker {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// What the line says besides the counters.
+#[derive(Clone, Debug, Default)]
+pub struct TickerText {
+    /// `depth` or `level`.
+    pub depth_name: &'static str,
+    /// A bound on the states, for the time left.
+    pub expected_states: Option<u64>,
+}
+
+impl Ticker {
+    /// Starts the line when standard error is a terminal (and `NO_PROGRESS`
+    /// is not set); `None` otherwise.
+    pub fn start(meter: &Meter, text: TickerText) -> Option<Ticker> {
+        if !std::io::stderr().is_terminal() || std::env::var_os("DVEMC_NO_PROGRESS").is_some() {
+            return None;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let (m, s) = (meter.clone(), stop.clone());
+        let handle = std::thread::Builder::new()
+            .name("progress".into())
+            .spawn(move || {
+                let start = Instant::now();
+                let mut drawn = false;
+                while !s.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(250));
+                    if s.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    // A run shorter than a second gets no line at all.
+                    if start.elapsed() < Duration::from_secs(1) {
+                        continue;
+                    }
+                    let line = render(&m, &text, start.elapsed());
+                    let mut e = std::io::stderr().lock();
+                    let _ = write!(e, "\r{line}\x1b[K");
+                    let _ = e.flush();
+                    drawn = true;
+                }
+                if drawn {
+                    let mut e = std::io::stderr().lock();
+                    let _ = write!(e, "\r\x1b[K");
+                    let _ = e.flush();
+                }
+            })
+            .ok()?;
+        Some(Ticker {
+            stop,
+            handle: Some(handle),
+        })
+    }
+
+    /// Stops the line and erases it.
+    pub fn finish(mut self) {
+        self.stop_now();
+    }
+
+    fn stop_now(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        self.stop_now();
+    }
+}
+
+/// The text of the line.
+pub fn render(m: &Meter, text: &TickerText, elapsed: Duration) -> String {
+    let states = m.0.states.load(Ordering::Relaxed);
+    let transitions = m.0.transitions.load(Ordering::Relaxed);
+    let depth = m.0.depth.load(Ordering::Relaxed);
+    let secs = elapsed.as_secs_f64();
+    let mem = crate::engine::process::rss_bytes();
+    if states == 0 {
+        let phase = m.0.phase.lock().map(|p| p.clone()).unwrap_or_default();
+        let phase = if phase.is_empty() {
+            "starting".to_string()
+        } else {
+            phase
+        };
+        return format!("{phase}  {}  mem {}", clock(secs), bytes(mem));
+    }
+    let rate = states as f64 / secs.max(1e-9);
+    let mut line = format!(
+        "{} states ({}/s)  {} transitions  {} {depth}  mem {}  {}",
+        count(states),
+        count(rate as u64),
+        count(transitions),
+        if text.depth_name.is_empty() {
+            "depth"
+        } else {
+            text.depth_name
+        },
+        bytes(mem),
+        clock(secs),
+    );
+    if let Some(total) = text.expected_states.filter(|&t| t > states && rate > 0.0) {
+        let left = (total - states) as f64 / rate;
+        line.push_str(&format!(
+            "  ETA {} ({:.0} %)",
+            clock(left),
+            100.0 * states as f64 / total as f64
+        ));
+    }
+    line
+}
+
+fn count(n: u64) -> String {
+    if n >= 10_000_000 {
+        format!("{:.1} M", n as f64 / 1e6)
+    } else if n >= 10_000 {
+        format!("{:.1} k", n as f64 / 1e3)
+    } else {
+        n.to_string()
+    }
+}
+
+fn bytes(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{} MiB", b >> 20)
+    }
+}
+
+fn clock(secs: f64) -> String {
+    let s = secs.max(0.0) as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, (s / 60) % 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{secs:.1}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_shows_counters_and_an_eta() {
+        let m = Meter::new();
+        let t = TickerText {
+            depth_name: "level",
+            expected_states: Some(1000),
+        };
+        m.set_phase("compiling");
+        assert!(render(&m, &t, Duration::from_secs(2)).starts_with("compiling"));
+        m.publish(250, 900, 7);
+        let line = render(&m, &t, Duration::from_secs(5));
+        assert!(
+            line.starts_with("250 states (50/s)  900 transitions  level 7"),
+            "{line}"
+        );
+        assert!(line.contains("ETA 15.0s (25 %)"), "{line}");
+    }
+}

@@ -1,0 +1,1689 @@
+//! [`TreeStore`]: an exact visited set with tree compression (Laarman, van
+//! de Pol, Weber, *Parallel Recursive State Compression for Free*, SPIN
+//! 2011), for models whose states are long and share most of their parts.
+//!
+//! **Shape.** A state of `n` bytes is read as `k = ceil(n / 4)` 32-bit
+//! words (the last padded with zeros) and folded by a fixed binary tree:
+//! the words are the leaves, in an order fixed when the store is made (the
+//! state's own, or one that shares what varies out between the halves:
+//! [`crate::engine::store::tree::leaf_order`]); a node over leaves `[lo, hi)` splits them into
+//! `[lo, mid)` and `[mid, hi)` with `mid = lo + ceil((hi - lo) / 2)`. Each
+//! inner node of the tree has its own table of distinct pairs `(left,
+//! right)`, where a child is its word when it is a leaf and else its index
+//! in the child node's table. A state is its root pair, and the index of
+//! that pair in the root table is the state's id.
+//!
+//! **Tables.** A table is an append-only arena of pairs, in chunks of 64 Ki
+//! pairs that never move (so indices are stable), each chunk packed at the
+//! bits its pairs need (a pair of indices into tables of 200,000 and 7,000
+//! pairs takes 31 bits, not 64; a chunk starts as wide as the last one and
+//! widens, repacking its pairs, when a pair needs more), and an
+//! open-addressing index of `u32` (`pair index + 1` in the low bits, hash
+//! bits as a tag in the bits the table's size leaves free, 0 = empty;
+//! linear probing from the hash scaled to the size, load at most 4/5;
+//! asked for huge pages) that grows by half by rehashing the arena. Pairs
+//! are compared whole: the store is exact whatever the hashes. Root pairs
+//! are appended only for new states, so ids are dense and in insertion
+//! order, as the [`Store`] trait requires.
+//!
+//! **Memory.** A new state costs its root pair (the bits of its two child
+//! indices, about 4 bytes) and its index slot (4 bytes / load, 5 to 7.5)
+//! and whatever inner pairs are new; the parts of a state that it shares
+//! with stored states (most of them, after the first levels of a search)
+//! cost nothing more: 9-10.5 bytes per state on anderson.6, at.4 and
+//! elevator2.3. `bytes_used` counts every chunk and index slot. Dense ids
+//! keep the root's index: a table whose slot is the id (LTSmin's) would
+//! save it, at the price of ids that change when the table grows.
+//!
+//! **Incremental insertion.** The store remembers the trees of the last
+//! [`RECENT`] states it gave back (`state`: in a search, the states being
+//! expanded; breadth-first search reads a batch of them, then inserts their
+//! successors, telling the store whose through `Store::expanding`). A
+//! successor is compared with its parent's tree word by word, and a subtree whose words
+//! are all unchanged takes the remembered index without a lookup: a
+//! transition that changes one word costs about log2(k) table lookups, not
+//! k - 1. (Reusing an index is exact whatever state is remembered: a pair
+//! table maps equal contents to one index.)
+//!
+//! **Encoding ahead.** The root table holds a pair per state and is the
+//! one whose index slot misses the cache. `Store::prefetch`, which a
+//! breadth-first batch calls for each successor before inserting any,
+//! encodes the successor up to its root pair (lookups only, in the small
+//! tables below the root), keeps it in a [`Memo`] and starts loading the
+//! root's index slot; `prefetch_state` loads the pair that slot points to;
+//! `insert` then looks only the root pair up, the misses of a whole batch
+//! having overlapped (1.14x the speed of inserting one state at a time).
+//!
+//! **Recent states.** Most successors are states already stored, and many
+//! were met a moment before (the diamonds of interleaving, moves undone):
+//! the store keeps the last states it found or stored whole, with their
+//! ids, in a direct-mapped table of at most 1 MiB ([`RecentStates`]), and
+//! a state found there costs no lookup at all (1.13x breadth-first, 1.05x
+//! depth-first, geometric mean on the seven bench-spin instances; the
+//! ctree search, whose root lookups it also saves, 1.28x).
+//!
+//! **Halves met lately.** A successor whose half (the words under one of
+//! the root's children) changed but is one met a moment before takes that
+//! half's index from a small table of the halves last encoded, with their
+//! words ([`RecentSubtrees`]), and nothing below it is looked up (1.12x
+//! the ctree search; see that module).
+//!
+//! Tried and dropped: encoding a batch's successors one tree node at a
+//! time across the whole batch (the index slots of every successor's pair
+//! prefetched, then their pairs, then looked up, so that misses overlap
+//! instead of each lookup waiting for its child's): 0.84-0.94x (phils.6,
+//! at.4, elevator2.3), the extra passes costing more than the overlap
+//! saves; prefetching only in tables whose index passes 256 KiB, 0.87-1.08x.
+//!
+//! Not yet here (issue 14): a compact (Cleary) root table.
+
+pub mod leaf_order;
+mod recent_subtrees;
+pub mod root_set;
+pub mod root_tiers;
+pub mod shared;
+
+use std::cell::RefCell;
+
+use crate::engine::checkpoint::{Loader, Saver};
+use crate::engine::store::recent_states::RecentStates;
+use crate::engine::store::tree::recent_subtrees::RecentSubtrees;
+use crate::engine::store::{
+    advise_huge_pages, low_bits, prefetch_line, read_bits, Insert, PrefetchRing, Store, MAX_STATES,
+};
+
+/// Pairs per arena chunk.
+const CHUNK: usize = 1 << 16;
+/// Smallest index (slots).
+const MIN_INDEX: usize = 16;
+
+/// A child of a tree node: a word (leaf) or a node of the tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Child {
+    Word(usize),
+    Node(usize),
+}
+
+/// An inner node of the fixed tree: its two children.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    pub left: Child,
+    pub right: Child,
+}
+
+/// Most entries per index slot before it grows (linear probing stays short
+/// with the tags: a probe passes other pairs' slots without reading them).
+const MAX_LOAD: (usize, usize) = (4, 5);
+
+/// The index's next size: half as large again (not doubled: the index
+/// then sits between 53 % and 80 % full, about 6 bytes per pair instead
+/// of 4 / 0.56 = 7.1 with doubling at 3/4).
+fn grown(cap: usize) -> usize {
+    cap + cap / 2
+}
+
+/// The bits an entry needs for `pair index + 1` in an index of `cap`
+/// slots (the pairs number fewer than the slots).
+fn index_bits(cap: usize) -> u32 {
+    cap.next_power_of_two().trailing_zeros()
+}
+
+/// One chunk of a table's pairs, packed at `wl + wr` bits each (the left
+/// value in the high `wl` bits): a pair holds two indices into smaller
+/// tables, or two words of the state, and most of their 32 bits are zero.
+/// A pair that needs more bits widens the chunk (its pairs are repacked).
+#[derive(Debug, Default)]
+struct Packed {
+    wl: u32,
+    wr: u32,
+    len: usize,
+    /// Pairs the allocation holds.
+    cap: usize,
+    /// `cap * (wl + wr)` bits, then [`SLACK`] bytes so that any pair can be
+    /// read as one `u128`.
+    bytes: Vec<u8>,
+}
+
+const SLACK: usize = 16;
+
+/// Bits of `v` (0 for 0).
+#[inline]
+fn width(v: u32) -> u32 {
+    32 - v.leading_zeros()
+}
+
+impl Packed {
+    fn new(cap: usize, wl: u32, wr: u32) -> Packed {
+        Packed {
+            wl,
+            wr,
+            len: 0,
+            cap,
+            bytes: vec![0; Packed::size(cap, wl + wr)],
+        }
+    }
+
+    /// Bytes of a chunk of `cap` pairs of `w` bits.
+    fn size(cap: usize, w: u32) -> usize {
+        (cap * w as usize).div_ceil(8) + SLACK
+    }
+
+    #[inline]
+    fn window(&self, i: usize) -> (usize, u32) {
+        let bit = i * (self.wl + self.wr) as usize;
+        (bit / 8, (bit % 8) as u32)
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u64 {
+        let v = read_bits(&self.bytes, i * (self.wl + self.wr) as usize, self.wl + self.wr);
+        (v >> self.wr) << 32 | (v & low_bits(self.wr))
+    }
+
+    fn set(&mut self, i: usize, pair: u64) {
+        let (at, shift) = self.window(i);
+        let v = (pair >> 32) << self.wr | (pair & 0xFFFF_FFFF);
+        let m = (low_bits(self.wl + self.wr) as u128) << shift;
+        let w = &mut self.bytes[at..at + 16];
+        let x = u128::from_le_bytes((&*w).try_into().expect("16 bytes"));
+        w.copy_from_slice(&((x & !m) | ((v as u128) << shift)).to_le_bytes());
+    }
+
+    /// Appends `pair`, widening or enlarging the chunk if needed (up to
+    /// `most` pairs).
+    fn push(&mut self, pair: u64, most: usize) {
+        let (wl, wr) = (
+            width((pair >> 32) as u32).max(self.wl),
+            width(pair as u32).max(self.wr),
+        );
+        if (wl, wr) != (self.wl, self.wr) || self.len == self.cap {
+            let cap = if self.len == self.cap {
+                (self.cap * 2).min(most)
+            } else {
+                self.cap
+            };
+            let mut to = Packed::new(cap, wl, wr);
+            for i in 0..self.len {
+                to.set(i, self.get(i));
+            }
+            to.len = self.len;
+            *self = to;
+        }
+        self.set(self.len, pair);
+        self.len += 1;
+    }
+
+    /// Bytes the next `push` allocates at most (a widening is bounded by
+    /// 32 bits a side).
+    fn growth_bytes(&self, most: usize) -> usize {
+        let cap = if self.len == self.cap {
+            (self.cap * 2).min(most)
+        } else {
+            self.cap
+        };
+        Packed::size(cap, 64)
+    }
+}
+
+/// A table of distinct pairs with stable indices (see the module comment).
+#[derive(Debug, Default)]
+struct PairTable {
+    chunks: Vec<Packed>,
+    len: usize,
+    index: Vec<u32>,
+    /// Bits of a pair index + 1 (`2^bits >= index.len()`); the entry bits
+    /// above them hold the tag.
+    bits: u32,
+    /// Bytes allocated (kept, so that reading it is O(1)).
+    alloc: usize,
+    /// What `growth_bytes` says (kept, as `alloc`).
+    growth: usize,
+}
+
+/// The hash of a pair (and of a word with its place in the leaf order's
+/// sampling, `crate::engine::store::tree::leaf_order`).
+#[inline]
+pub(crate) fn pair_hash(pair: u64) -> u64 {
+    // A 64-bit finalizer (splitmix64): every input bit moves the top bits,
+    // which pick the home slot.
+    let mut z = pair.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl PairTable {
+    fn new() -> PairTable {
+        let mut t = PairTable {
+            chunks: Vec::new(),
+            len: 0,
+            index: vec![0; MIN_INDEX],
+            bits: index_bits(MIN_INDEX),
+            alloc: MIN_INDEX * 4,
+            growth: 0,
+        };
+        t.growth = t.next_growth();
+        t
+    }
+
+    #[inline]
+    fn get(&self, i: u32) -> u64 {
+        let i = i as usize;
+        self.chunks[i / CHUNK].get(i % CHUNK)
+    }
+
+    /// Whether one more pair would pass the index's load.
+    #[inline]
+    fn full(&self) -> bool {
+        (self.len + 1) * MAX_LOAD.1 > self.index.len() * MAX_LOAD.0
+    }
+
+    #[inline]
+    fn home(&self, h: u64) -> usize {
+        // The top 32 bits of the hash scaled to the index's size (which
+        // need not be a power of two).
+        (((h >> 32) * self.index.len() as u64) >> 32) as usize
+    }
+
+    /// The index entry of pair `i` whose hash is `h`: `i + 1` in the low
+    /// `bits` bits (`i < len < 2^bits`), and in the bits above them as many
+    /// bits of the hash as fit (none once the index has 2^32 slots). A
+    /// probe compares these first, so a slot holding another pair costs a
+    /// read of the arena only when its tag matches too: without them a
+    /// lookup read the arena at every occupied slot of its probe sequence
+    /// (several cache misses at a high load).
+    #[inline]
+    fn entry(&self, i: usize, h: u64) -> u32 {
+        let id = i as u32 + 1;
+        match 1u32.checked_shl(self.bits) {
+            Some(m) => id | (h as u32) & !(m - 1),
+            None => id,
+        }
+    }
+
+    /// The bits of an entry that hold its tag.
+    #[inline]
+    fn tags(&self) -> u32 {
+        match 1u32.checked_shl(self.bits) {
+            Some(m) => !(m - 1),
+            None => 0,
+        }
+    }
+
+    /// The pair index an entry holds.
+    #[inline]
+    fn pair_of(&self, e: u32) -> u32 {
+        match 1u32.checked_shl(self.bits) {
+            Some(m) => (e & (m - 1)) - 1,
+            None => e - 1,
+        }
+    }
+
+    /// The index of `pair` (hash `h`), or the empty slot where it would go
+    /// (inlined into each caller: 1.014x the ctree search).
+    #[inline(always)]
+    fn probe(&self, pair: u64, h: u64) -> Result<u32, usize> {
+        let cap = self.index.len();
+        let tags = self.tags();
+        let want = h as u32 & tags;
+        let mut slot = self.home(h);
+        loop {
+            match self.index[slot] {
+                0 => return Err(slot),
+                e if e & tags == want && self.get(self.pair_of(e)) == pair => return Ok(self.pair_of(e)),
+                _ => slot = if slot + 1 == cap { 0 } else { slot + 1 },
+            }
+        }
+    }
+
+    fn find(&self, pair: u64) -> Option<u32> {
+        self.probe(pair, pair_hash(pair)).ok()
+    }
+
+    /// Starts loading the index slot a lookup of a pair hashed `h` reads
+    /// first.
+    #[inline]
+    fn prefetch_slot(&self, h: u64) {
+        prefetch_line(&self.index[self.home(h)]);
+    }
+
+    /// Starts loading the pair the home slot of hash `h` points to, if its
+    /// tag matches (the slot best already in the cache).
+    #[inline]
+    fn prefetch_pair(&self, h: u64) {
+        let e = self.index[self.home(h)];
+        let tags = self.tags();
+        if e != 0 && e & tags == h as u32 & tags {
+            let i = self.pair_of(e) as usize;
+            let c = &self.chunks[i / CHUNK];
+            prefetch_line(&c.bytes[c.window(i % CHUNK).0]);
+        }
+    }
+
+    /// The index of `pair` (hash `h`), inserted if new, and whether it is.
+    /// A pair already there is only looked up (nothing grows), so only an
+    /// insertion changes the table's bytes.
+    fn insert(&mut self, pair: u64, h: u64) -> (u32, bool) {
+        let mut probe = self.probe(pair, h);
+        if probe.is_err() && self.full() {
+            self.grow();
+            probe = self.probe(pair, h);
+        }
+        match probe {
+            Ok(i) => (i, false),
+            Err(slot) => {
+                let i = self.len;
+                if i.is_multiple_of(CHUNK) {
+                    // A new chunk starts as wide as the last one.
+                    let (wl, wr) = self.chunks.last().map_or((0, 0), |c| (c.wl, c.wr));
+                    let c = Packed::new(if i == 0 { 16 } else { CHUNK }, wl, wr);
+                    self.alloc += c.bytes.len();
+                    self.chunks.push(c);
+                }
+                let chunk = self.chunks.last_mut().expect("a chunk");
+                let before = chunk.bytes.len();
+                chunk.push(pair, CHUNK);
+                self.alloc = self.alloc + chunk.bytes.len() - before;
+                self.len += 1;
+                self.index[slot] = self.entry(i, h);
+                self.growth = self.next_growth();
+                (i as u32, true)
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = self.index.len();
+        let cap = grown(old);
+        assert!(cap <= 1 << 32, "a pair table cannot grow past 2^32 slots");
+        self.alloc += (cap - old) * 4;
+        self.index = vec![0; cap];
+        advise_huge_pages(&self.index);
+        self.bits = index_bits(cap);
+        // Each pair's home slot is prefetched before the pair is put (in
+        // their order: the index is the same), so that the misses of a
+        // large index overlap (hanoi.3, 2.4 million pairs: 30 ms instead
+        // of 59).
+        let put = |t: &mut PairTable, (i, h): (usize, u64)| {
+            let mut slot = t.home(h);
+            while t.index[slot] != 0 {
+                slot = if slot + 1 == cap { 0 } else { slot + 1 };
+            }
+            t.index[slot] = t.entry(i, h);
+        };
+        let mut ring = PrefetchRing::new();
+        for i in 0..self.len {
+            let h = pair_hash(self.get(i as u32));
+            self.prefetch_slot(h);
+            if let Some(held) = ring.push((i, h)) {
+                put(self, held);
+            }
+        }
+        for held in ring.rest() {
+            put(self, held);
+        }
+    }
+
+    /// Whether its lookups miss the cache (see [`Pipeline`]).
+    #[inline]
+    fn large(&self) -> bool {
+        self.index.len() * 4 >= LARGE_INDEX
+    }
+
+    fn bytes(&self) -> usize {
+        debug_assert_eq!(
+            self.alloc,
+            self.chunks.iter().map(|c| c.bytes.len()).sum::<usize>() + self.index.len() * 4
+        );
+        self.alloc
+    }
+
+    /// Bytes the insertion of one new pair would allocate.
+    fn growth_bytes(&self) -> usize {
+        debug_assert_eq!(self.growth, self.next_growth());
+        self.growth
+    }
+
+    fn next_growth(&self) -> usize {
+        let mut b = 0;
+        if self.full() {
+            b += grown(self.index.len()) * 4;
+        }
+        // A new chunk, or the repacking of the last one (the old pairs
+        // and the new allocation coexist while it is copied).
+        b + match self.chunks.last() {
+            None => Packed::size(16, 64),
+            Some(_) if self.len.is_multiple_of(CHUNK) => Packed::size(CHUNK, 64),
+            Some(c) => c.growth_bytes(CHUNK),
+        }
+    }
+}
+
+/// The exact tree-compressed store (see the module documentation).
+#[derive(Debug)]
+pub struct TreeStore {
+    state_len: usize,
+    words: usize,
+    /// Inner nodes, children before parents; the root is the last.
+    nodes: Vec<Node>,
+    tables: Vec<PairTable>,
+    /// The trees of the states `state` last gave back (see the module
+    /// comment).
+    recent: RefCell<Recent>,
+    /// Root pairs of states encoded ahead by `prefetch` (see [`Memo`]).
+    memo: RefCell<Memo>,
+    /// The states last found or stored, whole, with their ids: one found
+    /// again is known without a lookup ([`RecentStates`]).
+    recent_states: RecentStates,
+    /// The halves (the root's children) met lately: one found there is
+    /// not looked up, nor is anything below it ([`RecentSubtrees`]).
+    subtrees: Vec<RecentSubtrees>,
+    /// For each node, the words under it as bits (empty if the state has
+    /// more than 64 words): which nodes a successor changed is then a few
+    /// masks, not a walk of the tree.
+    word_masks: Vec<u64>,
+    /// Sums over the tables of `bytes` and `growth_bytes`, kept as tables
+    /// change (a memory budget reads them for every new state).
+    bytes: usize,
+    growth: usize,
+}
+
+/// Trees remembered for incremental insertion (a BFS batch).
+pub const RECENT: usize = 16;
+
+/// A stored state's words and the index of each of its tree's nodes.
+#[derive(Debug, Default)]
+struct Last {
+    valid: bool,
+    id: u32,
+    words: Vec<u32>,
+    idx: Vec<u32>,
+}
+
+#[derive(Debug, Default)]
+struct Recent {
+    trees: Vec<Last>,
+    /// The tree insertions compare with.
+    cur: usize,
+    /// The slot the next decoded tree goes to.
+    next: usize,
+}
+
+impl Recent {
+    /// The slot for the next decoded tree, made the one insertions compare
+    /// with. It starts as a copy of the tree they compared with until now:
+    /// the states a search expands one after the other (a breadth-first
+    /// level's, successors of the same few states) share most subtrees, and
+    /// a decoding reads only the nodes whose indices differ from it.
+    fn take(&mut self) -> usize {
+        let (slot, from) = (self.next, self.cur);
+        self.next = (slot + 1) % RECENT;
+        self.cur = slot;
+        if from != slot {
+            let (from, to) = if from < slot {
+                let (a, b) = self.trees.split_at_mut(slot);
+                (&a[from], &mut b[0])
+            } else {
+                let (a, b) = self.trees.split_at_mut(from);
+                (&b[0], &mut a[slot])
+            };
+            to.words.copy_from_slice(&from.words);
+            to.idx.copy_from_slice(&from.idx);
+            to.valid = from.valid;
+        }
+        slot
+    }
+}
+
+/// Memo slots (direct-mapped by fingerprint): a breadth-first batch's
+/// successors, a hundred or so, fit with few evictions.
+const MEMO: usize = 512;
+
+/// The root pairs of states `prefetch` encoded (see the module comment).
+/// An entry is used only for a state whose words equal its own, and its
+/// pair stays right forever (pair indices are stable), so the memo is exact
+/// in any order of calls; an entry that is overwritten or was not complete
+/// (`pair: None`: a pair below the root was new) only costs the full
+/// insertion.
+#[derive(Debug)]
+struct Memo {
+    fps: Vec<u64>,
+    /// The root pair (and its hash) of each slot's state, if complete.
+    pairs: Vec<Option<(u64, u64)>>,
+    /// `MEMO` states' words, one slot after another.
+    words: Vec<u32>,
+    width: usize,
+}
+
+impl Memo {
+    /// A memo for states of `width` words (allocated at the first
+    /// `prefetch`: a store only inserted into has none).
+    fn new(width: usize) -> Memo {
+        let slots = if width == 0 { 0 } else { MEMO };
+        Memo {
+            // No fingerprint matches a slot not filled yet: 0 is taken by
+            // slot 0 only if written (`pairs` is `None` until then).
+            fps: vec![0; slots],
+            pairs: vec![None; slots],
+            words: vec![0; slots * width],
+            width,
+        }
+    }
+
+    fn slot(fp: u64) -> usize {
+        fp as usize % MEMO
+    }
+
+    fn words(&self, slot: usize) -> &[u32] {
+        &self.words[slot * self.width..][..self.width]
+    }
+
+    /// The root pair and hash remembered for `words` (fingerprint `fp`).
+    fn get(&self, fp: u64, words: &[u32]) -> Option<(u64, u64)> {
+        if self.fps.is_empty() {
+            return None;
+        }
+        let slot = Memo::slot(fp);
+        (self.fps[slot] == fp)
+            .then_some(self.pairs[slot])
+            .flatten()
+            .filter(|_| self.words(slot) == words)
+    }
+
+    fn bytes(&self) -> usize {
+        self.fps.len() * 8 + self.pairs.len() * 24 + self.words.len() * 4
+    }
+}
+
+impl TreeStore {
+    pub fn new(state_len: usize) -> TreeStore {
+        let words = TreeStore::words_for(state_len);
+        TreeStore::with_leaves(state_len, &(0..words).collect::<Vec<_>>())
+    }
+
+    /// The words a state of `state_len` bytes is read as: at least two,
+    /// so that there is a root pair.
+    pub fn words_for(state_len: usize) -> usize {
+        state_len.div_ceil(4).max(2)
+    }
+
+    /// A store whose tree has the state's words as leaves in the order
+    /// `leaves` (a permutation of `0..words_for(state_len)`): what the
+    /// tree's halves hold decides the tables' sizes
+    /// ([`crate::engine::store::tree::leaf_order`]), and any order is exact.
+    pub fn with_leaves(state_len: usize, leaves: &[usize]) -> TreeStore {
+        let (words, nodes) = shape(state_len, leaves);
+        let word_masks = word_masks(&nodes, words);
+        let tables: Vec<PairTable> = nodes.iter().map(|_| PairTable::new()).collect();
+        let recent = RefCell::new(Recent {
+            trees: (0..RECENT)
+                .map(|_| Last {
+                    valid: false,
+                    id: 0,
+                    words: vec![0; words],
+                    idx: vec![0; nodes.len()],
+                })
+                .collect(),
+            cur: 0,
+            next: 0,
+        });
+        let bytes = tables.iter().map(PairTable::bytes).sum();
+        let growth = tables.iter().map(PairTable::growth_bytes).sum();
+        let root = nodes[nodes.len() - 1];
+        let subtrees = [root.left, root.right]
+            .into_iter()
+            .filter_map(|c| match c {
+                Child::Node(n) => Some(RecentSubtrees::new(&nodes, n)),
+                Child::Word(_) => None,
+            })
+            .collect();
+        TreeStore {
+            state_len,
+            words,
+            nodes,
+            tables,
+            recent,
+            memo: RefCell::new(Memo::new(0)),
+            recent_states: RecentStates::new(state_len),
+            subtrees,
+            word_masks,
+            bytes,
+            growth,
+        }
+    }
+
+    /// The `words` words a state is read as (see [`words_for`]
+    /// (Self::words_for)).
+    pub(crate) fn words_of_state(state: &[u8], words: usize) -> Vec<u32> {
+        let mut out = vec![0; words];
+        read_words(state, &mut out);
+        out
+    }
+
+    fn words_of(&self, state: &[u8], out: &mut [u32]) {
+        read_words(state, out)
+    }
+}
+
+/// `state`'s words, little-endian, the last padded with zeros, then zeros
+/// to the end of `out`.
+pub(crate) fn read_words(state: &[u8], out: &mut [u32]) {
+    let whole = state.chunks_exact(4);
+    let tail = whole.remainder();
+    let n = whole.len();
+    for (w, b) in out.iter_mut().zip(whole) {
+        *w = u32::from_le_bytes(b.try_into().expect("4 bytes"));
+    }
+    out[n..].fill(0);
+    if !tail.is_empty() {
+        // (Byte by byte: a copy into a 4-byte buffer read back whole
+        // stalled the store-to-load forwarding, 3 % of a search.)
+        out[n] = tail.iter().rev().fold(0, |w, &b| w << 8 | b as u32);
+    }
+}
+
+impl TreeStore {
+    /// Marks in `changed` the nodes over words that differ from the tree
+    /// insertions compare with (every node if there is none), and copies
+    /// the others' indices from it into `idx`.
+    fn reuse_unchanged(&self, words: &[u32], idx: &mut [u32], changed: &mut [bool]) {
+        let recent = self.recent.borrow();
+        let last = &recent.trees[recent.cur];
+        let known = last.valid.then_some((&last.words[..], &last.idx[..]));
+        mark_changed(&self.nodes, words, known, idx, changed);
+    }
+
+    /// The indices of the inner nodes below the root for the state whose
+    /// words are `words` (found in their tables, or taken from the tree
+    /// insertions compare with, as `insert` does); `None` if a pair is not
+    /// stored yet (the state is new).
+    fn find_below_root(&self, words: &[u32], idx: &mut [u32]) -> Option<()> {
+        let mut changed = Scratch::new(self.nodes.len(), true);
+        let changed = changed.slice();
+        self.reuse_unchanged(words, idx, changed);
+        for i in (0..self.nodes.len() - 1).filter(|&i| changed[i]) {
+            idx[i] = self.tables[i].find(self.pair(&self.nodes[i], words, idx))?;
+        }
+        Some(())
+    }
+
+    #[inline]
+    fn pair(&self, node: &Node, words: &[u32], idx: &[u32]) -> u64 {
+        let v = |c: Child| match c {
+            Child::Word(w) => words[w],
+            Child::Node(n) => idx[n],
+        };
+        (v(node.left) as u64) << 32 | v(node.right) as u64
+    }
+
+    /// Decodes node `node`, whose index is `index`, into tree `t`'s words,
+    /// noting every node's index in its `idx`. A node whose index `t`
+    /// already holds (when valid) is decoded there: equal indices, equal
+    /// subtrees.
+    fn decode(&self, node: usize, index: u32, t: &mut Last) {
+        if t.valid && t.idx[node] == index {
+            return;
+        }
+        t.idx[node] = index;
+        let pair = self.tables[node].get(index);
+        let n = self.nodes[node];
+        for (child, v) in [(n.left, (pair >> 32) as u32), (n.right, pair as u32)] {
+            match child {
+                Child::Word(w) => t.words[w] = v,
+                Child::Node(c) => self.decode(c, v, t),
+            }
+        }
+    }
+}
+
+impl TreeStore {
+    /// Inserts `pair` (hash `h`) into node `i`'s table, keeping the sums of
+    /// bytes; its index and whether it is new.
+    fn insert_pair(&mut self, i: usize, pair: u64, h: u64) -> (u32, bool) {
+        let t = &mut self.tables[i];
+        let (b0, g0) = (t.bytes(), t.growth_bytes());
+        let r = t.insert(pair, h);
+        // (Most lookups find their pair, and then nothing changed.)
+        if r.1 {
+            self.bytes = self.bytes + t.bytes() - b0;
+            self.growth = self.growth + t.growth_bytes() - g0;
+        }
+        r
+    }
+
+    /// Inserts the pairs of the nodes before `end` (children first) whose
+    /// words differ from the tree insertions compare with, their indices
+    /// into `idx` with the others' (taken from that tree); whether the
+    /// last pair inserted was new (false if none was inserted).
+    fn insert_changed(&mut self, words: &[u32], idx: &mut [u32], end: usize) -> bool {
+        if !self.word_masks.is_empty() {
+            return self.insert_changed_masked(words, idx, end);
+        }
+        let mut changed = Scratch::new(self.nodes.len(), true);
+        let changed = changed.slice();
+        self.reuse_unchanged(words, idx, changed);
+        // A changed half met lately: its index, and nothing below it
+        // looked up (the indices below it are then not set).
+        let mut misses = [None; 2];
+        for (s, miss) in self.subtrees.iter_mut().zip(&mut misses) {
+            if changed[s.node] {
+                match s.find(words) {
+                    Ok(i) => {
+                        idx[s.node] = i;
+                        changed[s.first..=s.node].fill(false);
+                    }
+                    Err(slot) => *miss = Some(slot),
+                }
+            }
+        }
+        let mut new = false;
+        for i in (0..end).filter(|&i| changed[i]) {
+            let pair = self.pair(&self.nodes[i], words, idx);
+            (idx[i], new) = self.insert_pair(i, pair, pair_hash(pair));
+        }
+        for (s, miss) in self.subtrees.iter_mut().zip(misses) {
+            if let Some(slot) = miss {
+                s.put(slot, words, idx[s.node]);
+            }
+        }
+        new
+    }
+
+    /// [`insert_changed`](Self::insert_changed) for a tree of at most 64
+    /// words, with the changed nodes as bits.
+    fn insert_changed_masked(&mut self, words: &[u32], idx: &mut [u32], end: usize) -> bool {
+        let nn = self.nodes.len();
+        let mut changed = {
+            let recent = self.recent.borrow();
+            let last = &recent.trees[recent.cur];
+            if last.valid {
+                let diff = words
+                    .iter()
+                    .zip(&last.words)
+                    .enumerate()
+                    .fold(0u64, |d, (i, (a, b))| d | ((a != b) as u64) << i);
+                idx[..nn].copy_from_slice(&last.idx);
+                self.word_masks
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |c, (i, &m)| c | ((diff & m != 0) as u64) << i)
+            } else {
+                u64::MAX >> (64 - nn)
+            }
+        };
+        // A changed half met lately: its index, and nothing below it
+        // looked up (the indices below it are then not set).
+        let mut misses = [None; 2];
+        for (s, miss) in self.subtrees.iter_mut().zip(&mut misses) {
+            if changed >> s.node & 1 != 0 {
+                match s.find(words) {
+                    Ok(i) => {
+                        idx[s.node] = i;
+                        changed &= !((u64::MAX >> (63 - s.node)) & (u64::MAX << s.first));
+                    }
+                    Err(slot) => *miss = Some(slot),
+                }
+            }
+        }
+        if end < 64 {
+            changed &= (1u64 << end) - 1;
+        }
+        let mut new = false;
+        while changed != 0 {
+            let i = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            let pair = self.pair(&self.nodes[i], words, idx);
+            (idx[i], new) = self.insert_pair(i, pair, pair_hash(pair));
+        }
+        for (s, miss) in self.subtrees.iter_mut().zip(misses) {
+            if let Some(slot) = miss {
+                s.put(slot, words, idx[s.node]);
+            }
+        }
+        new
+    }
+
+    /// Grows the tables of halves met lately with the `stored` states
+    /// (their bytes are foreseen by `next_growth_bytes`).
+    pub fn fit_recent(&mut self, stored: usize) {
+        for s in &mut self.subtrees {
+            s.fit(stored);
+        }
+    }
+
+    /// Decodes state `id` into the next slot of the remembered trees and
+    /// makes it the one insertions compare with; the slot.
+    fn remember(&self, id: u32) -> usize {
+        let root = self.nodes.len() - 1;
+        let mut recent = self.recent.borrow_mut();
+        let slot = recent.take();
+        let t = &mut recent.trees[slot];
+        self.decode(root, id, t);
+        t.valid = true;
+        t.id = id;
+        slot
+    }
+}
+
+/// The tree store with its root kept elsewhere ([`crate::engine::store::tree::root_set`], by
+/// `engine::loops::tree_bfs`): a state is the pair of its root's children, stored
+/// in the tables below the root, and has no number.
+impl TreeStore {
+    /// Stores the parts of `state` below the root (new pairs in the inner
+    /// tables; a subtree unchanged from the tree last decoded by
+    /// [`decode_root`](Self::decode_root) is not looked up); the root's two
+    /// children.
+    pub fn insert_below_root(&mut self, state: &[u8]) -> (u32, u32) {
+        let mut words = Scratch::new(self.words, 0u32);
+        let words = words.slice();
+        self.words_of(state, words);
+        let root = self.nodes.len() - 1;
+        let mut idx = Scratch::new(self.nodes.len(), 0u32);
+        let idx = idx.slice();
+        self.insert_changed(words, idx, root);
+        let pair = self.pair(&self.nodes[root], words, idx);
+        ((pair >> 32) as u32, pair as u32)
+    }
+
+    /// Bounds (exclusive) of the root's children's values after up to
+    /// `more` further insertions: a node's table gains at most one pair
+    /// per insertion; a word (a state of three words or fewer) has none.
+    pub fn root_child_bounds(&self, more: usize) -> (Option<u64>, Option<u64>) {
+        let bound = |c: Child| match c {
+            Child::Word(_) => None,
+            Child::Node(n) => Some(((self.tables[n].len + more) as u64).min(1 << 32)),
+        };
+        let root = &self.nodes[self.nodes.len() - 1];
+        (bound(root.left), bound(root.right))
+    }
+
+    /// The state whose root's children are `(left, right)`, into `out`; its
+    /// tree is remembered for the next insertions (its successors').
+    pub fn decode_root(&self, left: u32, right: u32, out: &mut Vec<u8>) {
+        let root = self.nodes.len() - 1;
+        let mut recent = self.recent.borrow_mut();
+        let slot = recent.take();
+        let t = &mut recent.trees[slot];
+        let n = self.nodes[root];
+        for (child, v) in [(n.left, left), (n.right, right)] {
+            match child {
+                Child::Word(w) => t.words[w] = v,
+                Child::Node(c) => self.decode(c, v, t),
+            }
+        }
+        // Never compared: the root's pair is not in its table.
+        t.idx[root] = u32::MAX;
+        t.valid = true;
+        t.id = u32::MAX;
+        out.clear();
+        for w in t.words.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.truncate(self.state_len);
+    }
+}
+
+/// Index bytes from which a table's lookups miss the processor's caches
+/// (see [`Pipeline`]); in the library's tests every table's, so that
+/// their small models go through it.
+const LARGE_INDEX: usize = if cfg!(test) { 4 } else { 1 << 20 };
+/// Successors a [`Pipeline`] keeps in flight (16 or a threshold of
+/// 512 KiB were no faster on hanoi.3).
+const IN_FLIGHT: usize = 8;
+
+/// Successors being encoded below the root, each waiting for the index
+/// slot of its next lookup in a large table (prefetched) while the others
+/// go on: the misses of several successors overlap instead of each
+/// lookup waiting for the last. For trees of at most 64 words.
+///
+/// Why: hanoi.3's moves change words under both halves, whose tables
+/// hold 1.1 M and 3.4 M pairs (indices of 8 and 18 MB), and a lookup
+/// there took 200-350 processor cycles (rdtsc around each), most of the
+/// search's time; in flight with others, about 100, and the search ran
+/// 1.096x (3 reps). A batch encoded node by node instead, every
+/// successor's slot in a large table prefetched before any is looked up,
+/// ran 0.947x: it lost halves met lately within the batch, and the root
+/// set's prefetches came later. Here a successor's halves are put as soon
+/// as it is done, its root's bucket prefetched then, and its pairs are
+/// the same; only new pairs' indices come in another order.
+///
+/// Exact: each successor's nodes are looked up in the order
+/// `insert_below_root` would, children first, each lookup exact.
+#[derive(Debug, Default)]
+pub struct Pipeline {
+    words: Vec<u32>,
+    idx: Vec<u32>,
+    /// Per slot: nodes still to look up (bits), the node waiting and its
+    /// pair's hash, the halves met lately it missed, where its root's
+    /// children go.
+    changed: [u64; IN_FLIGHT],
+    waiting: [(usize, u64); IN_FLIGHT],
+    misses: [[Option<usize>; 2]; IN_FLIGHT],
+    out: [usize; IN_FLIGHT],
+    /// Slots in flight, oldest first, and free ones.
+    queue: std::collections::VecDeque<usize>,
+    free: Vec<usize>,
+    /// Successors encoded: where they go, and their roots' children.
+    pub done: Vec<(usize, u32, u32)>,
+}
+
+impl Pipeline {
+    /// Bytes of its buffers.
+    pub fn bytes(&self) -> usize {
+        (self.words.capacity() + self.idx.capacity()) * 4
+            + self.queue.capacity() * 8
+            + self.free.capacity() * 8
+            + self.done.capacity() * 16
+    }
+}
+
+impl TreeStore {
+    /// Whether [`pipeline_begin`](Self::pipeline_begin) pays: a table
+    /// below the root is large, and the tree has masks.
+    pub fn pipeline_pays(&self) -> bool {
+        let root = self.nodes.len() - 1;
+        !self.word_masks.is_empty() && self.tables[..root].iter().any(PairTable::large)
+    }
+
+    /// Starts encoding `state`, a successor of the state last decoded by
+    /// [`decode_root`](Self::decode_root), below the root, as
+    /// [`insert_below_root`](Self::insert_below_root) does; its root's
+    /// children go to `p.done` with `at` once known.
+    pub fn pipeline_begin(&mut self, p: &mut Pipeline, state: &[u8], at: usize) {
+        let (w, nn) = (self.words, self.nodes.len());
+        if p.words.len() != IN_FLIGHT * w || p.idx.len() != IN_FLIGHT * nn {
+            *p = Pipeline {
+                words: vec![0; IN_FLIGHT * w],
+                idx: vec![0; IN_FLIGHT * nn],
+                free: (0..IN_FLIGHT).collect(),
+                ..Default::default()
+            };
+        }
+        while p.free.is_empty() {
+            self.pipeline_step(p);
+        }
+        let k = p.free.pop().expect("a free slot");
+        let words = &mut p.words[k * w..][..w];
+        let idx = &mut p.idx[k * nn..][..nn];
+        read_words(state, words);
+        // (As in `insert_changed_masked`: the same steps in one helper ran
+        // 0.977x and 0.987x, every instance slower, 2 reps each.)
+        let mut changed = {
+            let recent = self.recent.borrow();
+            let last = &recent.trees[recent.cur];
+            if last.valid {
+                let diff = words
+                    .iter()
+                    .zip(&last.words)
+                    .enumerate()
+                    .fold(0u64, |d, (i, (a, b))| d | ((a != b) as u64) << i);
+                idx.copy_from_slice(&last.idx);
+                self.word_masks
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |c, (i, &m)| c | ((diff & m != 0) as u64) << i)
+            } else {
+                u64::MAX >> (64 - nn)
+            }
+        };
+        let mut misses = [None; 2];
+        for (s, miss) in self.subtrees.iter().zip(&mut misses) {
+            if changed >> s.node & 1 != 0 {
+                match s.find(words) {
+                    Ok(i) => {
+                        idx[s.node] = i;
+                        changed &= !((u64::MAX >> (63 - s.node)) & (u64::MAX << s.first));
+                    }
+                    Err(slot) => *miss = Some(slot),
+                }
+            }
+        }
+        // (Not the root: its pair goes to the root set.)
+        changed &= (1u64 << (nn - 1)) - 1;
+        p.changed[k] = changed;
+        p.misses[k] = misses;
+        p.out[k] = at;
+        self.pipeline_advance(p, k);
+    }
+
+    /// Looks up the waiting pair of the oldest successor in flight and
+    /// goes on with it.
+    pub fn pipeline_step(&mut self, p: &mut Pipeline) -> bool {
+        let Some(k) = p.queue.pop_front() else {
+            return false;
+        };
+        let (w, nn) = (self.words, self.nodes.len());
+        let (i, h) = p.waiting[k];
+        let pair = self.pair(&self.nodes[i], &p.words[k * w..][..w], &p.idx[k * nn..][..nn]);
+        p.idx[k * nn + i] = self.insert_pair(i, pair, h).0;
+        p.changed[k] &= !(1u64 << i);
+        self.pipeline_advance(p, k);
+        true
+    }
+
+    /// Looks up slot `k`'s nodes in order up to one in a large table,
+    /// whose slot it prefetches and waits at; or, none left, gives its
+    /// root's children.
+    fn pipeline_advance(&mut self, p: &mut Pipeline, k: usize) {
+        let (w, nn) = (self.words, self.nodes.len());
+        let words = &p.words[k * w..][..w];
+        let idx = &mut p.idx[k * nn..][..nn];
+        while p.changed[k] != 0 {
+            let i = p.changed[k].trailing_zeros() as usize;
+            let pair = self.pair(&self.nodes[i], words, idx);
+            let h = pair_hash(pair);
+            if self.tables[i].large() {
+                self.tables[i].prefetch_slot(h);
+                p.waiting[k] = (i, h);
+                p.queue.push_back(k);
+                return;
+            }
+            idx[i] = self.insert_pair(i, pair, h).0;
+            p.changed[k] &= !(1u64 << i);
+        }
+        for (s, miss) in self.subtrees.iter_mut().zip(p.misses[k]) {
+            if let Some(slot) = miss {
+                s.put(slot, words, idx[s.node]);
+            }
+        }
+        let pair = self.pair(&self.nodes[nn - 1], words, idx);
+        p.done.push((p.out[k], (pair >> 32) as u32, pair as u32));
+        p.free.push(k);
+    }
+}
+
+/// Checkpoints ([`crate::engine::checkpoint`]): the leaf order and every table,
+/// index included (rebuilding the indices would cost a pass over every
+/// pair); the remembered trees and the memo start empty (they are exact
+/// whatever they hold).
+impl TreeStore {
+    /// The words in the tree's leaf order.
+    fn leaves(&self) -> Vec<usize> {
+        leaves_under(&self.nodes, Child::Node(self.nodes.len() - 1))
+    }
+
+    pub(crate) fn save(&self, w: &mut Saver) -> anyhow::Result<()> {
+        w.u64(self.state_len as u64)?;
+        w.u64s(&self.leaves().iter().map(|&l| l as u64).collect::<Vec<_>>())?;
+        for t in &self.tables {
+            w.u64(t.len as u64)?;
+            w.u64(t.bits as u64)?;
+            w.u32s(&t.index)?;
+            w.u64(t.chunks.len() as u64)?;
+            for c in &t.chunks {
+                w.u64(c.wl as u64)?;
+                w.u64(c.wr as u64)?;
+                w.u64(c.len as u64)?;
+                w.u64(c.cap as u64)?;
+                w.bytes(&c.bytes)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The store `save` wrote, for states of `state_len` bytes.
+    pub(crate) fn load(r: &mut Loader, state_len: usize) -> anyhow::Result<TreeStore> {
+        let damaged = |what: &str| anyhow::anyhow!("the checkpoint is damaged ({what})");
+        if r.u64()? != state_len as u64 {
+            return Err(damaged("another state length"));
+        }
+        let leaves: Vec<usize> = r.u64s()?.into_iter().map(|l| l as usize).collect();
+        let mut sorted = leaves.clone();
+        sorted.sort_unstable();
+        if !sorted.iter().copied().eq(0..TreeStore::words_for(state_len)) {
+            return Err(damaged("a leaf order"));
+        }
+        let mut store = TreeStore::with_leaves(state_len, &leaves);
+        for t in store.tables.iter_mut() {
+            t.len = r.below(u32::MAX as u64, "a table's length")? as usize;
+            t.bits = r.below(33, "a table's bits")? as u32;
+            t.index = r.u32s()?;
+            if t.index.len() < MIN_INDEX || t.len > t.index.len() || index_bits(t.index.len()) != t.bits {
+                return Err(damaged("a table's index"));
+            }
+            let chunks = r.below(1 << 32, "a table's chunks")? as usize;
+            t.chunks = Vec::with_capacity(chunks);
+            for _ in 0..chunks {
+                let wl = r.below(33, "a chunk's width")? as u32;
+                let wr = r.below(33, "a chunk's width")? as u32;
+                let len = r.below(CHUNK as u64 + 1, "a chunk's length")? as usize;
+                let cap = r.below(CHUNK as u64 + 1, "a chunk's size")? as usize;
+                let bytes = r.bytes()?;
+                if len > cap || bytes.len() != Packed::size(cap, wl + wr) {
+                    return Err(damaged("a chunk"));
+                }
+                t.chunks.push(Packed {
+                    wl,
+                    wr,
+                    len,
+                    cap,
+                    bytes,
+                });
+            }
+            let full = t.chunks.len().saturating_sub(1) * CHUNK + t.chunks.last().map_or(0, |c| c.len);
+            if full != t.len || t.chunks.iter().rev().skip(1).any(|c| c.len != CHUNK) {
+                return Err(damaged("a table's chunks"));
+            }
+            t.alloc = t.chunks.iter().map(|c| c.bytes.len()).sum::<usize>() + t.index.len() * 4;
+            t.growth = t.next_growth();
+        }
+        store.bytes = store.tables.iter().map(PairTable::bytes).sum();
+        store.growth = store.tables.iter().map(PairTable::growth_bytes).sum();
+        Ok(store)
+    }
+}
+
+/// The words of a state of `state_len` bytes and the inner nodes of the
+/// tree over them in the order `leaves` (children first, the root last).
+/// Panics unless `leaves` is a permutation of the words.
+pub(crate) fn shape(state_len: usize, leaves: &[usize]) -> (usize, Vec<Node>) {
+    let words = TreeStore::words_for(state_len);
+    let mut sorted = leaves.to_vec();
+    sorted.sort_unstable();
+    assert!(
+        sorted.iter().copied().eq(0..words),
+        "leaves: a permutation of the words"
+    );
+    let mut nodes = Vec::new();
+    build(leaves, &mut nodes);
+    (words, nodes)
+}
+
+/// Marks in `changed` the nodes of the tree `nodes` over `words` whose
+/// subtree differs from the decoded tree `known` (its words and node
+/// indices; every node if none), and copies the others' indices from it
+/// into `idx`: equal subtrees, equal indices.
+#[inline]
+pub(crate) fn mark_changed(
+    nodes: &[Node],
+    words: &[u32],
+    known: Option<(&[u32], &[u32])>,
+    idx: &mut [u32],
+    changed: &mut [bool],
+) {
+    let Some((last_words, last_idx)) = known else {
+        changed[..nodes.len()].fill(true);
+        return;
+    };
+    for (i, node) in nodes.iter().enumerate() {
+        let differs = |c: Child| match c {
+            Child::Word(w) => words[w] != last_words[w],
+            Child::Node(n) => changed[n],
+        };
+        changed[i] = differs(node.left) || differs(node.right);
+        if !changed[i] {
+            idx[i] = last_idx[i];
+        }
+    }
+}
+
+/// For each of `nodes` (over `words` words), the words under it as bits;
+/// none if there are more than 64 words.
+fn word_masks(nodes: &[Node], words: usize) -> Vec<u64> {
+    if words > 64 {
+        return Vec::new();
+    }
+    let mut masks: Vec<u64> = Vec::with_capacity(nodes.len());
+    for n in nodes {
+        let m = |c: Child| match c {
+            Child::Word(w) => 1u64 << w,
+            Child::Node(k) => masks[k],
+        };
+        let v = m(n.left) | m(n.right);
+        masks.push(v);
+    }
+    masks
+}
+
+/// The words under `c`, in the leaf order.
+pub(crate) fn leaves_under(nodes: &[Node], c: Child) -> Vec<usize> {
+    fn walk(nodes: &[Node], c: Child, out: &mut Vec<usize>) {
+        match c {
+            Child::Word(w) => out.push(w),
+            Child::Node(n) => {
+                walk(nodes, nodes[n].left, out);
+                walk(nodes, nodes[n].right, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(nodes, c, &mut out);
+    out
+}
+
+/// Appends the inner nodes over the words `leaves` (children first); the
+/// child that stands for them.
+fn build(leaves: &[usize], nodes: &mut Vec<Node>) -> Child {
+    if leaves.len() == 1 {
+        return Child::Word(leaves[0]);
+    }
+    let (l, r) = leaves.split_at(leaves.len().div_ceil(2));
+    let left = build(l, nodes);
+    let right = build(r, nodes);
+    nodes.push(Node { left, right });
+    Child::Node(nodes.len() - 1)
+}
+
+/// Words of a state on the stack up to this many (longer states allocate).
+const STACK_WORDS: usize = 64;
+
+/// `len` values on the stack when they fit in [`STACK_WORDS`], else on the
+/// heap: per-insertion buffers without an allocation for most models.
+struct Scratch<T: Copy> {
+    stack: [T; STACK_WORDS],
+    heap: Vec<T>,
+    len: usize,
+}
+
+impl<T: Copy> Scratch<T> {
+    fn new(len: usize, fill: T) -> Scratch<T> {
+        Scratch {
+            stack: [fill; STACK_WORDS],
+            heap: if len > STACK_WORDS {
+                vec![fill; len]
+            } else {
+                Vec::new()
+            },
+            len,
+        }
+    }
+
+    fn slice(&mut self) -> &mut [T] {
+        if self.len <= STACK_WORDS {
+            &mut self.stack[..self.len]
+        } else {
+            &mut self.heap
+        }
+    }
+}
+
+impl Store for TreeStore {
+    fn state_len(&self) -> usize {
+        self.state_len
+    }
+
+    fn len(&self) -> usize {
+        self.tables.last().map_or(0, |t| t.len)
+    }
+
+    fn state<'a>(&'a self, id: u32, scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        let slot = self.remember(id);
+        let recent = self.recent.borrow();
+        scratch.clear();
+        for w in recent.trees[slot].words.iter() {
+            scratch.extend_from_slice(&w.to_le_bytes());
+        }
+        scratch.truncate(self.state_len);
+        &scratch[..]
+    }
+
+    fn expanding(&self, id: u32) {
+        let found = {
+            let r = self.recent.borrow();
+            r.trees.iter().position(|t| t.valid && t.id == id)
+        };
+        match found {
+            Some(slot) => self.recent.borrow_mut().cur = slot,
+            None => {
+                self.remember(id);
+            }
+        }
+    }
+
+    fn find(&self, state: &[u8], fp: u64) -> Option<u32> {
+        if let Some(id) = self.recent_states.get(fp, state) {
+            return Some(id);
+        }
+        let mut words = Scratch::new(self.words, 0u32);
+        let words = words.slice();
+        self.words_of(state, words);
+        let mut idx = vec![0u32; self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            idx[i] = self.tables[i].find(self.pair(node, words, &idx))?;
+        }
+        idx.last().copied()
+    }
+
+    fn insert(&mut self, state: &[u8], fp: u64) -> Insert {
+        if let Some(id) = self.recent_states.get(fp, state) {
+            return Insert::Seen(id);
+        }
+        let mut words = Scratch::new(self.words, 0u32);
+        let words = words.slice();
+        self.words_of(state, words);
+        let root = self.nodes.len() - 1;
+        let remembered = self.memo.borrow().get(fp, words);
+        let (id, new) = match remembered {
+            Some((pair, h)) => self.insert_pair(root, pair, h),
+            None => {
+                let mut idx = Scratch::new(self.nodes.len(), 0u32);
+                let idx = idx.slice();
+                // (The root comes last: the novelty is its, false if the
+                // state is the remembered one.)
+                let new = self.insert_changed(words, idx, self.nodes.len());
+                (idx[root], new)
+            }
+        };
+        assert!((id as usize) < MAX_STATES, "more states than ids");
+        self.recent_states.fit(self.len());
+        self.fit_recent(self.len());
+        self.recent_states.put(fp, state, id);
+        if new {
+            Insert::New(id)
+        } else {
+            Insert::Seen(id)
+        }
+    }
+
+    /// Encodes `state` as far as the root pair (its words kept in the
+    /// memo, for `insert`) and starts loading the root's index slot.
+    fn prefetch(&self, state: &[u8], fp: u64) {
+        if self.recent_states.get(fp, state).is_some() {
+            return;
+        }
+        let mut memo = self.memo.borrow_mut();
+        if memo.fps.is_empty() {
+            *memo = Memo::new(self.words);
+        }
+        let slot = Memo::slot(fp);
+        let Memo {
+            fps,
+            pairs,
+            words,
+            width,
+        } = &mut *memo;
+        let words = &mut words[slot * *width..][..*width];
+        self.words_of(state, words);
+        fps[slot] = fp;
+        let mut idx = Scratch::new(self.nodes.len(), 0u32);
+        let idx = idx.slice();
+        let root = self.nodes.len() - 1;
+        pairs[slot] = self.find_below_root(words, idx).map(|()| {
+            let pair = self.pair(&self.nodes[root], words, idx);
+            (pair, pair_hash(pair))
+        });
+        if let Some((_, h)) = pairs[slot] {
+            self.tables[root].prefetch_slot(h);
+        }
+    }
+
+    /// Starts loading the root pair the lookup of a prefetched state
+    /// compares first.
+    fn prefetch_state(&self, fp: u64) {
+        let memo = self.memo.borrow();
+        if memo.fps.get(Memo::slot(fp)) == Some(&fp) {
+            if let Some((_, h)) = memo.pairs[Memo::slot(fp)] {
+                self.tables[self.nodes.len() - 1].prefetch_pair(h);
+            }
+        }
+    }
+
+    fn bytes_used(&self) -> usize {
+        self.bytes
+            + self.memo.borrow().bytes()
+            + self.recent_states.bytes()
+            + self.subtrees.iter().map(RecentSubtrees::bytes).sum::<usize>()
+    }
+
+    fn next_growth_bytes(&self) -> usize {
+        // At worst every table gets a new pair.
+        self.growth
+            + self.recent_states.growth_bytes()
+            + self
+                .subtrees
+                .iter()
+                .map(RecentSubtrees::growth_bytes)
+                .sum::<usize>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::store::StateStore;
+
+    /// Random states of `n` bytes drawn from few values per position (so
+    /// that they share parts, as a model's states do).
+    fn states(n: usize, count: usize, seed: u64) -> Vec<Vec<u8>> {
+        let mut rng = crate::engine::rng::Rng::seeded(seed);
+        (0..count)
+            .map(|_| (0..n).map(|_| rng.below(3) as u8).collect())
+            .collect()
+    }
+
+    /// The words of states of `n` bytes in a scrambled order (odd ones
+    /// first, backwards).
+    fn scrambled(n: usize) -> Vec<usize> {
+        let w = TreeStore::words_for(n);
+        (0..w)
+            .rev()
+            .filter(|i| i % 2 == 1)
+            .chain((0..w).filter(|i| i % 2 == 0))
+            .collect()
+    }
+
+    #[test]
+    fn agrees_with_the_exact_store_and_gives_states_back() {
+        // (Up to 64 words, 256 bytes, the changed nodes are found with
+        // masks; past them by a walk of the tree.)
+        for (n, scramble) in [0, 1, 3, 4, 5, 8, 13, 64, 256, 257, 301]
+            .into_iter()
+            .flat_map(|n| [(n, false), (n, true)])
+        {
+            // Whatever the order of the leaves.
+            let mut t = if scramble {
+                TreeStore::with_leaves(n, &scrambled(n))
+            } else {
+                TreeStore::new(n)
+            };
+            let mut e = StateStore::new(n);
+            let mut scratch = Vec::new();
+            for s in states(n, 3000, n as u64) {
+                // With the state's fingerprint, so that states found again
+                // (most, for the short ones) come from the recent states.
+                let fp = dve_frontend::model::fingerprint::reference(&s);
+                let a = t.insert(&s, fp);
+                let b = e.insert(&s, 0);
+                assert_eq!(a, b, "n = {n}: same ids, same novelty");
+                assert_eq!(t.find(&s, fp), Some(a.id()));
+                assert_eq!(t.find(&s, 0), Some(a.id()));
+                assert_eq!(t.state(a.id(), &mut scratch), &s[..]);
+            }
+            assert_eq!(t.len(), e.len());
+            for id in 0..t.len() as u32 {
+                let mut s2 = Vec::new();
+                assert_eq!(t.state(id, &mut scratch), e.state(id, &mut s2));
+            }
+            let absent = vec![7u8; n];
+            if n > 0 {
+                assert_eq!(t.find(&absent, 0), None);
+            }
+        }
+    }
+
+    /// States that differ from one another in a byte or two, read back in
+    /// a random order (each decoding starts from the last tree and reads
+    /// only the nodes that differ), through `state` and `decode_root`.
+    #[test]
+    fn decoding_from_the_last_tree_gives_every_state_back() {
+        let n = 45;
+        let mut rng = crate::engine::rng::Rng::seeded(7);
+        let mut walk = vec![0u8; n];
+        let mut states = Vec::new();
+        for _ in 0..5000 {
+            for _ in 0..1 + rng.below(2) {
+                walk[rng.below(n)] = rng.below(4) as u8;
+            }
+            states.push(walk.clone());
+        }
+        let mut t = TreeStore::with_leaves(n, &scrambled(n));
+        let mut e = StateStore::new(n);
+        for s in &states {
+            assert_eq!(t.insert(s, 0), e.insert(s, 0));
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..20_000 {
+            let id = rng.below(t.len()) as u32;
+            assert_eq!(t.state(id, &mut a), e.state(id, &mut b), "{id}");
+        }
+        let mut below = TreeStore::with_leaves(n, &scrambled(n));
+        let roots: Vec<(u32, u32)> = states.iter().map(|s| below.insert_below_root(s)).collect();
+        for _ in 0..20_000 {
+            let i = rng.below(states.len());
+            below.decode_root(roots[i].0, roots[i].1, &mut a);
+            assert_eq!(a, states[i], "{i}");
+        }
+    }
+
+    /// States encoded in a pipeline (every table large in the tests) are
+    /// the states: decoded back whole, equal states with equal pairs,
+    /// different ones with different pairs; each begun right after its
+    /// "parent" was decoded, so that the masks are used.
+    #[test]
+    fn states_encoded_in_a_pipeline_are_exact() {
+        for n in [12, 45, 256] {
+            let mut rng = crate::engine::rng::Rng::seeded(n as u64);
+            let mut walk = vec![0u8; n];
+            let mut states = Vec::new();
+            for _ in 0..3000 {
+                for _ in 0..1 + rng.below(2) {
+                    walk[rng.below(n)] = rng.below(3) as u8;
+                }
+                states.push(walk.clone());
+            }
+            let mut t = TreeStore::with_leaves(n, &scrambled(n));
+            assert!(t.pipeline_pays());
+            let mut p = Pipeline::default();
+            let mut roots = vec![None; states.len()];
+            let mut scratch = Vec::new();
+            for (at, s) in states.iter().enumerate() {
+                // Decode a state already encoded (the parent), now and then.
+                if at > 0 && rng.below(3) == 0 {
+                    if let Some((l, r)) = roots[rng.below(at)] {
+                        t.decode_root(l, r, &mut scratch);
+                    }
+                }
+                t.pipeline_begin(&mut p, s, at);
+                for (at, l, r) in p.done.drain(..) {
+                    roots[at] = Some((l, r));
+                }
+            }
+            while t.pipeline_step(&mut p) {}
+            for (at, l, r) in p.done.drain(..) {
+                roots[at] = Some((l, r));
+            }
+            let roots: Vec<(u32, u32)> = roots.into_iter().map(|r| r.expect("every state done")).collect();
+            let mut seen = std::collections::HashMap::new();
+            for (s, &pair) in states.iter().zip(&roots) {
+                t.decode_root(pair.0, pair.1, &mut scratch);
+                assert_eq!(&scratch, s, "n = {n}");
+                assert_eq!(
+                    *seen.entry(s.clone()).or_insert(pair),
+                    pair,
+                    "n = {n}: one state, one pair"
+                );
+            }
+            let distinct: std::collections::HashSet<_> = roots.iter().collect();
+            assert_eq!(distinct.len(), seen.len(), "n = {n}: one pair, one state");
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "a permutation")]
+    fn leaves_must_be_a_permutation() {
+        TreeStore::with_leaves(12, &[0, 1, 1]);
+    }
+
+    #[test]
+    fn states_encoded_ahead_are_inserted_exactly() {
+        // Batches prefetched as a breadth-first search does (the source
+        // read, its successors prefetched, then inserted), with
+        // fingerprints that collide on purpose (three values: the memo
+        // holds one state per value, the others must be told apart by
+        // their words) and some inserted in another order or twice.
+        for n in [3, 13, 64] {
+            let mut t = TreeStore::with_leaves(n, &scrambled(n));
+            let mut e = StateStore::new(n);
+            let mut scratch = Vec::new();
+            let all = states(n, 4000, 11 + n as u64);
+            let first = all[0].clone();
+            t.insert(&first, 0);
+            e.insert(&first, 0);
+            for (b, batch) in all[1..].chunks(40).enumerate() {
+                let src = (b % t.len()) as u32;
+                t.state(src, &mut scratch);
+                for (i, s) in batch.iter().enumerate() {
+                    t.prefetch(s, i as u64 % 3);
+                    t.prefetch_state(i as u64 % 3);
+                }
+                t.expanding(src);
+                for (i, s) in batch.iter().enumerate().rev().chain(batch.iter().enumerate()) {
+                    let a = t.insert(s, i as u64 % 3);
+                    assert_eq!(a, e.insert(s, 0), "n = {n}: same ids, same novelty");
+                }
+            }
+            for id in 0..t.len() as u32 {
+                let mut s2 = Vec::new();
+                assert_eq!(t.state(id, &mut scratch), e.state(id, &mut s2));
+            }
+        }
+    }
+
+    #[test]
+    fn packed_chunks_widen_and_keep_every_pair() {
+        let mut rng = crate::engine::rng::Rng::seeded(7);
+        let mut c = Packed::new(16, 0, 0);
+        let mut pairs = Vec::new();
+        for i in 0..5000u64 {
+            // Widths growing from 0 to 32 bits a side, and the extremes.
+            let side = |rng: &mut crate::engine::rng::Rng| -> u64 {
+                let w = (i / 150).min(32) as u32;
+                rng.next_u64() & low_bits(w)
+            };
+            let pair = match i {
+                4000 => u64::MAX,
+                4001 => 0,
+                4002 => 0xFFFF_FFFF,
+                4003 => 0xFFFF_FFFF_0000_0000,
+                _ => side(&mut rng) << 32 | side(&mut rng),
+            };
+            c.push(pair, CHUNK);
+            pairs.push(pair);
+        }
+        assert_eq!((c.wl, c.wr), (32, 32));
+        for (i, &p) in pairs.iter().enumerate() {
+            assert_eq!(c.get(i), p, "pair {i}");
+        }
+        assert!(c.bytes.len() < Packed::size(c.cap, 64) + 1);
+    }
+
+    #[test]
+    fn shared_parts_are_stored_once() {
+        // 12^4 states of 400 bytes that differ in four words, one in each
+        // quarter (as a model's processes change their own variables): the
+        // subtrees below the root are shared, a state costs about its root.
+        let n = 400;
+        let mut t = TreeStore::new(n);
+        for i in 0..12u32.pow(4) {
+            let mut s = vec![1u8; n];
+            for q in 0..4 {
+                let v = (i / 12u32.pow(q)) % 12;
+                s[100 * q as usize..][..4].copy_from_slice(&v.to_le_bytes());
+            }
+            assert!(t.insert(&s, 0).is_new());
+        }
+        let per_state = t.bytes_used() as f64 / t.len() as f64;
+        assert!(per_state < 24.0, "{per_state} bytes per state (exact: 400+)");
+    }
+
+    #[test]
+    fn growth_prediction_covers_the_next_insertion() {
+        let mut t = TreeStore::new(24);
+        for s in states(24, 5000, 9) {
+            let before = t.bytes_used();
+            let predicted = t.next_growth_bytes();
+            t.insert(&s, 0);
+            assert!(t.bytes_used() - before <= predicted);
+        }
+    }
+}

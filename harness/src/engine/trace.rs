@@ -1,0 +1,44 @@
+//! Counterexamples as the engine builds them: a path of steps from the
+//! initial state, or a lasso (a path whose last state closes a cycle).
+//! Rendering them for people or tools is `crate::output::trace`.
+
+use dve_frontend::model::{Label, Succ};
+
+/// One transition of a counterexample and the state it leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub label: Label,
+    pub error: bool,
+    pub state: Vec<u8>,
+}
+
+impl Step {
+    pub fn new(e: Succ, state: &[u8]) -> Step {
+        Step {
+            label: e.label,
+            error: e.error,
+            state: state.to_vec(),
+        }
+    }
+}
+
+/// A path from the initial state. For a lasso, `cycle_start` is the index
+/// of the state (0 = the initial state, i = after step i) where the cycle
+/// begins; the last state equals it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub initial: Vec<u8>,
+    pub steps: Vec<Step>,
+    pub cycle_start: Option<usize>,
+}
+
+impl Trace {
+    /// The state after `i` steps.
+    pub fn state(&self, i: usize) -> &[u8] {
+        if i == 0 {
+            &self.initial
+        } else {
+            &self.steps[i - 1].state
+        }
+    }
+}

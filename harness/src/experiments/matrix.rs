@@ -1,0 +1,1369 @@
+//! Matrices: TOML files naming instances, backends, strategies with
+//! parameter grids, seeds and budgets; expanded into a deterministic list of
+//! [`Cell`]s, each one run of `dvemc explore`.
+//!
+//! ```toml
+//! name = "example"
+//! backends = ["interp"]            # default ["interp"]
+//! seeds = [1, 2]                   # default: none (no --seed)
+//!
+//! [instances]
+//! names = ["adding.1", "../examples/phils2.dve"]  # BEEM names or .dve paths
+//! globs = ["brp.*"]                # over instances.csv names
+//! families = ["bakery"]
+//! min_states = 1000                # instances.csv state counts
+//! max_states = 100000
+//! complete = true                  # only instances whose count is exact
+//! exclude = ["brp.6"]
+//! every_model = true               # every dve/*.dve but the .prop files
+//!
+//! checkpoints = true               # cells keep a checkpoint (explore --checkpoint), see below
+//!
+//! [budgets]
+//! time = "60s"                     # --time-limit, and the child is killed at time + grace
+//! grace = "5s"                     # default 5 s
+//! memory = "2G"                    # RLIMIT_AS of the child; 3/4 of it is --memory-limit
+//! max_states = 1000000             # --max-states
+//! max_visits = 5                   # --max-visits (passed as written)
+//!
+//! [[strategies]]
+//! spec = "bfs"
+//!
+//! [[strategies]]
+//! spec = "bbfs:{w}"                # {key} takes the grid value of `key` (or {seed})
+//! # A value may name the instance's figures: "{states}" (instances.csv),
+//! # "{levels}" or "{depth}" (its stats file), scaled: "{states*0.15}".
+//! params = { w = [1, 16, 256], cache = ["10%", "20%"], edge_lean = [false, true] }
+//! ```
+//!
+//! **Grid to command line.** Every key of `params` is a list of values (a
+//! single value is a list of one). The cells are the cartesian product, keys
+//! in sorted order, the last key varying fastest. A key that appears as
+//! `{key}` in `spec` is substituted there; every other key becomes the flag
+//! `--key-with-dashes VALUE` of `dvemc explore` (`true` gives the bare flag
+//! `--key`, `false` leaves it out). `strategies = ["bfs", "dfs"]` is short
+//! for tables with only `spec`. A strategy table may also set its own
+//! `seeds`, `backends`, `instances` and `budgets` (merged over the
+//! matrix's).
+//!
+//! **Checkpoints.** With `checkpoints = true` every cell runs with
+//! `--checkpoint DIR/KEY.ckpt` (DIR: the results file's name with
+//! `.checkpoints` for `.csv`; KEY: the cell's key, its characters other
+//! than letters, digits, `.`, `-` and `_` as `_`), so a search stopped by
+//! its time budget, its memory budget or an interruption of the run goes
+//! on from where it was when the cell runs again (`--resume
+//! --retry-failed` runs a time-limited cell with a checkpoint again: each
+//! pass adds a time budget), and a results row counts the processor and
+//! wall-clock time of every part. Only `bfs --store ctree` cells take
+//! the option. The checkpoint of a cell stopped by its memory budget is
+//! removed once its row is written: the same budget would stop it there
+//! again, and the file is as large as the store.
+//!
+//! **Cells** are ordered instance (by name), backend, strategy (as listed),
+//! grid point, seed. A cell's key, `instance|backend|spec args|seed`, is
+//! unique in a matrix and stable across runs: resume, shards and merges go
+//! by it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context, Result};
+use serde::Deserialize;
+
+use super::util::{glob_match, is_glob, parse_bytes, parse_duration, shell_quote};
+use crate::model::beem::{Beem, InstanceRow};
+
+/// Default margin between a cell's time budget and the parent's kill.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+struct RawMatrix {
+    name: Option<String>,
+    #[allow(dead_code)]
+    description: Option<String>,
+    #[serde(default)]
+    instances: Selection,
+    backends: Option<Vec<String>>,
+    seeds: Option<Vec<u64>>,
+    #[serde(default)]
+    budgets: RawBudgets,
+    #[serde(default)]
+    strategies: Vec<toml::Value>,
+    /// Cells whose search can stop and go on (`bfs --store ctree`) keep a
+    /// checkpoint beside the results file (`explore --checkpoint`).
+    #[serde(default)]
+    checkpoints: bool,
+}
+
+/// Which instances a matrix (or one strategy of it) runs on.
+#[derive(Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    /// BEEM instance names, or paths to `.dve` files (relative to the matrix
+    /// file; a `*` in the file name globs that directory).
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// Globs over the instance names of instances.csv.
+    #[serde(default)]
+    pub globs: Vec<String>,
+    #[serde(default)]
+    pub families: Vec<String>,
+    pub min_states: Option<u64>,
+    pub max_states: Option<u64>,
+    /// Only instances whose state count in instances.csv is exact.
+    pub complete: Option<bool>,
+    /// Globs of instance names to leave out (applies to `names` too).
+    #[serde(default)]
+    pub exclude: Vec<String>,
+    /// Every instance in BEEM's `dve/` (not only instances.csv's rows),
+    /// with instances.csv's figures where it has them.
+    #[serde(default)]
+    pub every_model: bool,
+}
+
+impl Selection {
+    fn filters_manifest(&self) -> bool {
+        !self.globs.is_empty()
+            || !self.families.is_empty()
+            || self.min_states.is_some()
+            || self.max_states.is_some()
+            || self.complete.is_some()
+    }
+}
+
+#[derive(Deserialize, Debug, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawBudgets {
+    time: Option<toml::Value>,
+    grace: Option<toml::Value>,
+    memory: Option<toml::Value>,
+    max_states: Option<u64>,
+    max_visits: Option<toml::Value>,
+}
+
+impl RawBudgets {
+    fn over(&self, base: &RawBudgets) -> RawBudgets {
+        RawBudgets {
+            time: self.time.clone().or_else(|| base.time.clone()),
+            grace: self.grace.clone().or_else(|| base.grace.clone()),
+            memory: self.memory.clone().or_else(|| base.memory.clone()),
+            max_states: self.max_states.or(base.max_states),
+            max_visits: self.max_visits.clone().or_else(|| base.max_visits.clone()),
+        }
+    }
+
+    fn resolve(&self) -> Result<Budgets> {
+        let dur = |v: &toml::Value, what: &str| -> Result<Duration> {
+            match v {
+                toml::Value::Integer(i) if *i >= 0 => Ok(Duration::from_secs(*i as u64)),
+                toml::Value::Float(f) if *f >= 0.0 => {
+                    Duration::try_from_secs_f64(*f).map_err(|e| anyhow!("budgets.{what}: {e}"))
+                }
+                toml::Value::String(s) => parse_duration(s).map_err(|e| anyhow!("budgets.{what}: {e}")),
+                other => bail!("budgets.{what}: expected seconds or a duration string, got {other}"),
+            }
+        };
+        Ok(Budgets {
+            time: self.time.as_ref().map(|v| dur(v, "time")).transpose()?,
+            grace: self
+                .grace
+                .as_ref()
+                .map(|v| dur(v, "grace"))
+                .transpose()?
+                .unwrap_or(DEFAULT_GRACE),
+            memory: match &self.memory {
+                None => None,
+                Some(toml::Value::Integer(i)) if *i > 0 => Some(*i as u64),
+                Some(toml::Value::String(s)) => {
+                    Some(parse_bytes(s).map_err(|e| anyhow!("budgets.memory: {e}"))?)
+                }
+                Some(other) => bail!("budgets.memory: expected bytes or a size string, got {other}"),
+            },
+            max_states: self.max_states,
+            max_visits: self.max_visits.as_ref().map(scalar_text).transpose()?,
+        })
+    }
+}
+
+/// A cell's budgets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budgets {
+    /// `--time-limit`; the parent kills the child at `time + grace`.
+    pub time: Option<Duration>,
+    pub grace: Duration,
+    /// The child's address-space limit (RLIMIT_AS), in bytes.
+    pub memory: Option<u64>,
+    /// `--max-states`.
+    pub max_states: Option<u64>,
+    /// `--max-visits` (as written in the matrix).
+    pub max_visits: Option<String>,
+}
+
+impl Budgets {
+    /// When the parent kills the child.
+    pub fn deadline(&self) -> Option<Duration> {
+        self.time.map(|t| t + self.grace)
+    }
+
+    /// The run's own memory limit (`--memory-limit`): see
+    /// [`run_memory_limit`].
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.memory.map(run_memory_limit)
+    }
+}
+
+/// The memory limit a run gets (`--memory-limit`) from a budget of
+/// `address_space` bytes (its RLIMIT_AS): 3/4 of it, the rest left to
+/// code, stacks and the allocator's slack.
+pub fn run_memory_limit(address_space: u64) -> u64 {
+    address_space / 4 * 3
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct RawStrategy {
+    spec: String,
+    #[serde(default)]
+    params: BTreeMap<String, toml::Value>,
+    seeds: Option<Vec<u64>>,
+    backends: Option<Vec<String>>,
+    instances: Option<Selection>,
+    #[serde(default)]
+    budgets: RawBudgets,
+    search: Option<RawSearch>,
+}
+
+/// `search = { param = "cache", per = ["chain_reduction"], bisect = "0.1%" }`:
+/// a protocol like the state-caching paper's "cache sizes 5, 10, ... % until a
+/// run succeeds". Per group (instance, backend, seed, strategy entry and the
+/// values of the `per` parameters) the values of `param` are tried in the
+/// order listed; every cell of the group with that value runs (the other
+/// parameters vary inside the group), and the group stops after the first
+/// value at which one of them is `complete`. With `bisect`, the interval
+/// between the last value that failed (or 0) and the first that succeeded is
+/// then halved down to that resolution. With `descending = true` the values
+/// are listed from the largest down and the group stops after the first
+/// value at which no cell is `complete`: the smallest value with a complete
+/// run, found from above (it assumes that where no cell completes, none
+/// completes at smaller values either; it saves the runs below that value).
+/// A descending search moves on at a value's first complete run and runs
+/// the rest of the last such value's cells when it ends (so the file holds
+/// every cell of the value found, and none of the values above it that a
+/// smaller one made needless).
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawSearch {
+    param: String,
+    #[serde(default)]
+    per: Vec<String>,
+    bisect: Option<String>,
+    #[serde(default)]
+    descending: bool,
+}
+
+/// A cell's place in a searched parameter (see `RawSearch`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    /// Cells with one group are one search.
+    pub group: String,
+    /// The searched parameter (a flag of the cell's command line).
+    pub param: String,
+    /// The position of the cell's value in the matrix's list (bisection
+    /// cells: the position of the first successful value).
+    pub step: usize,
+    pub value: f64,
+    /// `%` or empty: how values are written.
+    pub unit: String,
+    /// Bisection resolution, in the value's unit.
+    pub bisect: Option<f64>,
+    /// Values tried from the largest down, until one where none completes.
+    pub descending: bool,
+}
+
+/// A searched value: a number, or a string holding a number and an optional `%`.
+fn search_value(v: &toml::Value) -> Result<(f64, String)> {
+    let (x, unit) = match v {
+        toml::Value::Integer(i) => (*i as f64, ""),
+        toml::Value::Float(f) => (*f, ""),
+        toml::Value::String(s) => {
+            let (num, unit) = match s.strip_suffix('%') {
+                Some(n) => (n, "%"),
+                None => (s.as_str(), ""),
+            };
+            let x: f64 = num
+                .trim()
+                .parse()
+                .map_err(|_| anyhow!("`{v}` is not a number (or a number and `%`)"))?;
+            (x, unit)
+        }
+        other => bail!("`{other}` is not a number"),
+    };
+    if !x.is_finite() || x < 0.0 {
+        bail!("`{v}` is not a non-negative number");
+    }
+    Ok((x, unit.to_string()))
+}
+
+/// A searched value as a command-line value, to `decimals` places.
+pub fn search_text(value: f64, unit: &str, decimals: usize) -> String {
+    let mut t = format!("{value:.decimals$}");
+    if t.contains('.') {
+        t = t.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    format!("{t}{unit}")
+}
+
+/// Decimal places of a resolution such as `0.1%`.
+pub fn decimals_of(resolution: f64) -> usize {
+    let mut d = 0;
+    while d < 6 && (resolution * 10f64.powi(d as i32)).fract().abs() > 1e-9 {
+        d += 1;
+    }
+    d
+}
+
+/// One instance to run on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Instance {
+    pub name: String,
+    pub family: String,
+    /// The file passed to `explore`.
+    pub model: PathBuf,
+    /// How the `model` column shows it: `$BEEM/dve/NAME.dve` for a BEEM
+    /// instance, the path as the matrix wrote it for a file.
+    pub model_display: String,
+    pub manifest_states: Option<u64>,
+    pub manifest_complete: Option<bool>,
+}
+
+/// One run: `dvemc explore MODEL --strategy SPEC --backend B [--seed S] ARGS.. BUDGET FLAGS --json`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    /// Position in the whole expansion (before sharding).
+    pub index: usize,
+    pub key: String,
+    pub instance: Instance,
+    pub backend: String,
+    /// The algorithm: `spec` up to the first `:`.
+    pub strategy: String,
+    /// The `--strategy` value.
+    pub spec: String,
+    /// The grid's flags, in key order.
+    pub args: Vec<String>,
+    /// The grid point (key → value as JSON), for the `params` column.
+    pub params: serde_json::Map<String, serde_json::Value>,
+    pub seed: Option<u64>,
+    /// The seed went into `spec` (`{seed}`) rather than `--seed`.
+    pub seed_in_spec: bool,
+    pub budgets: Budgets,
+    /// Set when the cell belongs to a searched parameter.
+    pub search: Option<Search>,
+}
+
+impl Cell {
+    /// The threads one run of this cell uses (`--threads N`; 1 without).
+    pub fn threads(&self) -> usize {
+        self.args
+            .iter()
+            .position(|a| a == "--threads")
+            .and_then(|i| self.args.get(i + 1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+            .max(1)
+    }
+
+    /// The same cell with the searched parameter set to `value` (a
+    /// bisection step).
+    pub fn with_search_value(&self, value: f64) -> Cell {
+        let search = self.search.as_ref().expect("a searched cell");
+        let decimals = search.bisect.map(decimals_of).unwrap_or(0);
+        let text = search_text(value, &search.unit, decimals);
+        let flag = format!("--{}", search.param.replace('_', "-"));
+        let mut c = self.clone();
+        if let Some(i) = c.args.iter().position(|a| *a == flag) {
+            c.args[i + 1] = text.clone();
+        }
+        c.params.insert(search.param.clone(), text.into());
+        c.search = Some(Search {
+            value,
+            ..search.clone()
+        });
+        c.key = cell_key(&c.instance.name, &c.backend, &c.spec_with_args(), c.seed);
+        c
+    }
+
+    /// `args` as one shell-quoted string.
+    pub fn args_text(&self) -> String {
+        self.args
+            .iter()
+            .map(|a| shell_quote(a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// `spec` followed by the grid's flags: the key's spec part.
+    pub fn spec_with_args(&self) -> String {
+        let a = self.args_text();
+        if a.is_empty() {
+            self.spec.clone()
+        } else {
+            format!("{} {a}", self.spec)
+        }
+    }
+
+    /// The arguments of `dvemc` for this cell (without the program).
+    /// The checkpoint of this cell in `dir` (see the module comment).
+    pub fn checkpoint_in(&self, dir: &Path) -> PathBuf {
+        let name: String = self
+            .key
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        dir.join(format!("{name}.ckpt"))
+    }
+
+    pub fn argv(&self, beem: Option<&Path>) -> Vec<String> {
+        let mut v = vec![
+            "explore".to_string(),
+            self.instance.model.display().to_string(),
+            "--strategy".into(),
+            self.spec.clone(),
+            "--backend".into(),
+            self.backend.clone(),
+        ];
+        if let Some(s) = self.seed {
+            if !self.seed_in_spec {
+                v.push("--seed".into());
+                v.push(s.to_string());
+            }
+        }
+        v.extend(self.args.iter().cloned());
+        if let Some(t) = self.budgets.time {
+            v.push("--time-limit".into());
+            v.push(format!("{}", t.as_secs_f64()));
+        }
+        if let Some(n) = self.budgets.max_states {
+            v.push("--max-states".into());
+            v.push(n.to_string());
+        }
+        if let Some(m) = &self.budgets.max_visits {
+            v.push("--max-visits".into());
+            v.push(m.clone());
+        }
+        if let Some(m) = self.budgets.memory_limit() {
+            // The search stops by itself, with its counters, before the
+            // address-space limit is reached.
+            v.push("--memory-limit".into());
+            v.push(m.to_string());
+        }
+        if let Some(b) = beem {
+            v.push("--beem".into());
+            v.push(b.display().to_string());
+        }
+        v.push("--json".into());
+        v
+    }
+
+    /// The command line, shell-quoted (for `bench list` and messages).
+    pub fn command_line(&self, exe: &str, beem: Option<&Path>) -> String {
+        std::iter::once(exe.to_string())
+            .chain(self.argv(beem))
+            .map(|a| shell_quote(&a))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `instance|backend|spec args|seed` (seed empty when none).
+pub fn cell_key(instance: &str, backend: &str, spec_with_args: &str, seed: Option<u64>) -> String {
+    let seed = seed.map(|s| s.to_string()).unwrap_or_default();
+    format!("{instance}|{backend}|{spec_with_args}|{seed}")
+}
+
+/// A parsed matrix file.
+#[derive(Debug)]
+pub struct Matrix {
+    /// `name`, else the file stem.
+    pub name: String,
+    pub path: PathBuf,
+    raw: RawMatrix,
+    strategies: Vec<RawStrategy>,
+}
+
+impl Matrix {
+    pub fn load(path: &Path) -> Result<Matrix> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading matrix {}", path.display()))?;
+        Matrix::parse(path, &text)
+    }
+
+    pub fn parse(path: &Path, text: &str) -> Result<Matrix> {
+        let raw: RawMatrix = toml::from_str(text).map_err(|e| anyhow!("{}: {e}", path.display()))?;
+        let mut strategies = Vec::new();
+        for (i, v) in raw.strategies.iter().enumerate() {
+            let s = match v {
+                toml::Value::String(spec) => RawStrategy {
+                    spec: spec.clone(),
+                    params: BTreeMap::new(),
+                    seeds: None,
+                    backends: None,
+                    instances: None,
+                    budgets: RawBudgets::default(),
+                    search: None,
+                },
+                toml::Value::Table(_) => v
+                    .clone()
+                    .try_into::<RawStrategy>()
+                    .map_err(|e| anyhow!("{}: strategies[{i}]: {e}", path.display()))?,
+                other => bail!(
+                    "{}: strategies[{i}]: expected a spec string or a table, got {other}",
+                    path.display()
+                ),
+            };
+            strategies.push(s);
+        }
+        if strategies.is_empty() {
+            bail!("{}: the matrix has no strategies", path.display());
+        }
+        let name = raw.name.clone().unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "matrix".into())
+        });
+        Ok(Matrix {
+            name,
+            path: path.to_path_buf(),
+            raw,
+            strategies,
+        })
+    }
+
+    /// Whether its cells keep checkpoints (`checkpoints = true`).
+    pub fn checkpoints(&self) -> bool {
+        self.raw.checkpoints
+    }
+
+    /// Whether expanding needs the BEEM directory.
+    pub fn needs_beem(&self) -> bool {
+        let uses =
+            |s: &Selection| s.filters_manifest() || s.every_model || s.names.iter().any(|n| !is_file_name(n));
+        uses(&self.raw.instances)
+            || self
+                .strategies
+                .iter()
+                .any(|s| s.instances.as_ref().is_some_and(uses))
+    }
+
+    /// All cells, in order, with their indices and keys.
+    pub fn expand(&self, beem: Option<&Beem>) -> Result<Vec<Cell>> {
+        let manifest: Vec<InstanceRow> = match beem {
+            Some(b) if self.needs_beem() => b.instances()?,
+            _ => Vec::new(),
+        };
+        if self.needs_beem() && beem.is_none() {
+            bail!(
+                "matrix {} selects BEEM instances but no BEEM directory was found",
+                self.path.display()
+            );
+        }
+        let base = self.path.parent().unwrap_or(Path::new("."));
+        let default_instances = select(&self.raw.instances, beem, &manifest, base)?;
+        let base_budgets = &self.raw.budgets;
+
+        // Strategy expansions (grid points) first, then instance-major order.
+        struct Variant {
+            spec: String,
+            args: Vec<String>,
+            params: serde_json::Map<String, serde_json::Value>,
+            seed_in_spec: bool,
+            /// (group part of the `per` values, step, value, unit) when searched.
+            search: Option<(String, usize, f64, String)>,
+        }
+        /// One strategy entry, expanded: (instances, grid points, backends, seeds, budgets).
+        struct Plan {
+            instances: Vec<Instance>,
+            variants: Vec<Variant>,
+            backends: Vec<String>,
+            seeds: Vec<Option<u64>>,
+            budgets: Budgets,
+            /// The searched parameter, the bisection resolution, descending.
+            search: Option<(String, Option<f64>, bool)>,
+        }
+        let mut per_strategy: Vec<Plan> = Vec::new();
+        for (si, st) in self.strategies.iter().enumerate() {
+            let ctx = || format!("{}: strategies[{si}] (`{}`)", self.path.display(), st.spec);
+            let instances = match &st.instances {
+                Some(sel) => select(sel, beem, &manifest, base).with_context(ctx)?,
+                None => default_instances.clone(),
+            };
+            let backends = st
+                .backends
+                .clone()
+                .or_else(|| self.raw.backends.clone())
+                .unwrap_or_else(|| vec!["interp".to_string()]);
+            if backends.is_empty() {
+                bail!("{}: no backends", ctx());
+            }
+            let seeds: Vec<Option<u64>> = match st.seeds.as_ref().or(self.raw.seeds.as_ref()) {
+                Some(s) if !s.is_empty() => s.iter().map(|&x| Some(x)).collect(),
+                _ => vec![None],
+            };
+            let budgets = st.budgets.over(base_budgets).resolve().with_context(ctx)?;
+            let placeholders = placeholders(&st.spec).with_context(ctx)?;
+            for p in &placeholders {
+                if p != "seed" && !st.params.contains_key(p) {
+                    bail!("{}: `{{{p}}}` in the spec is not a key of params", ctx());
+                }
+            }
+            let seed_in_spec = placeholders.iter().any(|p| p == "seed");
+            let search = match &st.search {
+                Some(sr) => Some(check_search(sr, &st.params, &placeholders).with_context(ctx)?),
+                None => None,
+            };
+            if seed_in_spec && seeds == [None] {
+                bail!("{}: the spec uses {{seed}} but the matrix gives no seeds", ctx());
+            }
+            let mut variants = Vec::new();
+            for point in grid(&st.params).with_context(ctx)? {
+                let mut spec = st.spec.clone();
+                let mut args = Vec::new();
+                let mut params = serde_json::Map::new();
+                for (k, v) in &point {
+                    params.insert(k.clone(), toml_to_json(v));
+                    if placeholders.contains(k) {
+                        spec = spec.replace(&format!("{{{k}}}"), &scalar_text(v).with_context(ctx)?);
+                    } else {
+                        let flag = format!("--{}", k.replace('_', "-"));
+                        match v {
+                            toml::Value::Boolean(true) => args.push(flag),
+                            toml::Value::Boolean(false) => {}
+                            other => {
+                                args.push(flag);
+                                args.push(scalar_text(other).with_context(ctx)?);
+                            }
+                        }
+                    }
+                }
+                let searched = match &st.search {
+                    Some(sr) => {
+                        let (_, v) = point.iter().find(|(k, _)| *k == sr.param).expect("checked");
+                        let (value, unit) = search_value(v).with_context(ctx)?;
+                        let list = match &st.params[&sr.param] {
+                            toml::Value::Array(a) => a.clone(),
+                            one => vec![one.clone()],
+                        };
+                        let step = list.iter().position(|x| x == v).expect("a value of the list");
+                        let per: Vec<String> = sr
+                            .per
+                            .iter()
+                            .map(|k| {
+                                let (_, v) = point.iter().find(|(kk, _)| kk == k).expect("checked");
+                                format!("{k}={v}")
+                            })
+                            .collect();
+                        Some((format!("{si}|{}", per.join(",")), step, value, unit))
+                    }
+                    None => None,
+                };
+                variants.push(Variant {
+                    spec,
+                    args,
+                    params,
+                    seed_in_spec,
+                    search: searched,
+                });
+            }
+            per_strategy.push(Plan {
+                instances,
+                variants,
+                backends,
+                seeds,
+                budgets,
+                search,
+            });
+        }
+
+        let mut names: Vec<&Instance> = per_strategy.iter().flat_map(|p| p.instances.iter()).collect();
+        names.sort_by(|a, b| a.name.cmp(&b.name));
+        names.dedup_by(|a, b| a.name == b.name);
+        // Two different files with one stem would share keys.
+        let mut cells = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for inst in names {
+            let mut backends_in_order: Vec<&String> = Vec::new();
+            for p in &per_strategy {
+                if p.instances.iter().any(|i| i.name == inst.name) {
+                    for b in &p.backends {
+                        if !backends_in_order.contains(&b) {
+                            backends_in_order.push(b);
+                        }
+                    }
+                }
+            }
+            for backend in backends_in_order {
+                for Plan {
+                    instances,
+                    variants,
+                    backends,
+                    seeds,
+                    budgets,
+                    search,
+                } in &per_strategy
+                {
+                    let Some(this) = instances.iter().find(|i| i.name == inst.name) else {
+                        continue;
+                    };
+                    if this.model != inst.model {
+                        bail!(
+                            "two models are named `{}`: {} and {}",
+                            inst.name,
+                            inst.model.display(),
+                            this.model.display()
+                        );
+                    }
+                    if !backends.contains(backend) {
+                        continue;
+                    }
+                    for v in variants {
+                        for &seed in seeds {
+                            let mut spec = v.spec.clone();
+                            if v.seed_in_spec {
+                                spec =
+                                    spec.replace("{seed}", &seed.map(|s| s.to_string()).unwrap_or_default());
+                            }
+                            let strategy = spec.split(':').next().unwrap_or("").to_string();
+                            let mut params = v.params.clone();
+                            let args = v
+                                .args
+                                .iter()
+                                .map(|a| instance_value(a, this, beem))
+                                .collect::<Result<Vec<_>>>()
+                                .with_context(|| {
+                                    format!("{}: instance {}", self.path.display(), this.name)
+                                })?;
+                            for p in params.values_mut() {
+                                if let serde_json::Value::String(s) = p {
+                                    if s.contains('{') {
+                                        *s = instance_value(s, this, beem)?;
+                                    }
+                                }
+                            }
+                            let mut cell = Cell {
+                                index: cells.len(),
+                                key: String::new(),
+                                instance: this.clone(),
+                                backend: backend.clone(),
+                                strategy,
+                                spec,
+                                args,
+                                params,
+                                seed,
+                                seed_in_spec: v.seed_in_spec,
+                                budgets: budgets.clone(),
+                                search: v.search.as_ref().map(|(group, step, value, unit)| {
+                                    let (param, bisect, descending) =
+                                        search.clone().expect("a searched entry");
+                                    Search {
+                                        group: format!(
+                                            "{}|{backend}|{}|{group}",
+                                            this.name,
+                                            seed.map(|s| s.to_string()).unwrap_or_default()
+                                        ),
+                                        param,
+                                        step: *step,
+                                        value: *value,
+                                        unit: unit.clone(),
+                                        bisect,
+                                        descending,
+                                    }
+                                }),
+                            };
+                            cell.key = cell_key(&inst.name, backend, &cell.spec_with_args(), seed);
+                            if !seen.insert(cell.key.clone()) {
+                                bail!("{}: two cells have the key `{}`", self.path.display(), cell.key);
+                            }
+                            cells.push(cell);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(cells)
+    }
+}
+
+/// A grid value with the instance's figures put in: `{states}` (its state
+/// count in instances.csv), `{levels}` (BFS levels in its stats file),
+/// `{depth}` (`levels - 1`: the depth of its deepest state), each
+/// optionally scaled, `{states*0.15}` (rounded up). Other text is kept.
+fn instance_value(v: &str, inst: &Instance, beem: Option<&Beem>) -> Result<String> {
+    let Some(open) = v.find('{') else {
+        return Ok(v.to_string());
+    };
+    let close = v[open..]
+        .find('}')
+        .map(|c| open + c)
+        .ok_or_else(|| anyhow!("`{v}`: an unclosed {{"))?;
+    let inner = &v[open + 1..close];
+    let (name, factor) = match inner.split_once('*') {
+        Some((n, f)) => (
+            n.trim(),
+            f.trim()
+                .parse::<f64>()
+                .map_err(|_| anyhow!("`{v}`: `{f}` is not a number"))?,
+        ),
+        None => (inner.trim(), 1.0),
+    };
+    let stats = || -> Result<crate::model::beem::StatFile> {
+        beem.and_then(|b| b.stats(&inst.name).ok().flatten())
+            .ok_or_else(|| anyhow!("`{v}`: {} has no stats file in the BEEM directory", inst.name))
+    };
+    let base = match name {
+        "states" => inst
+            .manifest_states
+            .ok_or_else(|| anyhow!("`{v}`: {} has no state count in instances.csv", inst.name))?
+            as f64,
+        "levels" => stats()?.levels as f64,
+        "depth" => (stats()?.levels.saturating_sub(1)) as f64,
+        other => bail!("`{v}`: unknown instance figure `{other}` (states, levels, depth)"),
+    };
+    let x = (base * factor).ceil() as u64;
+    let rest = instance_value(&v[close + 1..], inst, beem)?;
+    Ok(format!("{}{x}{rest}", &v[..open]))
+}
+
+/// The JSON of a cell's grid point for the `params` column.
+pub fn params_json(cell: &Cell) -> String {
+    serde_json::Value::Object(cell.params.clone()).to_string()
+}
+
+/// Parses `K/N` (1 ≤ K ≤ N).
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (k, n) = s.split_once('/').ok_or_else(|| format!("`{s}` is not K/N"))?;
+    let k: usize = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: K is not a number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}`: N is not a number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("`{s}`: need 1 <= K <= N"));
+    }
+    Ok((k, n))
+}
+
+/// The cells on the named instances only (`bench run --instances`: a
+/// slice of a matrix, e.g. the few instances `make bench` reproduces of a
+/// paper). A name that no cell has is an error, so a typo does not run an
+/// empty slice. Searches are per instance, so they stay whole.
+pub fn only_instances(cells: Vec<Cell>, names: &[String]) -> Result<Vec<Cell>> {
+    let present: std::collections::BTreeSet<&str> = cells.iter().map(|c| c.instance.name.as_str()).collect();
+    let missing: Vec<&str> = names
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !present.contains(n))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "--instances: {} not in the matrix (its instances: {})",
+            missing.join(", "),
+            present.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(cells
+        .into_iter()
+        .filter(|c| names.contains(&c.instance.name))
+        .collect())
+}
+
+/// The cells of shard K of N: every N-th cell of the expansion, starting at
+/// the K-th (round robin, so shards get a mix of small and large instances).
+/// A search stays in one shard: its cells go with its first cell.
+pub fn shard(cells: Vec<Cell>, k: usize, n: usize) -> Vec<Cell> {
+    let mut first: HashMap<String, usize> = HashMap::new();
+    for c in &cells {
+        if let Some(s) = &c.search {
+            first.entry(s.group.clone()).or_insert(c.index);
+        }
+    }
+    cells
+        .into_iter()
+        .filter(|c| {
+            let i = c.search.as_ref().map(|s| first[&s.group]).unwrap_or(c.index);
+            i % n == k - 1
+        })
+        .collect()
+}
+
+/// Checks a strategy entry's `search` against its parameters; returns the
+/// searched parameter, the bisection resolution and whether it descends.
+fn check_search(
+    sr: &RawSearch,
+    params: &BTreeMap<String, toml::Value>,
+    placeholders: &[String],
+) -> Result<(String, Option<f64>, bool)> {
+    let Some(list) = params.get(&sr.param) else {
+        bail!("search: `{}` is not a key of params", sr.param);
+    };
+    if placeholders.contains(&sr.param) {
+        bail!(
+            "search: `{}` is a placeholder of the spec; search a flag",
+            sr.param
+        );
+    }
+    let values = match list {
+        toml::Value::Array(a) => a.clone(),
+        one => vec![one.clone()],
+    };
+    if values.is_empty() {
+        bail!("search: `{}` has no values", sr.param);
+    }
+    let mut last: Option<(f64, String)> = None;
+    for v in &values {
+        let (x, unit) = search_value(v).with_context(|| format!("search: `{}`", sr.param))?;
+        if let Some((y, u)) = &last {
+            let (ordered, order) = match sr.descending {
+                false => (x > *y, "increasing"),
+                true => (x < *y, "decreasing (descending = true)"),
+            };
+            if *u != unit || !ordered {
+                bail!(
+                    "search: the values of `{}` must be {order} and in one unit (`{v}` after `{y}{u}`)",
+                    sr.param
+                );
+            }
+        }
+        last = Some((x, unit));
+    }
+    for k in &sr.per {
+        if k == &sr.param || !params.contains_key(k) {
+            bail!("search: `per` names `{k}`, which is not another key of params");
+        }
+    }
+    let bisect = match &sr.bisect {
+        None => None,
+        Some(_) if sr.descending => bail!("search: `bisect` and `descending` cannot be combined"),
+        Some(b) => {
+            let (r, unit) = search_value(&toml::Value::String(b.clone()))
+                .with_context(|| format!("search: bisect `{b}`"))?;
+            let want = &last.as_ref().expect("a value").1;
+            if r <= 0.0 || unit != *want {
+                bail!("search: bisect `{b}` must be a positive step in the values' unit (`{want}`)");
+            }
+            Some(r)
+        }
+    };
+    Ok((sr.param.clone(), bisect, sr.descending))
+}
+
+fn is_file_name(n: &str) -> bool {
+    n.contains('/') || n.ends_with(".dve")
+}
+
+fn select(
+    sel: &Selection,
+    beem: Option<&Beem>,
+    manifest: &[InstanceRow],
+    base: &Path,
+) -> Result<Vec<Instance>> {
+    let mut out: Vec<Instance> = Vec::new();
+    let from_row = |row: &InstanceRow, beem: &Beem| Instance {
+        name: row.instance.clone(),
+        family: row.family.clone(),
+        model: beem.model_path(&row.instance),
+        model_display: format!("$BEEM/dve/{}.dve", row.instance),
+        manifest_states: row.states,
+        manifest_complete: Some(row.complete),
+    };
+    for n in &sel.names {
+        if is_file_name(n) {
+            let p = base.join(n);
+            let files: Vec<PathBuf> = if p.file_name().is_some_and(|f| is_glob(&f.to_string_lossy())) {
+                let dir = p.parent().unwrap_or(Path::new("."));
+                let pat = p.file_name().unwrap().to_string_lossy().into_owned();
+                let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+                    .with_context(|| format!("listing {}", dir.display()))?
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|f| {
+                        f.file_name()
+                            .is_some_and(|f| glob_match(&pat, &f.to_string_lossy()))
+                    })
+                    .collect();
+                v.sort();
+                if v.is_empty() {
+                    bail!("no file matches {}", p.display());
+                }
+                v
+            } else {
+                if !p.is_file() {
+                    bail!("model file {} does not exist", p.display());
+                }
+                vec![p]
+            };
+            for f in files {
+                let stem = f
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let family = f
+                    .parent()
+                    .and_then(|d| d.file_name())
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let display = match f.strip_prefix(base) {
+                    Ok(rel) => rel.display().to_string(),
+                    Err(_) => f.display().to_string(),
+                };
+                out.push(Instance {
+                    name: stem,
+                    family,
+                    model: f,
+                    model_display: display,
+                    manifest_states: None,
+                    manifest_complete: None,
+                });
+            }
+        } else {
+            let beem = beem.ok_or_else(|| anyhow!("instance `{n}` needs the BEEM directory"))?;
+            match manifest.iter().find(|r| &r.instance == n) {
+                Some(row) => out.push(from_row(row, beem)),
+                None => {
+                    let model = beem.model_path(n);
+                    if !model.is_file() {
+                        bail!("`{n}` is neither in instances.csv nor a file {}", model.display());
+                    }
+                    out.push(Instance {
+                        name: n.clone(),
+                        family: n.split('.').next().unwrap_or("").to_string(),
+                        model,
+                        model_display: format!("$BEEM/dve/{n}.dve"),
+                        manifest_states: None,
+                        manifest_complete: None,
+                    });
+                }
+            }
+        }
+    }
+    if sel.filters_manifest() {
+        let beem = beem.ok_or_else(|| anyhow!("instance filters need the BEEM directory"))?;
+        for row in manifest {
+            let ok = (sel.globs.is_empty() || sel.globs.iter().any(|g| glob_match(g, &row.instance)))
+                && (sel.families.is_empty() || sel.families.contains(&row.family))
+                && sel.min_states.is_none_or(|m| row.states.is_some_and(|s| s >= m))
+                && sel.max_states.is_none_or(|m| row.states.is_some_and(|s| s <= m))
+                && (sel.complete != Some(true) || row.complete);
+            if ok && !out.iter().any(|i| i.name == row.instance) {
+                let inst = from_row(row, beem);
+                if !inst.model.is_file() {
+                    bail!(
+                        "{} (instances.csv row {}) does not exist",
+                        inst.model.display(),
+                        row.instance
+                    );
+                }
+                out.push(inst);
+            }
+        }
+    }
+    if sel.every_model {
+        let beem = beem.ok_or_else(|| anyhow!("every_model needs the BEEM directory"))?;
+        let names = beem
+            .models()
+            .with_context(|| format!("listing {}", beem.root().join("dve").display()))?;
+        for n in names {
+            if out.iter().any(|i| i.name == n) {
+                continue;
+            }
+            out.push(match manifest.iter().find(|r| r.instance == n) {
+                Some(row) => from_row(row, beem),
+                None => Instance {
+                    family: n.split('.').next().unwrap_or("").to_string(),
+                    model: beem.model_path(&n),
+                    model_display: format!("$BEEM/dve/{n}.dve"),
+                    manifest_states: None,
+                    manifest_complete: None,
+                    name: n,
+                },
+            });
+        }
+    }
+    out.retain(|i| !sel.exclude.iter().any(|g| glob_match(g, &i.name)));
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut dup = out.windows(2).filter(|w| w[0].name == w[1].name);
+    if let Some(w) = dup.next() {
+        if w[0].model != w[1].model {
+            bail!(
+                "two models are named `{}`: {} and {}",
+                w[0].name,
+                w[0].model.display(),
+                w[1].model.display()
+            );
+        }
+    }
+    out.dedup_by(|a, b| a.name == b.name);
+    Ok(out)
+}
+
+/// `{name}` placeholders of a spec, in order.
+fn placeholders(spec: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = spec;
+    while let Some(i) = rest.find('{') {
+        let after = &rest[i + 1..];
+        let j = after
+            .find('}')
+            .ok_or_else(|| anyhow!("unclosed `{{` in spec `{spec}`"))?;
+        let name = &after[..j];
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            bail!("bad placeholder `{{{name}}}` in spec `{spec}`");
+        }
+        out.push(name.to_string());
+        rest = &after[j + 1..];
+    }
+    Ok(out)
+}
+
+/// The cartesian product of the parameter lists, keys in sorted order, the
+/// last key varying fastest.
+fn grid(params: &BTreeMap<String, toml::Value>) -> Result<Vec<Vec<(String, toml::Value)>>> {
+    let mut points: Vec<Vec<(String, toml::Value)>> = vec![Vec::new()];
+    for (k, v) in params {
+        if k.is_empty()
+            || !k
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            bail!("bad parameter name `{k}`");
+        }
+        let values: Vec<toml::Value> = match v {
+            toml::Value::Array(a) if a.is_empty() => bail!("parameter `{k}` has an empty list"),
+            toml::Value::Array(a) => a.clone(),
+            other => vec![other.clone()],
+        };
+        let mut next = Vec::with_capacity(points.len() * values.len());
+        for p in &points {
+            for val in &values {
+                let mut q = p.clone();
+                q.push((k.clone(), val.clone()));
+                next.push(q);
+            }
+        }
+        points = next;
+    }
+    Ok(points)
+}
+
+/// A scalar TOML value as command-line text.
+fn scalar_text(v: &toml::Value) -> Result<String> {
+    Ok(match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        other => bail!("`{other}` is not a number, string or boolean"),
+    })
+}
+
+fn toml_to_json(v: &toml::Value) -> serde_json::Value {
+    match v {
+        toml::Value::String(s) => s.clone().into(),
+        toml::Value::Integer(i) => (*i).into(),
+        toml::Value::Float(f) => serde_json::Number::from_f64(*f)
+            .map(Into::into)
+            .unwrap_or(serde_json::Value::Null),
+        toml::Value::Boolean(b) => (*b).into(),
+        other => other.to_string().into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(text: &str) -> Vec<Cell> {
+        let dir = std::env::temp_dir().join(format!("dvemc-matrix-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("m.dve"),
+            "process P { state s; init s; }\nsystem async;\n",
+        )
+        .unwrap();
+        let m = Matrix::parse(&dir.join("t.toml"), text).unwrap();
+        m.expand(None).unwrap()
+    }
+
+    #[test]
+    fn grid_maps_keys_to_spec_and_flags() {
+        let c = cells(
+            r#"
+            [instances]
+            names = ["m.dve"]
+            [[strategies]]
+            spec = "bbfs:{w}"
+            params = { w = [1, 16], cache = ["10%", "20%"], edge_lean = [false, true] }
+            "#,
+        );
+        assert_eq!(c.len(), 8);
+        let keys: Vec<&str> = c.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys[0], "m|interp|bbfs:1 --cache 10%|");
+        assert_eq!(keys[1], "m|interp|bbfs:16 --cache 10%|");
+        assert_eq!(keys[2], "m|interp|bbfs:1 --cache 10% --edge-lean|");
+        assert_eq!(keys[7], "m|interp|bbfs:16 --cache 20% --edge-lean|");
+        assert_eq!(c[7].strategy, "bbfs");
+        assert_eq!(params_json(&c[7]), r#"{"cache":"20%","edge_lean":true,"w":16}"#);
+        let argv = c[1].argv(None);
+        assert_eq!(argv[2..6], ["--strategy", "bbfs:16", "--backend", "interp"]);
+        assert!(argv.ends_with(&["--cache".into(), "10%".into(), "--json".into()]));
+    }
+
+    #[test]
+    fn every_model_takes_each_instance_file_with_the_manifest_figures() {
+        let root = std::env::temp_dir().join(format!("dvemc-matrix-beem-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("dve")).unwrap();
+        for f in ["a.1.dve", "a.2.dve", "a.2.prop1.dve", "b.1.dve", "notes.txt"] {
+            std::fs::write(root.join("dve").join(f), "").unwrap();
+        }
+        std::fs::write(
+            root.join("instances.csv"),
+            "instance,family,states,complete,state_size_bytes,beem_reach_time_s\na.1,a,10,yes,4,0.1\nb.1,b,99,no,4,0.1\n",
+        )
+        .unwrap();
+        let beem = Beem::at(&root);
+        let m = Matrix::parse(
+            &root.join("c.toml"),
+            "strategies = [\"bfs\"]\n[instances]\nevery_model = true\nexclude = [\"b.*\"]\n",
+        )
+        .unwrap();
+        assert!(m.needs_beem());
+        let c = m.expand(Some(&beem)).unwrap();
+        let got: Vec<(&str, Option<u64>, Option<bool>)> = c
+            .iter()
+            .map(|c| {
+                (
+                    c.instance.name.as_str(),
+                    c.instance.manifest_states,
+                    c.instance.manifest_complete,
+                )
+            })
+            .collect();
+        assert_eq!(got, [("a.1", Some(10), Some(true)), ("a.2", None, None)]);
+        std::fs::remove_dir_all(&root).ok();
+    }
+
+    #[test]
+    fn seeds_budgets_and_shards() {
+        let c = cells(
+            r#"
+            seeds = [3, 4]
+            strategies = ["bfs", { spec = "dfs", seeds = [7], budgets = { time = 2 } }]
+            [instances]
+            names = ["m.dve"]
+            [budgets]
+            time = "1m"
+            memory = "1G"
+            "#,
+        );
+        let keys: Vec<&str> = c.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["m|interp|bfs|3", "m|interp|bfs|4", "m|interp|dfs|7"]);
+        assert_eq!(c[0].budgets.time, Some(Duration::from_secs(60)));
+        assert_eq!(c[2].budgets.time, Some(Duration::from_secs(2)));
+        assert_eq!(c[2].budgets.memory, Some(1 << 30));
+        assert_eq!(c[2].budgets.deadline(), Some(Duration::from_secs(7)));
+        let argv = c[0].argv(None);
+        assert!(argv.windows(2).any(|w| w == ["--seed", "3"]));
+        assert!(argv.windows(2).any(|w| w == ["--time-limit", "60"]));
+        let s: Vec<usize> = shard(c.clone(), 2, 2).iter().map(|c| c.index).collect();
+        assert_eq!(s, [1]);
+        assert_eq!(parse_shard("2/3"), Ok((2, 3)));
+        assert!(parse_shard("0/3").is_err() && parse_shard("4/3").is_err());
+    }
+
+    #[test]
+    fn errors() {
+        let dir = std::env::temp_dir();
+        let bad = |t: &str| {
+            Matrix::parse(&dir.join("x.toml"), t)
+                .and_then(|m| m.expand(None))
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(bad("strategies = []").contains("no strategies"));
+        assert!(bad("strategies = [{ spec = \"x:{w}\" }]").contains("not a key of params"));
+        assert!(bad("strategies = [\"bfs\"]\nbogus = 1").contains("bogus"));
+        let search = |params: &str, search: &str| {
+            let dir = std::env::temp_dir().join(format!("dvemc-matrix-search-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("m.dve"), "").unwrap();
+            let text = format!(
+                "[instances]\nnames = [\"m.dve\"]\n[[strategies]]\nspec = \"dfs\"\nparams = {params}\nsearch = {search}\n"
+            );
+            Matrix::parse(&dir.join("t.toml"), &text)
+                .and_then(|m| m.expand(None))
+                .map_err(|e| format!("{e:#}"))
+        };
+        let err = |p: &str, s: &str| search(p, s).unwrap_err();
+        assert!(err("{ cache = [\"5%\"] }", "{ param = \"nosuch\" }").contains("`nosuch` is not a key"));
+        assert!(err("{ cache = [\"10%\", \"5%\"] }", "{ param = \"cache\" }").contains("increasing"));
+        assert!(err("{ cache = [\"5%\", 10] }", "{ param = \"cache\" }").contains("one unit"));
+        assert!(err("{ cache = [\"5%\"] }", "{ param = \"cache\", per = [\"cr\"] }").contains("`cr`"));
+        assert!(err("{ cache = [\"5%\"] }", "{ param = \"cache\", bisect = \"1\" }").contains("unit"));
+        assert!(err("{ cache = [\"x%\"] }", "{ param = \"cache\" }").contains("not a number"));
+        assert!(err("{ cache = [nan, 5.0] }", "{ param = \"cache\" }").contains("non-negative"));
+        assert!(err("{ cache = [] }", "{ param = \"cache\", bisect = \"1\" }").contains("no values"));
+        assert!(err(
+            "{ cache = [\"5%\", \"10%\"] }",
+            "{ param = \"cache\", descending = true }"
+        )
+        .contains("decreasing"));
+        assert!(err(
+            "{ cache = [\"10%\", \"5%\"] }",
+            "{ param = \"cache\", descending = true, bisect = \"1%\" }"
+        )
+        .contains("cannot be combined"));
+        let ok = search(
+            "{ cache = [\"5%\", \"10%\"], chain_reduction = [false, true] }",
+            "{ param = \"cache\", per = [\"chain_reduction\"], bisect = \"0.1%\" }",
+        )
+        .unwrap();
+        let groups: std::collections::HashSet<&str> = ok
+            .iter()
+            .map(|c| c.search.as_ref().unwrap().group.as_str())
+            .collect();
+        assert_eq!((ok.len(), groups.len()), (4, 2));
+        // A shard holds whole searches (every third cell would split them).
+        let three = search(
+            "{ cache = [\"5%\", \"10%\", \"15%\"], chain_reduction = [false, true] }",
+            "{ param = \"cache\", per = [\"chain_reduction\"] }",
+        )
+        .unwrap();
+        let shards: Vec<Vec<Cell>> = (1..=3).map(|k| shard(three.clone(), k, 3)).collect();
+        assert_eq!(shards.iter().map(Vec::len).sum::<usize>(), three.len());
+        for s in &shards {
+            for c in s {
+                let g = &c.search.as_ref().unwrap().group;
+                assert_eq!(
+                    three
+                        .iter()
+                        .filter(|x| &x.search.as_ref().unwrap().group == g)
+                        .count(),
+                    s.iter()
+                        .filter(|x| &x.search.as_ref().unwrap().group == g)
+                        .count()
+                );
+            }
+        }
+        let mid = ok[0].with_search_value(7.5);
+        assert!(mid.key.contains("--cache 7.5%"), "{}", mid.key);
+        assert_eq!(ok[0].with_search_value(7.0).params["cache"], "7%");
+    }
+}

@@ -1,0 +1,649 @@
+//! The summary of a results file: outcomes, the best run per group,
+//! throughput, and the plots, as tables that the markdown and HTML reports
+//! both print.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use anyhow::Result;
+
+use crate::experiments::plot::{self, Axis, Bar, Series};
+use crate::experiments::runner::median;
+use crate::experiments::schema::{Row, CRASHED, ERROR};
+
+/// Strategies that store every reachable state they find.
+const EXHAUSTIVE: &[&str] = &["bfs", "dfs"];
+
+pub(crate) fn stored(r: &Row) -> Option<f64> {
+    r.num("cache_size")
+        .or_else(|| r.num("stored_peak"))
+        .or_else(|| r.num("states"))
+}
+
+pub(crate) fn visited(r: &Row) -> Option<f64> {
+    r.num("visits")
+        .or_else(|| r.num("expansions"))
+        .or_else(|| r.num("states"))
+}
+
+pub(crate) fn seconds(r: &Row) -> Option<f64> {
+    r.num("time_s").or_else(|| r.num("wall_s"))
+}
+
+fn md(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+pub(crate) fn fmt_num(v: Option<f64>) -> String {
+    match v {
+        None => "—".into(),
+        Some(x) if x == x.trunc() && x.abs() < 1e15 => group_digits(x as i64),
+        Some(x) => format!("{x:.3}"),
+    }
+}
+
+fn group_digits(v: i64) -> String {
+    let s = v.abs().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    if v < 0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+fn pct(v: Option<f64>, of: Option<f64>) -> String {
+    match (v, of) {
+        (Some(v), Some(s)) if s > 0.0 => format!("{:.1}", 100.0 * v / s),
+        _ => "—".into(),
+    }
+}
+
+/// |S| per instance.
+pub(crate) fn state_space_sizes(rows: &[Row]) -> BTreeMap<String, f64> {
+    let mut m = BTreeMap::new();
+    for r in rows {
+        if r.get("manifest_complete") == "yes" {
+            if let Some(s) = r.num("manifest_states") {
+                m.insert(r.get("instance").to_string(), s);
+            }
+        }
+    }
+    for r in rows {
+        if r.get("result") == "complete" && EXHAUSTIVE.contains(&r.get("strategy")) {
+            if let Some(s) = r.num("states") {
+                let e = m.entry(r.get("instance").to_string()).or_insert(0.0);
+                if r.get("manifest_complete") != "yes" && s > *e {
+                    *e = s;
+                }
+            }
+        }
+    }
+    m.retain(|_, v| *v > 0.0);
+    m
+}
+
+/// A row's configuration: the strategy and every parameter of its cell
+/// (`spec args`), the seed excepted (seeds repeat a configuration).
+pub(crate) fn configuration(r: &Row) -> String {
+    if r.get("args").is_empty() {
+        r.get("spec").to_string()
+    } else {
+        format!("{} {}", r.get("spec"), r.get("args"))
+    }
+}
+
+/// A run's hover text in the plots: instance, full configuration, backend
+/// and seed.
+pub(crate) fn run_tip(r: &Row) -> String {
+    format!(
+        "{} · {} ({}, seed {})",
+        r.get("instance"),
+        configuration(r),
+        r.get("backend"),
+        r.get("seed")
+    )
+}
+
+/// More configurations than this are drawn as one bar per strategy.
+const MAX_BARS: usize = 24;
+
+/// Runs shorter than this are left out of throughput figures: their
+/// states per second is mostly start-up and timer noise.
+const MIN_THROUGHPUT_SECONDS: f64 = 0.1;
+
+/// Orders complete runs: fewest stored, then fewest visited, then fastest.
+fn better(a: &Row, b: &Row) -> std::cmp::Ordering {
+    let k = |r: &Row| {
+        (
+            stored(r).unwrap_or(f64::MAX),
+            visited(r).unwrap_or(f64::MAX),
+            seconds(r).unwrap_or(f64::MAX),
+        )
+    };
+    let (ka, kb) = (k(a), k(b));
+    ka.0.total_cmp(&kb.0)
+        .then(ka.1.total_cmp(&kb.1))
+        .then(ka.2.total_cmp(&kb.2))
+        .then_with(|| a.key().cmp(b.key()))
+}
+
+/// The value of grid parameter `key` of a row (from its `params` column).
+fn param(r: &Row, key: &str) -> String {
+    r.params_value(key).unwrap_or_else(|| "—".into())
+}
+
+/// A table of the report, rendered as markdown (`report.md`) and as HTML
+/// (`report.html`, where it is sortable).
+pub struct ReportTable {
+    pub id: &'static str,
+    pub title: String,
+    pub intro: String,
+    pub headers: Vec<String>,
+    /// Per column: shown as code (configurations, cell keys).
+    pub code: Vec<bool>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl ReportTable {
+    fn new(id: &'static str, title: &str, intro: &str, headers: &[&str]) -> ReportTable {
+        ReportTable {
+            id,
+            title: title.into(),
+            intro: intro.into(),
+            headers: headers.iter().map(|h| h.to_string()).collect(),
+            code: vec![false; headers.len()],
+            rows: Vec::new(),
+        }
+    }
+
+    fn code_columns(mut self, names: &[&str]) -> ReportTable {
+        for (i, h) in self.headers.iter().enumerate() {
+            self.code[i] = names.contains(&h.as_str());
+        }
+        self
+    }
+
+    /// Columns whose every non-empty cell is a number are right-aligned.
+    pub fn numeric(&self, col: usize) -> bool {
+        let mut any = false;
+        for r in &self.rows {
+            let v = r.get(col).map(String::as_str).unwrap_or("");
+            if v.is_empty() || v == "—" {
+                continue;
+            }
+            let clean: String = v
+                .chars()
+                .filter(|c| !matches!(c, '\u{202f}' | '%' | '/'))
+                .collect();
+            if clean.parse::<f64>().is_err() {
+                return false;
+            }
+            any = true;
+        }
+        any
+    }
+
+    pub(crate) fn markdown(&self, out: &mut String) {
+        let _ = writeln!(out, "## {}\n", self.title);
+        if !self.intro.is_empty() {
+            let _ = writeln!(out, "{}\n", self.intro);
+        }
+        let head: Vec<String> = self.headers.iter().map(|h| md(h)).collect();
+        let _ = writeln!(out, "| {} |", head.join(" | "));
+        let align: Vec<&str> = (0..self.headers.len())
+            .map(|i| if self.numeric(i) { "---:" } else { "---" })
+            .collect();
+        let _ = writeln!(out, "|{}|", align.join("|"));
+        for r in &self.rows {
+            let cells: Vec<String> = r
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    if self.code.get(i).copied().unwrap_or(false) && !v.is_empty() {
+                        format!("`{}`", md(v))
+                    } else {
+                        md(v)
+                    }
+                })
+                .collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        out.push('\n');
+    }
+}
+
+/// A chart of the report: its file name beside `report.md`, its title, the SVG.
+pub struct Plot {
+    pub file: &'static str,
+    pub title: String,
+    pub svg: String,
+}
+
+/// What `bench report` says about a set of runs; `report.md` and
+/// `report.html` are two renderings of it.
+pub struct Summary {
+    /// One line: how many cells, which matrices, versions, host, dates.
+    pub provenance: String,
+    pub tables: Vec<ReportTable>,
+    pub plots: Vec<Plot>,
+    /// |S| per instance (see the module comment).
+    pub sizes: BTreeMap<String, f64>,
+}
+
+/// The grid parameters of `rows`, for checking `--by`.
+fn grid_parameters(rows: &[Row]) -> BTreeSet<String> {
+    rows.iter()
+        .filter_map(|r| {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(r.get("params")).ok()
+        })
+        .flat_map(|p| p.into_iter().map(|(k, _)| k))
+        .collect()
+}
+
+pub(crate) fn check_by(rows: &[Row], by: &[String], what: &str) -> Result<()> {
+    let known = grid_parameters(rows);
+    for b in by {
+        if !known.contains(b) {
+            anyhow::bail!(
+                "--by {b}: no cell of {what} has the grid parameter `{b}` (its parameters: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.iter().cloned().collect::<Vec<_>>().join(", ")
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The order of results in the outcome table.
+const RESULT_ORDER: &[&str] = &[
+    "complete",
+    "state_limit",
+    "time_limit",
+    "memory_limit",
+    CRASHED,
+    ERROR,
+];
+
+/// Summarises `rows`; `by` names grid parameters that split the best-run
+/// groups further (e.g. `chain_reduction` for the state-caching paper's CR
+/// columns).
+pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
+    let sizes = state_space_sizes(rows);
+    let set = |c: &str| {
+        rows.iter()
+            .map(|r| r.get(c).to_string())
+            .filter(|s| !s.is_empty())
+            .collect::<BTreeSet<_>>()
+    };
+    let join = |s: BTreeSet<String>| s.into_iter().collect::<Vec<_>>().join(", ");
+    let dates = set("date_utc");
+    let provenance = format!(
+        "{} cells of matrix {}; dvemc {} (commit {}); host {} ({}); {} to {}.",
+        rows.len(),
+        join(set("matrix")),
+        join(set("dvemc_version")),
+        join(set("git_commit")),
+        join(set("host")),
+        join(set("cpu")),
+        dates.first().cloned().unwrap_or_default(),
+        dates.last().cloned().unwrap_or_default(),
+    );
+    let mut tables = Vec::new();
+
+    // Outcomes.
+    let mut results: Vec<String> = set("result").into_iter().collect();
+    results.sort_by_key(|r| {
+        (
+            RESULT_ORDER
+                .iter()
+                .position(|o| o == r)
+                .unwrap_or(RESULT_ORDER.len()),
+            r.clone(),
+        )
+    });
+    let mut by_strategy: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        by_strategy
+            .entry((r.get("strategy").to_string(), r.get("backend").to_string()))
+            .or_default()
+            .push(r);
+    }
+    let mut headers = vec!["strategy", "backend", "cells"];
+    headers.extend(results.iter().map(String::as_str));
+    let mut t = ReportTable::new("outcomes", "Outcomes", "", &headers);
+    for ((st, be), rs) in &by_strategy {
+        let mut row = vec![st.clone(), be.clone(), rs.len().to_string()];
+        row.extend(
+            results
+                .iter()
+                .map(|res| rs.iter().filter(|r| r.get("result") == res).count().to_string()),
+        );
+        t.rows.push(row);
+    }
+    tables.push(t);
+
+    // Best run per configuration.
+    let mut headers = vec!["instance", "|S|", "configuration", "backend"];
+    headers.extend(by.iter().map(String::as_str));
+    headers.extend([
+        "seed",
+        "stored",
+        "stored %",
+        "visited",
+        "visited %",
+        "search s",
+        "complete runs",
+    ]);
+    let mut t = ReportTable::new(
+        "best",
+        "Best run per instance and configuration",
+        "A configuration is a strategy with all its parameters (the seeds of a configuration are its \
+         repetitions). Per instance, backend and configuration, the best of the complete runs: fewest \
+         states stored, then fewest visited, then the shortest search. Stored and visited are also \
+         given in % of the state space |S|.",
+        &headers,
+    )
+    .code_columns(&["configuration"]);
+    let mut groups: BTreeMap<(String, String, String, Vec<String>), Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        groups
+            .entry((
+                r.get("instance").to_string(),
+                configuration(r),
+                r.get("backend").to_string(),
+                by.iter().map(|b| param(r, b)).collect(),
+            ))
+            .or_default()
+            .push(r);
+    }
+    for ((inst, config, be, by_vals), rs) in &groups {
+        let s = sizes.get(inst).copied();
+        let mut complete: Vec<&Row> = rs
+            .iter()
+            .copied()
+            .filter(|r| r.get("result") == "complete")
+            .collect();
+        complete.sort_by(|a, b| better(a, b));
+        let mut row = vec![inst.clone(), fmt_num(s), config.clone(), be.clone()];
+        row.extend(by_vals.iter().cloned());
+        match complete.first() {
+            Some(b) => row.extend([
+                b.get("seed").to_string(),
+                fmt_num(stored(b)),
+                pct(stored(b), s),
+                fmt_num(visited(b)),
+                pct(visited(b), s),
+                seconds(b)
+                    .map(|x| format!("{x:.3}"))
+                    .unwrap_or_else(|| "—".into()),
+                format!("{}/{}", complete.len(), rs.len()),
+            ]),
+            None => {
+                let mut res: Vec<&str> = rs.iter().map(|r| r.get("result")).collect();
+                res.sort();
+                res.dedup();
+                row.push(format!("no complete run ({})", res.join(", ")));
+                row.extend(std::iter::repeat_n(String::new(), 5));
+                row.push(format!("0/{}", rs.len()));
+            }
+        }
+        t.rows.push(row);
+    }
+    tables.push(t);
+
+    // Throughput, per configuration.
+    let mut t = ReportTable::new(
+        "throughput",
+        "Throughput",
+        &format!(
+            "Per configuration and backend, over its complete runs whose search took at least {MIN_THROUGHPUT_SECONDS} s \
+             (shorter runs measure start-up and timer noise more than the search): the median states per \
+             second and its spread (lowest–highest)."
+        ),
+        &[
+            "configuration",
+            "backend",
+            "complete runs",
+            "timed runs",
+            "states",
+            "search s",
+            "median states/s",
+            "spread",
+            "median peak memory MiB",
+        ],
+    )
+    .code_columns(&["configuration"]);
+    let mut bars = Vec::new();
+    let mut by_config: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
+    for r in rows {
+        by_config
+            .entry((configuration(r), r.get("backend").to_string()))
+            .or_default()
+            .push(r);
+    }
+    for (i, (key, all)) in by_config.iter().enumerate() {
+        let rs: Vec<&Row> = all
+            .iter()
+            .copied()
+            .filter(|r| r.get("result") == "complete")
+            .collect();
+        let timed: Vec<&Row> = rs
+            .iter()
+            .copied()
+            .filter(|r| seconds(r).is_some_and(|t| t >= MIN_THROUGHPUT_SECONDS))
+            .collect();
+        let mut sps: Vec<f64> = timed.iter().filter_map(|r| r.states_per_second()).collect();
+        let mut mem: Vec<f64> = rs
+            .iter()
+            .filter_map(|r| r.num("peak_mem_bytes"))
+            .map(|b| b / 1048576.0)
+            .collect();
+        let states: f64 = rs.iter().filter_map(|r| r.num("states")).sum();
+        let secs: f64 = rs.iter().filter_map(|r| seconds(r)).sum();
+        let m = median(&mut sps);
+        let spread = match (
+            sps.iter().copied().reduce(f64::min),
+            sps.iter().copied().reduce(f64::max),
+        ) {
+            (Some(lo), Some(hi)) if sps.len() > 1 => format!("{lo:.0}–{hi:.0}"),
+            _ => "—".into(),
+        };
+        t.rows.push(vec![
+            key.0.clone(),
+            key.1.clone(),
+            rs.len().to_string(),
+            timed.len().to_string(),
+            fmt_num(Some(states)),
+            format!("{secs:.3}"),
+            m.map(|x| format!("{x:.0}"))
+                .unwrap_or_else(|| format!("— (no run ≥ {MIN_THROUGHPUT_SECONDS} s)")),
+            spread,
+            median(&mut mem)
+                .map(|x| format!("{x:.1}"))
+                .unwrap_or_else(|| "—".into()),
+        ]);
+        if let Some(m) = m {
+            bars.push(Bar {
+                label: format!("{} ({})", key.0, key.1),
+                value: m,
+                dots: sps.clone(),
+                color: i,
+            });
+        }
+    }
+    tables.push(t);
+
+    // Failures.
+    let failed: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.get("result") == CRASHED || r.get("result") == ERROR)
+        .collect();
+    if !failed.is_empty() {
+        let mut t = ReportTable::new(
+            "failures",
+            "Failures",
+            "",
+            &["cell", "result", "exit", "signal", "message"],
+        )
+        .code_columns(&["cell"]);
+        for r in failed {
+            t.rows.push(
+                ["key", "result", "exit_code", "signal", "message"]
+                    .iter()
+                    .map(|c| r.get(c).to_string())
+                    .collect(),
+            );
+        }
+        tables.push(t);
+    }
+
+    // Plots. Beyond MAX_BARS configurations, a bar per strategy and
+    // backend (the median over all its configurations' timed runs).
+    if bars.len() > MAX_BARS {
+        let mut per: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
+        for r in rows.iter().filter(|r| {
+            r.get("result") == "complete" && seconds(r).is_some_and(|t| t >= MIN_THROUGHPUT_SECONDS)
+        }) {
+            if let Some(v) = r.states_per_second() {
+                per.entry((r.get("strategy").to_string(), r.get("backend").to_string()))
+                    .or_default()
+                    .push(v);
+            }
+        }
+        bars = per
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, ((st, be), mut v))| {
+                Some(Bar {
+                    label: format!("{st}, all configurations ({be})"),
+                    value: median(&mut v)?,
+                    dots: v,
+                    color: i,
+                })
+            })
+            .collect();
+    }
+    let mut plots = Vec::new();
+    if !bars.is_empty() {
+        let axis = Axis::fit(
+            "states per second",
+            bars.iter().flat_map(|b| b.dots.clone()),
+            50.0,
+        );
+        plots.push(Plot {
+            file: "states_per_s.svg",
+            title: "States per second per configuration".into(),
+            svg: plot::bars(
+                "States per second (bar: median of the complete runs of at least 0.1 s; dots: runs)",
+                &axis,
+                &bars,
+            ),
+        });
+    }
+    let mut series = Vec::new();
+    let mut seconds_series = Vec::new();
+    for (st, _be) in by_strategy.keys() {
+        if series.iter().any(|s: &Series| &s.name == st) {
+            continue;
+        }
+        let rs: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.get("strategy") == st && r.get("result") == "complete")
+            .collect();
+        let (a, b) = instance_series(st, &rs, &sizes);
+        series.push(a);
+        seconds_series.push(b);
+    }
+    // A legend entry without points says nothing.
+    series.retain(|s| !s.points.is_empty());
+    seconds_series.retain(|s| !s.points.is_empty());
+    if !series.is_empty() {
+        let (x, y) = stored_visited_axes(&series);
+        plots.push(Plot {
+            file: "stored_vs_visited.svg",
+            title: "Stored against visited states".into(),
+            svg: plot::scatter("Stored vs visited states (complete runs)", &x, &y, &series),
+        });
+    }
+    if !seconds_series.is_empty() {
+        let (x, y) = seconds_axes(&seconds_series);
+        plots.push(Plot {
+            file: "seconds_per_instance.svg",
+            title: "Search time against state-space size".into(),
+            svg: plot::scatter(
+                "Search time by state-space size (complete runs)",
+                &x,
+                &y,
+                &seconds_series,
+            ),
+        });
+    }
+    Summary {
+        provenance,
+        tables,
+        plots,
+        sizes,
+    }
+}
+
+/// Two series of the complete runs `rs` named `name`: stored % against
+/// visited %, and search seconds against |S|; each point's tip names its run.
+pub(crate) fn instance_series(name: &str, rs: &[&Row], sizes: &BTreeMap<String, f64>) -> (Series, Series) {
+    let mut stored_visited = Series::new(name, Vec::new());
+    let mut by_size = Series::new(name, Vec::new());
+    for r in rs {
+        let Some(s) = sizes.get(r.get("instance")) else {
+            continue;
+        };
+        let tip = run_tip(r);
+        if let (Some(a), Some(b)) = (stored(r), visited(r)) {
+            stored_visited.points.push((100.0 * a / s, 100.0 * b / s));
+            stored_visited.tips.push(tip.clone());
+        }
+        if let Some(t) = seconds(r) {
+            by_size.points.push((*s, t.max(1e-6)));
+            by_size.tips.push(tip);
+        }
+    }
+    (stored_visited, by_size)
+}
+
+pub(crate) fn stored_visited_axes(series: &[Series]) -> (Axis, Axis) {
+    (
+        Axis::fit(
+            "stored states (% of |S|)",
+            series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
+            1e9,
+        ),
+        Axis::fit(
+            "visited states (% of |S|)",
+            series.iter().flat_map(|s| s.points.iter().map(|p| p.1)),
+            50.0,
+        ),
+    )
+}
+
+pub(crate) fn seconds_axes(series: &[Series]) -> (Axis, Axis) {
+    (
+        Axis::fit(
+            "state space size |S|",
+            series.iter().flat_map(|s| s.points.iter().map(|p| p.0)),
+            20.0,
+        ),
+        Axis::fit(
+            "search seconds",
+            series.iter().flat_map(|s| s.points.iter().map(|p| p.1)),
+            20.0,
+        ),
+    )
+}

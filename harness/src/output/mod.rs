@@ -1,0 +1,8 @@
+//! What a run reports: the run record (its fields are the columns of the
+//! results CSV, `results/SCHEMA.md`) and its human printer, and traces in
+//! text and JSON.
+//!
+//! Uses: `engine` (the result vocabulary: outcomes, level and DFS statistics).
+
+pub mod record;
+pub mod trace;

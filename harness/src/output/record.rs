@@ -1,0 +1,609 @@
+//! The run record: what one run of `dvemc explore` reports, whatever the
+//! strategy. `explore --json` prints it as one JSON object; `dvemc bench`
+//! turns the same object into one CSV row whose columns are its fields
+//! ([`FIELDS`], documented in `results/SCHEMA.md`), so the two cannot
+//! drift apart.
+//!
+//! Fields that do not apply to a strategy are absent from the JSON and
+//! empty in the row. The papers' metrics carry the papers' names: `S`, `V`,
+//! `P`, `L` (Evangelista and Kristensen, in % of |S|), `revisits`
+//! (Udupa et al.), `witness_rate` (Meulen et al.), `covered`, `redundancy`
+//! and cover times (Abed et al.).
+
+use std::io::Write;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use crate::engine::units::{human_bytes, human_secs};
+use crate::engine::{LevelStats, Outcome};
+
+/// One run (see the module documentation; every field is a column).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunRecord {
+    // ---- What ran.
+    /// The model file as given (resolved against the BEEM directory for an
+    /// instance name), or `phils2.dve (built-in)`.
+    pub model: String,
+    /// The BEEM instance, when the model is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
+    /// The normalised strategy (`bbfs:4`).
+    pub strategy: String,
+    /// The strategy with its parameters as flags: a full configuration.
+    pub config: String,
+    pub backend: String,
+    /// The visited set: `exact` or `tree`.
+    pub store: String,
+    /// Threads of an exhaustive search (in the CSV's `extra`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<u64>,
+    pub state_len: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+
+    // ---- How it ended.
+    pub result: Outcome,
+    /// `holds`, `violated`, `unknown` (checks), `no_witness` (slices and
+    /// randomized searches that found none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violation_kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violation: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub violations: Option<u64>,
+    /// Transitions of the counterexample (stem plus cycle for a lasso).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cex_length: Option<u64>,
+
+    // ---- Counters of every search.
+    /// Distinct states reached (stored, explored, covered); for strategies
+    /// with several runs, summed over the runs.
+    pub states: u64,
+    /// Successor entries computed by expansions (duplicates, self-loops and
+    /// erroneous ones included: BEEM's edges).
+    pub transitions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadlocks: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_transitions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expansions: Option<u64>,
+    /// Insertions of states into the open set (caching), new and again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visits: Option<u64>,
+    /// Visits or explorations of a state seen before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revisits: Option<u64>,
+    /// Deepest bound fully explored (dbdfs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_depth: Option<u64>,
+
+    // ---- Breadth-first search (BEEM's <bfs-info>).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub levels: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back_level_edges: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_back_level_edge: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_level_states: Option<u64>,
+
+    // ---- Depth-first search (BEEM's <dfs-info>).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dfs_max_stack: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dfs_front_edges: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dfs_back_edges: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dfs_cross_edges: Option<u64>,
+
+    // ---- State caching and sweep-line (Evangelista, Kristensen).
+    /// |S|, when known (instances.csv or an exhaustive run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_space_size: Option<u64>,
+    /// The cache size in states (none: unlimited).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_size: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chain_reduction: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edge_lean: Option<bool>,
+    /// Largest |O| + |C|.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored_peak: Option<u64>,
+    /// Largest TD-tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub td_peak: Option<u64>,
+    /// Events executed, and events skipped by the edge-lean reduction.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub events: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pruned_events: Option<u64>,
+    /// States deleted by the replacement strategy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evictions: Option<u64>,
+    /// Sweep-line: persistent states at the end, largest class in memory,
+    /// progress classes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persistent: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub largest_class: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress_classes: Option<u64>,
+    /// The paper's S: states stored, in % of |S| — the cache size when there
+    /// is a cache (Table 2: "the number of stored states, i.e., the cache
+    /// size"), else the peak of stored states (SL).
+    #[serde(rename = "S", skip_serializing_if = "Option::is_none")]
+    pub s_pct: Option<f64>,
+    /// The paper's V: visits in % of |S|.
+    #[serde(rename = "V", skip_serializing_if = "Option::is_none")]
+    pub v_pct: Option<f64>,
+    /// The paper's P: persistent states at the end, in % of |S|.
+    #[serde(rename = "P", skip_serializing_if = "Option::is_none")]
+    pub p_pct: Option<f64>,
+    /// The paper's L: the largest progress class in memory at once, in % of |S|.
+    #[serde(rename = "L", skip_serializing_if = "Option::is_none")]
+    pub l_pct: Option<f64>,
+    /// A derived progress measure's (`--progress-level`) regress
+    /// transitions, in % of the transitions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regress_pct: Option<f64>,
+
+    // ---- Depth-bounded DFS (Udupa, Desai, Rajamani).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dbdfs: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontier: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth_cutoff: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub increment: Option<u64>,
+    /// The last frontier was empty: every reachable state was explored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_space_exhausted: Option<bool>,
+    /// Time spent rebuilding frontier states (the paper's getState()).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub get_state_time_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay_steps: Option<u64>,
+
+    // ---- Breadth-bounded model checking (Meulen, Stappers, Willemse);
+    // means over the runs.
+    /// highway, bounded, graceful_degradation; urs, sdrs, random-walk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breadth: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degrade_depth: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u64>,
+    /// Runs a budget cut short.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete_runs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slice_states: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slice_transitions: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub single_steps: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub back_edges: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub jumps: Option<f64>,
+    /// Queues not drawn uniformly among the admissible subsets (the
+    /// rejection sampler gave up), mean over the runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub biased_queues: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queues: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_slice_states: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub introduced_sinks: Option<f64>,
+    /// Runs whose slice (or walk) holds a witness, and their share.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_found: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_rate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_kind: Option<String>,
+    /// Mean length of the witnesses found, in transitions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_length: Option<f64>,
+    /// The BMC baseline: states stored at its first witness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bmc_states: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bmc_kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bmc_result: Option<String>,
+
+    // ---- Randomized searches (Abed, Tripakis, Vincent); means over the runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_states: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restart: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mixing: Option<f64>,
+    /// Randomized searches: `state` or `transition` (`--successor-choice`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub successor_choice: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps_bound: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restarts: Option<f64>,
+    /// Distinct states ever visited (mean over the runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub covered: Option<f64>,
+    /// `(n - k) / n`: steps that covered nothing new.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redundancy: Option<f64>,
+    /// Why a single run stopped: steps, memory_full, covered, goal,
+    /// time_limit, exhausted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal_step: Option<u64>,
+
+    // ---- Time and memory.
+    pub time_s: f64,
+    pub states_per_s: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_ms: Option<f64>,
+    /// Bytes allocated by the visited set at the end.
+    pub store_bytes: u64,
+    /// Largest allocation of the search structures (queue, stack, frontier,
+    /// tables beside the store).
+    pub frontier_bytes: u64,
+    /// (store + search structures) / states.
+    pub bytes_per_state: f64,
+    /// Peak resident set size of the process (0 if unknown).
+    pub peak_rss_bytes: u64,
+    /// Peak resident set size once the model was loaded and compiled,
+    /// before the search (0 if unknown).
+    pub setup_rss_bytes: u64,
+
+    // ---- Structured details (JSON only; in rows they go to `extra`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level_table: Option<Vec<LevelStats>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontier_sizes: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Vec<String>>,
+    /// Randomized searches with `--cover-targets`: per coverage level,
+    /// `{percent, states, reached, mean_steps, mean_time_s}` over the runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cover: Option<Value>,
+    /// With `--sample-interval`: the counters over time (run 0's for
+    /// several runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beem_reference: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<Value>,
+    /// `--store compact`: the states expected to have been omitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_omissions: Option<f64>,
+    /// `--store ctree`: the root set's tables, more than one once a
+    /// doubling did not fit in the memory budget (`engine::store::tree::root_tiers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root_tables: Option<u64>,
+    /// `--store ctree` stopped for memory: the bytes it had and what its
+    /// next batch could have needed, by part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_need: Option<crate::engine::loops::tree_bfs::MemoryNeed>,
+    /// `--checkpoint`: the file, the parts of the search before this one
+    /// and their seconds, and whether this run wrote it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<crate::engine::checkpoint::CheckpointInfo>,
+}
+
+/// The scalar fields, in order: the record's columns in a results row.
+pub const FIELDS: &[&str] = &[
+    "model",
+    "instance",
+    "strategy",
+    "config",
+    "backend",
+    "store",
+    "state_len",
+    "seed",
+    "result",
+    "verdict",
+    "violation_kind",
+    "violation",
+    "violations",
+    "cex_length",
+    "states",
+    "transitions",
+    "deadlocks",
+    "error_transitions",
+    "expansions",
+    "visits",
+    "revisits",
+    "max_depth",
+    "levels",
+    "back_level_edges",
+    "max_back_level_edge",
+    "max_level_states",
+    "dfs_max_stack",
+    "dfs_front_edges",
+    "dfs_back_edges",
+    "dfs_cross_edges",
+    "state_space_size",
+    "cache_size",
+    "replacement",
+    "chain_reduction",
+    "edge_lean",
+    "stored_peak",
+    "td_peak",
+    "events",
+    "pruned_events",
+    "evictions",
+    "persistent",
+    "largest_class",
+    "progress_classes",
+    "S",
+    "V",
+    "P",
+    "L",
+    "regress_pct",
+    "dbdfs",
+    "frontier",
+    "depth_cutoff",
+    "increment",
+    "state_space_exhausted",
+    "get_state_time_s",
+    "replay_steps",
+    "algorithm",
+    "breadth",
+    "degrade_depth",
+    "runs",
+    "incomplete_runs",
+    "slice_states",
+    "slice_transitions",
+    "single_steps",
+    "back_edges",
+    "jumps",
+    "biased_queues",
+    "queues",
+    "max_slice_states",
+    "introduced_sinks",
+    "witness_found",
+    "witness_rate",
+    "witness_kind",
+    "witness_length",
+    "bmc_states",
+    "bmc_kind",
+    "bmc_result",
+    "memory_states",
+    "restart",
+    "mixing",
+    "successor_choice",
+    "steps_bound",
+    "steps",
+    "restarts",
+    "covered",
+    "redundancy",
+    "stop",
+    "goal_step",
+    "time_s",
+    "states_per_s",
+    "compile_ms",
+    "store_bytes",
+    "frontier_bytes",
+    "bytes_per_state",
+    "peak_rss_bytes",
+    "setup_rss_bytes",
+];
+
+/// Structured fields: in the JSON, not columns (rows keep them in `extra`,
+/// but for `trace`, which is dropped).
+pub const STRUCTURED: &[&str] = &[
+    "level_table",
+    "frontier_sizes",
+    "iterations",
+    "progress",
+    "cover",
+    "samples",
+    "beem_reference",
+    "trace",
+    "expected_omissions",
+    "root_tables",
+    "memory_need",
+    "checkpoint",
+];
+
+impl RunRecord {
+    /// BEEM's `<dfs-info>` counters of a DFS run.
+    pub fn dfs_stats(&self) -> Option<crate::engine::DfsStats> {
+        Some(crate::engine::DfsStats {
+            max_stack: self.dfs_max_stack?,
+            front_edges: self.dfs_front_edges?,
+            back_edges: self.dfs_back_edges?,
+            cross_edges: self.dfs_cross_edges?,
+        })
+    }
+
+    /// Sets `time_s`, `states_per_s` and `bytes_per_state`.
+    pub fn finish_rates(&mut self, time_s: f64) {
+        self.time_s = time_s;
+        self.states_per_s = if time_s > 0.0 {
+            self.states as f64 / time_s
+        } else {
+            0.0
+        };
+        self.bytes_per_state = if self.states > 0 {
+            (self.store_bytes + self.frontier_bytes) as f64 / self.states as f64
+        } else {
+            0.0
+        };
+    }
+
+    /// `x` in % of |S|, when |S| is known.
+    pub fn pct(&self, x: u64) -> Option<f64> {
+        self.state_space_size
+            .filter(|&s| s > 0)
+            .map(|s| 100.0 * x as f64 / s as f64)
+    }
+
+    /// The exit code of `explore`: 1 when a property is violated (a
+    /// witness found), 4 when a budget or an interruption ended the run
+    /// early, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.verdict.as_deref() == Some("violated") {
+            1
+        } else if self.result.ran_to_end() {
+            0
+        } else {
+            4
+        }
+    }
+
+    /// The record as the human-readable report of `explore`: one line per
+    /// field present, in the order of [`FIELDS`].
+    pub fn write_human(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let Value::Object(map) = serde_json::to_value(self).unwrap_or(Value::Null) else {
+            return Ok(());
+        };
+        for key in FIELDS {
+            let Some(v) = map.get(*key) else { continue };
+            let text = match (*key, v) {
+                (_, Value::Null) => continue,
+                ("time_s" | "get_state_time_s", Value::Number(n)) => human_secs(n.as_f64().unwrap_or(0.0)),
+                ("states_per_s", Value::Number(n)) => format!("{:.0}", n.as_f64().unwrap_or(0.0)),
+                ("bytes_per_state", Value::Number(n)) => format!("{:.1}", n.as_f64().unwrap_or(0.0)),
+                ("compile_ms", Value::Number(n)) => format!("{:.1} ms", n.as_f64().unwrap_or(0.0)),
+                ("S" | "V" | "P" | "L", Value::Number(n)) => {
+                    format!("{:.2} % of |S|", n.as_f64().unwrap_or(0.0))
+                }
+                (
+                    "peak_rss_bytes" | "setup_rss_bytes" | "store_bytes" | "frontier_bytes",
+                    Value::Number(n),
+                ) => human_bytes(n.as_u64().unwrap_or(0)),
+                ("witness_rate" | "redundancy", Value::Number(n)) => {
+                    format!("{:.4}", n.as_f64().unwrap_or(0.0))
+                }
+                (_, Value::Number(n)) if n.is_f64() => {
+                    let x = n.as_f64().unwrap_or(0.0);
+                    if x.fract() == 0.0 {
+                        format!("{x:.0}")
+                    } else {
+                        format!("{x:.2}")
+                    }
+                }
+                (_, Value::String(s)) => s.clone(),
+                (_, other) => other.to_string(),
+            };
+            writeln!(out, "{:<22}{text}", format!("{}:", label(key)))?;
+        }
+        if let Some(p) = &self.progress {
+            writeln!(out, "{:<22}({})", "progress measure:", p.join(", "))?;
+        }
+        if let Some(f) = &self.frontier_sizes {
+            let sizes: Vec<String> = f.iter().map(u64::to_string).collect();
+            writeln!(out, "{:<22}{}", "frontier sizes:", sizes.join(" "))?;
+        }
+        Ok(())
+    }
+}
+
+/// How a field is called in the human-readable report.
+fn label(key: &str) -> String {
+    match key {
+        "S" => "S (stored)".into(),
+        "V" => "V (visited)".into(),
+        "P" => "P (persistent)".into(),
+        "L" => "L (largest class)".into(),
+        "state_len" => "state vector bytes".into(),
+        "states_per_s" => "states/s".into(),
+        "bytes_per_state" => "bytes/state".into(),
+        "peak_rss_bytes" => "peak resident mem".into(),
+        "setup_rss_bytes" => "resident after setup".into(),
+        "time_s" => "time".into(),
+        "state_space_size" => "|S|".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// An error of `explore`, as the JSON object printed with `--json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorRecord {
+    /// `usage` (a bad option, exit 2) or `input` (a missing file, a
+    /// malformed model, exit 3).
+    pub error: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u64>,
+    pub exit_code: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record with every optional field set serialises to exactly
+    /// [`FIELDS`] then [`STRUCTURED`], in order.
+    #[test]
+    fn fields_list_every_column_in_order() {
+        let full: RunRecord = serde_json::from_value(Value::Object(
+            FIELDS
+                .iter()
+                .chain(STRUCTURED)
+                .map(|k| {
+                    let v = match *k {
+                        "result" => Value::from("complete"),
+                        "level_table" | "frontier_sizes" | "progress" => Value::Array(vec![]),
+                        "chain_reduction" | "edge_lean" | "state_space_exhausted" => Value::from(true),
+                        "model" | "strategy" | "config" | "backend" | "store" | "verdict"
+                        | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
+                        | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
+                        | "successor_choice" | "instance" => Value::from("x"),
+                        "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
+                        "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
+                        "memory_need" => serde_json::to_value(crate::engine::loops::tree_bfs::MemoryNeed::default()).unwrap(),
+                        _ => Value::from(1),
+                    };
+                    (k.to_string(), v)
+                })
+                .collect(),
+        ))
+        .expect("a full record");
+        // serde_json's maps are sorted: read the order off the text.
+        let text = serde_json::to_string(&full).unwrap();
+        let mut keys: Vec<(usize, &str)> = FIELDS
+            .iter()
+            .chain(STRUCTURED)
+            .map(|k| {
+                (
+                    text.find(&format!("\"{k}\":"))
+                        .unwrap_or_else(|| panic!("no {k}")),
+                    *k,
+                )
+            })
+            .collect();
+        keys.sort();
+        let keys: Vec<&str> = keys.into_iter().map(|(_, k)| k).collect();
+        let top = serde_json::from_str::<serde_json::Map<String, Value>>(&text).unwrap();
+        assert_eq!(top.len(), keys.len(), "a field not listed");
+        let want: Vec<&str> = FIELDS.iter().chain(STRUCTURED).copied().collect();
+        assert_eq!(keys, want);
+    }
+}
