@@ -1,271 +1,15 @@
-//! Iterative depth-bounded depth-first search, after Udupa, Desai and
-//! Rajamani, "Depth Bounded Explicit-State Model Checking" (SPIN 2011;
-//! `../shared/papers/depth-bounded-dfs-udupa-desai-rajamani.md`).
-//!
-//! The outer loop is the paper's Fig. 2 (`IterBoundedDfs`): starting from the
-//! frontier `{initial state}`, run a bounded DFS from every frontier state with
-//! the bound `inc`, `2 inc`, ... up to the depth cutoff; the states reached
-//! exactly at the bound form the next frontier. It stops when a frontier is
-//! empty (every reachable state has been explored: the paper's `true`) or
-//! after the iteration whose bound is the cutoff. Depths are absolute (from
-//! the initial state). When the increment does not divide the cutoff, the
-//! last bound is the cutoff.
-//!
-//! Three interchangeable bounded DFS procedures ([`Variant`]):
-//!
-//! - **naive unsound** (Fig. 3): a state is explored once; reached again it is
-//!   skipped, whatever the depth. It can miss states within the bound
-//!   (`beem/examples/fig4.dve` is the paper's Fig. 4).
-//! - **naive sound** (Fig. 5): `DoneStates` keeps the least depth at which each
-//!   state was explored; a state reached at a smaller depth is explored again
-//!   (a *revisit*) and removed from `outFrontier`.
-//! - **threshold** (Fig. 6): `Threshold` keeps, per state, the depth below
-//!   which a revisit can find anything new: on return from a state it is the
-//!   largest threshold of its successors minus one (a frontier successor
-//!   counts with its depth, a skipped one with its own threshold).
-//!
-//! Thresholds are stored clamped at 0: the paper's `-1` (no successor needs
-//! a revisit) and `0` both mean "never re-explore", since depths are
-//! non-negative, and propagate identically.
-//!
-//! Three frontier representations ([`FrontierKind`]):
-//!
-//! - **states**: full state vectors, packed in one byte area;
-//! - **traces**: the path from the initial state, as successor indices (the
-//!   position of the successor in the model's successor list), replayed
-//!   from the initial state to rebuild the state (`getState`);
-//! - **tree** (Fig. 8 and 9): one frontier-tree node per frontier state, with
-//!   its parent (the frontier state of the previous iteration its DFS started
-//!   from) and the trace from the parent. The state of the next frontier node
-//!   is rebuilt from the lowest common ancestor with the previous one: the
-//!   states along the current root-to-node path are kept (DVE transitions
-//!   are not invertible, so this is the "undo log"), unwinding is popping
-//!   them, and only the traces below the ancestor are replayed.
-//!
-//! Traces are bytes: an index below 255 is one byte, a larger one is 255
-//! followed by the index as 4 little-endian bytes.
-//!
-//! Bookkeeping is memory-light: the visited set is a [`Store`] (every state
-//! reached, including those seen only at the bound; the exact
-//! [`StateStore`], or with `--store tree` the tree-compressed one, whose
-//! states keep their numbers as the search's tables need), with a
-//! parallel `Vec<u32>` holding `DoneStates`/`Threshold` per id (`u32::MAX`:
-//! absent) and a bit per id for membership in the `outFrontier` being built.
-//! Nothing is allocated per state. Removal from `outFrontier` clears the bit;
-//! the frontier is compacted at the end of the iteration.
-//!
-//! Metrics, under the paper's names: distinct states explored (`states`:
-//! every state reached, which for a finished bound `b` are exactly the states
-//! at distance at most `b`), revisits (`revisits`: explorations of a state
-//! that had been explored before), the largest depth fully explored
-//! (`max_depth_explored`: the bound of the last finished iteration), the
-//! size of `outFrontier` per iteration (`frontier_sizes`), the time spent in
-//! `getState` (`get_state_time_s`) with the number of transitions replayed
-//! (`replay_steps`), execution time (`time_s`) and peak memory
-//! (`peak_rss_bytes`).
+//! `IterBoundedDfs`: the iterations, their frontiers and the rebuilding
+//! of frontier states by replaying their traces.
 
-use std::fmt;
-use std::str::FromStr;
-use std::time::Instant;
-
-use dve_frontend::model::{NextState, SuccBuf};
-use serde::Serialize;
-
-use crate::engine::progress::Meter;
+use super::config::*;
+use super::report::*;
 use crate::engine::store::StateStore;
-use crate::engine::{peak_rss_bytes, visit, Budget, Limits, Outcome, Store, StoreKind, POLL_MASK};
+use crate::engine::{peak_rss_bytes, visit, Budget, Outcome, Store, StoreKind, POLL_MASK};
+use dve_frontend::model::{NextState, SuccBuf};
+use std::time::Instant;
 
 /// Marks "absent" in the depth/threshold table and "no node" in the tree.
 const NONE: u32 = u32::MAX;
-
-/// The bounded DFS procedure of each iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Variant {
-    /// Fig. 3: explore each state once (unsound).
-    NaiveUnsound,
-    /// Fig. 5: keep minimum depths, re-explore at smaller depths.
-    NaiveSound,
-    /// Fig. 6: keep thresholds.
-    Threshold,
-}
-
-impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::NaiveUnsound, Variant::NaiveSound, Variant::Threshold];
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::NaiveUnsound => "naive-unsound",
-            Variant::NaiveSound => "naive-sound",
-            Variant::Threshold => "threshold",
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Variant, String> {
-        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
-            format!("unknown dbdfs variant `{s}` (expected naive-unsound, naive-sound or threshold)")
-        })
-    }
-}
-
-/// How frontier states are kept between iterations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FrontierKind {
-    States,
-    Traces,
-    Tree,
-}
-
-impl FrontierKind {
-    pub const ALL: [FrontierKind; 3] = [FrontierKind::States, FrontierKind::Traces, FrontierKind::Tree];
-    pub fn name(self) -> &'static str {
-        match self {
-            FrontierKind::States => "states",
-            FrontierKind::Traces => "traces",
-            FrontierKind::Tree => "tree",
-        }
-    }
-}
-
-impl fmt::Display for FrontierKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for FrontierKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<FrontierKind, String> {
-        FrontierKind::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| format!("unknown frontier representation `{s}` (expected states, traces or tree)"))
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct Options {
-    /// The paper's `depthCutoff`; `None`: go on until a frontier is empty.
-    pub depth_cutoff: Option<u32>,
-    /// The paper's `inc` (at least 1).
-    pub increment: u32,
-    pub variant: Variant,
-    pub frontier: FrontierKind,
-    pub limits: Limits,
-    /// Where the progress line reads the counters.
-    pub meter: Option<Meter>,
-    /// Keep the ids of every iteration's `outFrontier` in [`Run::frontiers`].
-    pub record_frontiers: bool,
-    /// Compare every rebuilt frontier state with the stored one (tests).
-    pub verify_rebuild: bool,
-    /// The visited set: exact or tree (the others give states no number,
-    /// or no way back to them; [`dbdfs`] refuses them).
-    pub store: StoreKind,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            depth_cutoff: None,
-            increment: 50,
-            variant: Variant::Threshold,
-            frontier: FrontierKind::Tree,
-            limits: Limits::default(),
-            meter: None,
-            record_frontiers: false,
-            verify_rebuild: false,
-            store: StoreKind::Exact,
-        }
-    }
-}
-
-/// One call of `BoundedDfsFromFrontier`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct IterationStats {
-    pub bound: u32,
-    /// Frontier states the iteration started from.
-    pub roots: u64,
-    /// Size of the `outFrontier` it returned (0 if it did not finish).
-    pub frontier: u64,
-    /// Distinct states stored at its end.
-    pub states: u64,
-    pub expansions: u64,
-    pub revisits: u64,
-    pub replay_steps: u64,
-    pub get_state_time_s: f64,
-    pub time_s: f64,
-    /// The iteration ran to its end (no budget stopped it).
-    pub finished: bool,
-}
-
-/// The result of a depth-bounded search.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    pub model: String,
-    /// Always `dbdfs`.
-    pub strategy: String,
-    pub dbdfs: Variant,
-    pub frontier: FrontierKind,
-    pub depth_cutoff: Option<u32>,
-    pub increment: u32,
-    /// Set by the caller (`interp`, `jit`, ...); empty if unknown.
-    pub backend: String,
-    pub state_len: usize,
-    pub result: Outcome,
-    /// `IterBoundedDfs` returned true: a frontier was empty, every reachable
-    /// state was explored.
-    pub state_space_exhausted: bool,
-    /// Distinct states explored (reached).
-    pub states: u64,
-    /// Explorations (expansions) of states, first ones and revisits.
-    pub expansions: u64,
-    /// Explorations of a state that had been explored before.
-    pub revisits: u64,
-    /// Successors generated by explorations (replays not counted).
-    pub transitions: u64,
-    /// Largest depth bound fully explored (0 before the first iteration ends).
-    pub max_depth_explored: u32,
-    /// `outFrontier` size returned by every finished iteration.
-    pub frontier_sizes: Vec<u64>,
-    /// Time spent rebuilding frontier states (the paper's `getState()`).
-    pub get_state_time_s: f64,
-    /// Transitions replayed to rebuild frontier states.
-    pub replay_steps: u64,
-    pub time_s: f64,
-    pub states_per_s: f64,
-    /// Bytes allocated by the state store.
-    pub store_bytes: u64,
-    /// Bytes of the depth/threshold table and the frontier-membership bits.
-    pub table_bytes: u64,
-    /// Largest allocation of frontiers, frontier tree and DFS stack seen.
-    pub frontier_bytes: u64,
-    pub bytes_per_state: f64,
-    /// Peak resident set size of the process (VmHWM), 0 if unavailable.
-    pub peak_rss_bytes: u64,
-    pub iterations: Vec<IterationStats>,
-}
-
-/// A finished search with what tests look at.
-pub struct Run<S = StateStore> {
-    pub report: Report,
-    /// The visited set: every state reached.
-    pub store: S,
-    /// With `record_frontiers`: the state ids of every finished iteration's
-    /// `outFrontier`, in order.
-    pub frontiers: Vec<Vec<u32>>,
-    /// With `verify_rebuild`: frontier states rebuilt differently from the
-    /// state stored for them (0 unless something is wrong).
-    pub rebuild_mismatches: u64,
-}
 
 /// Runs the search in the store `opts.store` and returns its report; an
 /// error names a store that cannot serve it.
@@ -284,19 +28,9 @@ pub fn dbdfs(model: &dyn NextState, opts: &Options) -> Result<Report, String> {
     })
 }
 
-/// Why dbdfs cannot search in `store`, if it cannot (checked by the
-/// strategy registry before a run, and by [`dbdfs`]).
-pub fn store_refusal(store: StoreKind) -> Option<String> {
-    (!matches!(store, StoreKind::Exact | StoreKind::Tree)).then(|| {
-        format!(
-            "--store {store}: dbdfs keeps a number per state (its thresholds, its frontiers) and goes back to stored states, so it takes --store exact or tree"
-        )
-    })
-}
-
 /// Appends a successor index to an encoded trace.
 #[inline]
-fn push_index(out: &mut Vec<u8>, i: u32) {
+pub(crate) fn push_index(out: &mut Vec<u8>, i: u32) {
     if i < 255 {
         out.push(i as u8);
     } else {
@@ -307,7 +41,7 @@ fn push_index(out: &mut Vec<u8>, i: u32) {
 
 /// Decodes one index at `*pos` of an encoded trace.
 #[inline]
-fn next_index(t: &[u8], pos: &mut usize) -> u32 {
+pub(crate) fn next_index(t: &[u8], pos: &mut usize) -> u32 {
     let b = t[*pos];
     *pos += 1;
     if b < 255 {
@@ -321,7 +55,7 @@ fn next_index(t: &[u8], pos: &mut usize) -> u32 {
 
 /// Replaces `state` by its successor number `idx`, for every index of the
 /// encoded `trace`; returns the number of steps.
-fn replay(model: &dyn NextState, buf: &mut SuccBuf, state: &mut [u8], trace: &[u8]) -> u64 {
+pub(crate) fn replay(model: &dyn NextState, buf: &mut SuccBuf, state: &mut [u8], trace: &[u8]) -> u64 {
     let mut pos = 0;
     let mut steps = 0;
     while pos < trace.len() {
@@ -340,36 +74,36 @@ fn replay(model: &dyn NextState, buf: &mut SuccBuf, state: &mut [u8], trace: &[u
 
 /// A frontier (the input or the output of one iteration).
 #[derive(Default)]
-struct Layer {
+pub(crate) struct Layer {
     /// State id of every entry (`NONE` for the initial frontier).
-    ids: Vec<u32>,
+    pub(crate) ids: Vec<u32>,
     /// `States`: the states back to back. `Traces`: the traces back to back.
-    data: Vec<u8>,
+    pub(crate) data: Vec<u8>,
     /// `Traces`: where each trace starts, plus the end (`ids.len() + 1`).
-    offs: Vec<usize>,
+    pub(crate) offs: Vec<usize>,
     /// `Tree`: index of the node of entry 0 (the layer's nodes are contiguous).
-    first_node: usize,
+    pub(crate) first_node: usize,
 }
 
 impl Layer {
-    fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.ids.capacity() * 4 + self.data.capacity() + self.offs.capacity() * 8
     }
 }
 
 /// The frontier tree: nodes of all iterations, each with its parent and
 /// the trace from it (`off[i]..off[i + 1]` of `bytes`).
-struct Tree {
-    parent: Vec<u32>,
-    off: Vec<usize>,
-    bytes: Vec<u8>,
+pub(crate) struct Tree {
+    pub(crate) parent: Vec<u32>,
+    pub(crate) off: Vec<usize>,
+    pub(crate) bytes: Vec<u8>,
 }
 
 impl Tree {
-    fn trace(&self, node: usize) -> &[u8] {
+    pub(crate) fn trace(&self, node: usize) -> &[u8] {
         &self.bytes[self.off[node]..self.off[node + 1]]
     }
-    fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.parent.capacity() * 4 + self.off.capacity() * 8 + self.bytes.capacity()
     }
 }
@@ -377,16 +111,16 @@ impl Tree {
 /// One state on the DFS stack: its successors are
 /// `succ[base .. base + count * state_len]`, `next` the one to examine next,
 /// `th` the paper's `myThreshold` (clamped at 0).
-struct Frame {
-    id: u32,
-    base: usize,
-    count: u32,
-    next: u32,
-    th: u32,
+pub(crate) struct Frame {
+    pub(crate) id: u32,
+    pub(crate) base: usize,
+    pub(crate) count: u32,
+    pub(crate) next: u32,
+    pub(crate) th: u32,
 }
 
 /// What handling a reached state did.
-enum Step {
+pub(crate) enum Step {
     /// Not explored; the value is the threshold it returns (Fig. 6).
     Done(u32),
     /// Explored: its frame is on the stack.
@@ -395,52 +129,52 @@ enum Step {
 
 /// Where the state being handled lives.
 #[derive(Clone, Copy)]
-enum Src {
+pub(crate) enum Src {
     Root,
     Succ(usize),
 }
 
-struct Engine<'a, S: Store> {
-    model: &'a dyn NextState,
-    n: usize,
-    variant: Variant,
-    kind: FrontierKind,
-    budget: Budget,
-    track_memory: bool,
-    store: S,
+pub(crate) struct Engine<'a, S: Store> {
+    pub(crate) model: &'a dyn NextState,
+    pub(crate) n: usize,
+    pub(crate) variant: Variant,
+    pub(crate) kind: FrontierKind,
+    pub(crate) budget: Budget,
+    pub(crate) track_memory: bool,
+    pub(crate) store: S,
     /// `DoneStates` (naive) or `Threshold` per id; `NONE` = absent.
-    val: Vec<u32>,
+    pub(crate) val: Vec<u32>,
     /// Membership in the `outFrontier` being built, one bit per id.
-    in_front: Vec<u64>,
-    frames: Vec<Frame>,
-    succ: Vec<u8>,
-    buf: SuccBuf,
+    pub(crate) in_front: Vec<u64>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) succ: Vec<u8>,
+    pub(crate) buf: SuccBuf,
     /// The state of the current DFS root.
-    root: Vec<u8>,
+    pub(crate) root: Vec<u8>,
     /// `Traces`: the trace of the current root from the initial state.
-    root_trace: Vec<u8>,
+    pub(crate) root_trace: Vec<u8>,
     /// `Tree`: the node of the current root.
-    root_node: u32,
-    out: Layer,
+    pub(crate) root_node: u32,
+    pub(crate) out: Layer,
     /// Entries of `out` removed from `outFrontier` since its last compaction.
-    out_dead: usize,
-    tree: Tree,
+    pub(crate) out_dead: usize,
+    pub(crate) tree: Tree,
     /// `Tree`: nodes on the path from the tree's root to the last rebuilt
     /// node (index = level), and their states back to back.
-    anc: Vec<u32>,
-    anc_states: Vec<u8>,
-    chain: Vec<u32>,
+    pub(crate) anc: Vec<u32>,
+    pub(crate) anc_states: Vec<u8>,
+    pub(crate) chain: Vec<u32>,
     // Counters.
-    expansions: u64,
-    revisits: u64,
-    transitions: u64,
-    replay_steps: u64,
-    work: u64,
-    peak_frontier: usize,
+    pub(crate) expansions: u64,
+    pub(crate) revisits: u64,
+    pub(crate) transitions: u64,
+    pub(crate) replay_steps: u64,
+    pub(crate) work: u64,
+    pub(crate) peak_frontier: usize,
 }
 
 impl<'a, S: Store> Engine<'a, S> {
-    fn frontier_bytes(&self, input: &Layer) -> usize {
+    pub(crate) fn frontier_bytes(&self, input: &Layer) -> usize {
         input.bytes()
             + self.out.bytes()
             + self.tree.bytes()
@@ -453,12 +187,12 @@ impl<'a, S: Store> Engine<'a, S> {
             + self.chain.capacity() * 4
     }
 
-    fn table_bytes(&self) -> usize {
+    pub(crate) fn table_bytes(&self) -> usize {
         self.val.capacity() * 4 + self.in_front.capacity() * 8
     }
 
     #[inline]
-    fn tick(&mut self) -> Result<(), Outcome> {
+    pub(crate) fn tick(&mut self) -> Result<(), Outcome> {
         self.work += 1;
         if self.work & POLL_MASK == 0 {
             let states = self.store.len() as u64;
@@ -473,12 +207,12 @@ impl<'a, S: Store> Engine<'a, S> {
     }
 
     #[inline]
-    fn bit(&self, id: u32) -> bool {
+    pub(crate) fn bit(&self, id: u32) -> bool {
         self.in_front[id as usize >> 6] & (1u64 << (id & 63)) != 0
     }
 
     #[inline]
-    fn set_bit(&mut self, id: u32, on: bool) {
+    pub(crate) fn set_bit(&mut self, id: u32, on: bool) {
         let w = &mut self.in_front[id as usize >> 6];
         if on {
             *w |= 1u64 << (id & 63);
@@ -489,7 +223,7 @@ impl<'a, S: Store> Engine<'a, S> {
 
     /// `getState`: puts the state of entry `i` of `input` into `self.root`
     /// (and its trace or node into `root_trace` / `root_node`).
-    fn get_state(&mut self, input: &Layer, i: usize, level: usize) -> Result<(), Outcome> {
+    pub(crate) fn get_state(&mut self, input: &Layer, i: usize, level: usize) -> Result<(), Outcome> {
         let n = self.n;
         match self.kind {
             FrontierKind::States => {
@@ -557,7 +291,7 @@ impl<'a, S: Store> Engine<'a, S> {
     }
 
     /// Adds the state at `src` (id `id`, at the bound) to `outFrontier`.
-    fn add_frontier(&mut self, src: Src, id: u32) {
+    pub(crate) fn add_frontier(&mut self, src: Src, id: u32) {
         if self.bit(id) {
             return; // already in the set
         }
@@ -592,7 +326,7 @@ impl<'a, S: Store> Engine<'a, S> {
     /// The body of `BoundedDfs` up to the loop over successors: decides
     /// whether the state at `src`, reached at `depth`, is explored, added
     /// to the frontier, or skipped.
-    fn handle(&mut self, src: Src, depth: u32, bound: u32) -> Result<Step, Outcome> {
+    pub(crate) fn handle(&mut self, src: Src, depth: u32, bound: u32) -> Result<Step, Outcome> {
         let n = self.n;
         let frontier = if self.track_memory {
             self.frontier_bytes(&Layer::default()) + self.table_bytes()
@@ -673,7 +407,7 @@ impl<'a, S: Store> Engine<'a, S> {
     }
 
     /// `BoundedDfs(root, bound)` with an explicit stack.
-    fn bounded_dfs(&mut self, root_depth: u32, bound: u32) -> Result<(), Outcome> {
+    pub(crate) fn bounded_dfs(&mut self, root_depth: u32, bound: u32) -> Result<(), Outcome> {
         let threshold = self.variant == Variant::Threshold;
         if let Step::Done(_) = self.handle(Src::Root, root_depth, bound)? {
             return Ok(());
@@ -716,7 +450,7 @@ impl<'a, S: Store> Engine<'a, S> {
     /// compaction, done as soon as removed entries are the majority (so the
     /// frontier never holds more than twice its live entries).
     #[inline]
-    fn remove_frontier(&mut self, id: u32) {
+    pub(crate) fn remove_frontier(&mut self, id: u32) {
         if self.bit(id) {
             self.set_bit(id, false);
             self.out_dead += 1;
@@ -728,7 +462,7 @@ impl<'a, S: Store> Engine<'a, S> {
 
     /// Keeps the entries of `out` still in `outFrontier` (their bit is set).
     /// In a tree, the nodes of `out` are referenced by nothing else yet.
-    fn compact_out(&mut self) {
+    pub(crate) fn compact_out(&mut self) {
         self.out_dead = 0;
         let n = self.n;
         let mut keep = 0;
