@@ -5,4 +5,5 @@ pub mod bfs;
 pub mod dfs;
 pub mod parallel;
 pub mod parallel_dfs;
+pub mod parent_links;
 pub mod tree_bfs;
