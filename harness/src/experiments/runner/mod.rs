@@ -729,8 +729,8 @@ pub fn current_exe() -> Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::progress::Eta;
+    use super::*;
     use crate::experiments::matrix::Matrix;
 
     /// Returns a synthetic report for each cell; crashes one.

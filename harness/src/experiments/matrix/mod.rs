@@ -64,6 +64,16 @@
 //! unique in a matrix and stable across runs: resume, shards and merges go
 //! by it.
 
+mod grid;
+mod search;
+mod selection;
+
+use grid::*;
+use search::*;
+pub use search::{decimals_of, search_text, Search};
+use selection::*;
+pub use selection::{Instance, Selection};
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -71,7 +81,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
 
-use super::util::{glob_match, is_glob, parse_bytes, parse_duration, shell_quote};
+use crate::experiments::util::{parse_bytes, parse_duration, shell_quote};
 use crate::model::beem::{Beem, InstanceRow};
 
 /// Default margin between a cell's time budget and the parent's kill.
@@ -95,42 +105,6 @@ struct RawMatrix {
     /// checkpoint beside the results file (`explore --checkpoint`).
     #[serde(default)]
     checkpoints: bool,
-}
-
-/// Which instances a matrix (or one strategy of it) runs on.
-#[derive(Deserialize, Debug, Default, Clone)]
-#[serde(deny_unknown_fields)]
-pub struct Selection {
-    /// BEEM instance names, or paths to `.dve` files (relative to the matrix
-    /// file; a `*` in the file name globs that directory).
-    #[serde(default)]
-    pub names: Vec<String>,
-    /// Globs over the instance names of instances.csv.
-    #[serde(default)]
-    pub globs: Vec<String>,
-    #[serde(default)]
-    pub families: Vec<String>,
-    pub min_states: Option<u64>,
-    pub max_states: Option<u64>,
-    /// Only instances whose state count in instances.csv is exact.
-    pub complete: Option<bool>,
-    /// Globs of instance names to leave out (applies to `names` too).
-    #[serde(default)]
-    pub exclude: Vec<String>,
-    /// Every instance in BEEM's `dve/` (not only instances.csv's rows),
-    /// with instances.csv's figures where it has them.
-    #[serde(default)]
-    pub every_model: bool,
-}
-
-impl Selection {
-    fn filters_manifest(&self) -> bool {
-        !self.globs.is_empty()
-            || !self.families.is_empty()
-            || self.min_states.is_some()
-            || self.max_states.is_some()
-            || self.complete.is_some()
-    }
 }
 
 #[derive(Deserialize, Debug, Default, Clone)]
@@ -233,109 +207,6 @@ struct RawStrategy {
     #[serde(default)]
     budgets: RawBudgets,
     search: Option<RawSearch>,
-}
-
-/// `search = { param = "cache", per = ["chain_reduction"], bisect = "0.1%" }`:
-/// a protocol like the state-caching paper's "cache sizes 5, 10, ... % until a
-/// run succeeds". Per group (instance, backend, seed, strategy entry and the
-/// values of the `per` parameters) the values of `param` are tried in the
-/// order listed; every cell of the group with that value runs (the other
-/// parameters vary inside the group), and the group stops after the first
-/// value at which one of them is `complete`. With `bisect`, the interval
-/// between the last value that failed (or 0) and the first that succeeded is
-/// then halved down to that resolution. With `descending = true` the values
-/// are listed from the largest down and the group stops after the first
-/// value at which no cell is `complete`: the smallest value with a complete
-/// run, found from above (it assumes that where no cell completes, none
-/// completes at smaller values either; it saves the runs below that value).
-/// A descending search moves on at a value's first complete run and runs
-/// the rest of the last such value's cells when it ends (so the file holds
-/// every cell of the value found, and none of the values above it that a
-/// smaller one made needless).
-#[derive(Deserialize, Debug, Clone)]
-#[serde(deny_unknown_fields)]
-struct RawSearch {
-    param: String,
-    #[serde(default)]
-    per: Vec<String>,
-    bisect: Option<String>,
-    #[serde(default)]
-    descending: bool,
-}
-
-/// A cell's place in a searched parameter (see `RawSearch`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Search {
-    /// Cells with one group are one search.
-    pub group: String,
-    /// The searched parameter (a flag of the cell's command line).
-    pub param: String,
-    /// The position of the cell's value in the matrix's list (bisection
-    /// cells: the position of the first successful value).
-    pub step: usize,
-    pub value: f64,
-    /// `%` or empty: how values are written.
-    pub unit: String,
-    /// Bisection resolution, in the value's unit.
-    pub bisect: Option<f64>,
-    /// Values tried from the largest down, until one where none completes.
-    pub descending: bool,
-}
-
-/// A searched value: a number, or a string holding a number and an optional `%`.
-fn search_value(v: &toml::Value) -> Result<(f64, String)> {
-    let (x, unit) = match v {
-        toml::Value::Integer(i) => (*i as f64, ""),
-        toml::Value::Float(f) => (*f, ""),
-        toml::Value::String(s) => {
-            let (num, unit) = match s.strip_suffix('%') {
-                Some(n) => (n, "%"),
-                None => (s.as_str(), ""),
-            };
-            let x: f64 = num
-                .trim()
-                .parse()
-                .map_err(|_| anyhow!("`{v}` is not a number (or a number and `%`)"))?;
-            (x, unit)
-        }
-        other => bail!("`{other}` is not a number"),
-    };
-    if !x.is_finite() || x < 0.0 {
-        bail!("`{v}` is not a non-negative number");
-    }
-    Ok((x, unit.to_string()))
-}
-
-/// A searched value as a command-line value, to `decimals` places.
-pub fn search_text(value: f64, unit: &str, decimals: usize) -> String {
-    let mut t = format!("{value:.decimals$}");
-    if t.contains('.') {
-        t = t.trim_end_matches('0').trim_end_matches('.').to_string();
-    }
-    format!("{t}{unit}")
-}
-
-/// Decimal places of a resolution such as `0.1%`.
-pub fn decimals_of(resolution: f64) -> usize {
-    let mut d = 0;
-    while d < 6 && (resolution * 10f64.powi(d as i32)).fract().abs() > 1e-9 {
-        d += 1;
-    }
-    d
-}
-
-/// One instance to run on.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Instance {
-    pub name: String,
-    pub family: String,
-    /// The file passed to `explore`.
-    pub model: PathBuf,
-    /// How the `model` column shows it: `$BEEM/dve/NAME.dve` for a BEEM
-    /// instance, the path as the matrix wrote it for a file.
-    pub model_display: String,
-    pub manifest_states: Option<u64>,
-    pub manifest_complete: Option<bool>,
 }
 
 /// One run: `dvemc explore MODEL --strategy SPEC --backend B [--seed S] ARGS.. BUDGET FLAGS --json`.
@@ -800,46 +671,6 @@ impl Matrix {
     }
 }
 
-/// A grid value with the instance's figures put in: `{states}` (its state
-/// count in instances.csv), `{levels}` (BFS levels in its stats file),
-/// `{depth}` (`levels - 1`: the depth of its deepest state), each
-/// optionally scaled, `{states*0.15}` (rounded up). Other text is kept.
-fn instance_value(v: &str, inst: &Instance, beem: Option<&Beem>) -> Result<String> {
-    let Some(open) = v.find('{') else {
-        return Ok(v.to_string());
-    };
-    let close = v[open..]
-        .find('}')
-        .map(|c| open + c)
-        .ok_or_else(|| anyhow!("`{v}`: an unclosed {{"))?;
-    let inner = &v[open + 1..close];
-    let (name, factor) = match inner.split_once('*') {
-        Some((n, f)) => (
-            n.trim(),
-            f.trim()
-                .parse::<f64>()
-                .map_err(|_| anyhow!("`{v}`: `{f}` is not a number"))?,
-        ),
-        None => (inner.trim(), 1.0),
-    };
-    let stats = || -> Result<crate::model::beem::StatFile> {
-        beem.and_then(|b| b.stats(&inst.name).ok().flatten())
-            .ok_or_else(|| anyhow!("`{v}`: {} has no stats file in the BEEM directory", inst.name))
-    };
-    let base = match name {
-        "states" => inst
-            .manifest_states
-            .ok_or_else(|| anyhow!("`{v}`: {} has no state count in instances.csv", inst.name))?
-            as f64,
-        "levels" => stats()?.levels as f64,
-        "depth" => (stats()?.levels.saturating_sub(1)) as f64,
-        other => bail!("`{v}`: unknown instance figure `{other}` (states, levels, depth)"),
-    };
-    let x = (base * factor).ceil() as u64;
-    let rest = instance_value(&v[close + 1..], inst, beem)?;
-    Ok(format!("{}{x}{rest}", &v[..open]))
-}
-
 /// The JSON of a cell's grid point for the `params` column.
 pub fn params_json(cell: &Cell) -> String {
     serde_json::Value::Object(cell.params.clone()).to_string()
@@ -903,287 +734,6 @@ pub fn shard(cells: Vec<Cell>, k: usize, n: usize) -> Vec<Cell> {
             i % n == k - 1
         })
         .collect()
-}
-
-/// Checks a strategy entry's `search` against its parameters; returns the
-/// searched parameter, the bisection resolution and whether it descends.
-fn check_search(
-    sr: &RawSearch,
-    params: &BTreeMap<String, toml::Value>,
-    placeholders: &[String],
-) -> Result<(String, Option<f64>, bool)> {
-    let Some(list) = params.get(&sr.param) else {
-        bail!("search: `{}` is not a key of params", sr.param);
-    };
-    if placeholders.contains(&sr.param) {
-        bail!(
-            "search: `{}` is a placeholder of the spec; search a flag",
-            sr.param
-        );
-    }
-    let values = match list {
-        toml::Value::Array(a) => a.clone(),
-        one => vec![one.clone()],
-    };
-    if values.is_empty() {
-        bail!("search: `{}` has no values", sr.param);
-    }
-    let mut last: Option<(f64, String)> = None;
-    for v in &values {
-        let (x, unit) = search_value(v).with_context(|| format!("search: `{}`", sr.param))?;
-        if let Some((y, u)) = &last {
-            let (ordered, order) = match sr.descending {
-                false => (x > *y, "increasing"),
-                true => (x < *y, "decreasing (descending = true)"),
-            };
-            if *u != unit || !ordered {
-                bail!(
-                    "search: the values of `{}` must be {order} and in one unit (`{v}` after `{y}{u}`)",
-                    sr.param
-                );
-            }
-        }
-        last = Some((x, unit));
-    }
-    for k in &sr.per {
-        if k == &sr.param || !params.contains_key(k) {
-            bail!("search: `per` names `{k}`, which is not another key of params");
-        }
-    }
-    let bisect = match &sr.bisect {
-        None => None,
-        Some(_) if sr.descending => bail!("search: `bisect` and `descending` cannot be combined"),
-        Some(b) => {
-            let (r, unit) = search_value(&toml::Value::String(b.clone()))
-                .with_context(|| format!("search: bisect `{b}`"))?;
-            let want = &last.as_ref().expect("a value").1;
-            if r <= 0.0 || unit != *want {
-                bail!("search: bisect `{b}` must be a positive step in the values' unit (`{want}`)");
-            }
-            Some(r)
-        }
-    };
-    Ok((sr.param.clone(), bisect, sr.descending))
-}
-
-fn is_file_name(n: &str) -> bool {
-    n.contains('/') || n.ends_with(".dve")
-}
-
-fn select(
-    sel: &Selection,
-    beem: Option<&Beem>,
-    manifest: &[InstanceRow],
-    base: &Path,
-) -> Result<Vec<Instance>> {
-    let mut out: Vec<Instance> = Vec::new();
-    let from_row = |row: &InstanceRow, beem: &Beem| Instance {
-        name: row.instance.clone(),
-        family: row.family.clone(),
-        model: beem.model_path(&row.instance),
-        model_display: format!("$BEEM/dve/{}.dve", row.instance),
-        manifest_states: row.states,
-        manifest_complete: Some(row.complete),
-    };
-    for n in &sel.names {
-        if is_file_name(n) {
-            let p = base.join(n);
-            let files: Vec<PathBuf> = if p.file_name().is_some_and(|f| is_glob(&f.to_string_lossy())) {
-                let dir = p.parent().unwrap_or(Path::new("."));
-                let pat = p.file_name().unwrap().to_string_lossy().into_owned();
-                let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-                    .with_context(|| format!("listing {}", dir.display()))?
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|f| {
-                        f.file_name()
-                            .is_some_and(|f| glob_match(&pat, &f.to_string_lossy()))
-                    })
-                    .collect();
-                v.sort();
-                if v.is_empty() {
-                    bail!("no file matches {}", p.display());
-                }
-                v
-            } else {
-                if !p.is_file() {
-                    bail!("model file {} does not exist", p.display());
-                }
-                vec![p]
-            };
-            for f in files {
-                let stem = f
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let family = f
-                    .parent()
-                    .and_then(|d| d.file_name())
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let display = match f.strip_prefix(base) {
-                    Ok(rel) => rel.display().to_string(),
-                    Err(_) => f.display().to_string(),
-                };
-                out.push(Instance {
-                    name: stem,
-                    family,
-                    model: f,
-                    model_display: display,
-                    manifest_states: None,
-                    manifest_complete: None,
-                });
-            }
-        } else {
-            let beem = beem.ok_or_else(|| anyhow!("instance `{n}` needs the BEEM directory"))?;
-            match manifest.iter().find(|r| &r.instance == n) {
-                Some(row) => out.push(from_row(row, beem)),
-                None => {
-                    let model = beem.model_path(n);
-                    if !model.is_file() {
-                        bail!("`{n}` is neither in instances.csv nor a file {}", model.display());
-                    }
-                    out.push(Instance {
-                        name: n.clone(),
-                        family: n.split('.').next().unwrap_or("").to_string(),
-                        model,
-                        model_display: format!("$BEEM/dve/{n}.dve"),
-                        manifest_states: None,
-                        manifest_complete: None,
-                    });
-                }
-            }
-        }
-    }
-    if sel.filters_manifest() {
-        let beem = beem.ok_or_else(|| anyhow!("instance filters need the BEEM directory"))?;
-        for row in manifest {
-            let ok = (sel.globs.is_empty() || sel.globs.iter().any(|g| glob_match(g, &row.instance)))
-                && (sel.families.is_empty() || sel.families.contains(&row.family))
-                && sel.min_states.is_none_or(|m| row.states.is_some_and(|s| s >= m))
-                && sel.max_states.is_none_or(|m| row.states.is_some_and(|s| s <= m))
-                && (sel.complete != Some(true) || row.complete);
-            if ok && !out.iter().any(|i| i.name == row.instance) {
-                let inst = from_row(row, beem);
-                if !inst.model.is_file() {
-                    bail!(
-                        "{} (instances.csv row {}) does not exist",
-                        inst.model.display(),
-                        row.instance
-                    );
-                }
-                out.push(inst);
-            }
-        }
-    }
-    if sel.every_model {
-        let beem = beem.ok_or_else(|| anyhow!("every_model needs the BEEM directory"))?;
-        let names = beem
-            .models()
-            .with_context(|| format!("listing {}", beem.root().join("dve").display()))?;
-        for n in names {
-            if out.iter().any(|i| i.name == n) {
-                continue;
-            }
-            out.push(match manifest.iter().find(|r| r.instance == n) {
-                Some(row) => from_row(row, beem),
-                None => Instance {
-                    family: n.split('.').next().unwrap_or("").to_string(),
-                    model: beem.model_path(&n),
-                    model_display: format!("$BEEM/dve/{n}.dve"),
-                    manifest_states: None,
-                    manifest_complete: None,
-                    name: n,
-                },
-            });
-        }
-    }
-    out.retain(|i| !sel.exclude.iter().any(|g| glob_match(g, &i.name)));
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut dup = out.windows(2).filter(|w| w[0].name == w[1].name);
-    if let Some(w) = dup.next() {
-        if w[0].model != w[1].model {
-            bail!(
-                "two models are named `{}`: {} and {}",
-                w[0].name,
-                w[0].model.display(),
-                w[1].model.display()
-            );
-        }
-    }
-    out.dedup_by(|a, b| a.name == b.name);
-    Ok(out)
-}
-
-/// `{name}` placeholders of a spec, in order.
-fn placeholders(spec: &str) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    let mut rest = spec;
-    while let Some(i) = rest.find('{') {
-        let after = &rest[i + 1..];
-        let j = after
-            .find('}')
-            .ok_or_else(|| anyhow!("unclosed `{{` in spec `{spec}`"))?;
-        let name = &after[..j];
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            bail!("bad placeholder `{{{name}}}` in spec `{spec}`");
-        }
-        out.push(name.to_string());
-        rest = &after[j + 1..];
-    }
-    Ok(out)
-}
-
-/// The cartesian product of the parameter lists, keys in sorted order, the
-/// last key varying fastest.
-fn grid(params: &BTreeMap<String, toml::Value>) -> Result<Vec<Vec<(String, toml::Value)>>> {
-    let mut points: Vec<Vec<(String, toml::Value)>> = vec![Vec::new()];
-    for (k, v) in params {
-        if k.is_empty()
-            || !k
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        {
-            bail!("bad parameter name `{k}`");
-        }
-        let values: Vec<toml::Value> = match v {
-            toml::Value::Array(a) if a.is_empty() => bail!("parameter `{k}` has an empty list"),
-            toml::Value::Array(a) => a.clone(),
-            other => vec![other.clone()],
-        };
-        let mut next = Vec::with_capacity(points.len() * values.len());
-        for p in &points {
-            for val in &values {
-                let mut q = p.clone();
-                q.push((k.clone(), val.clone()));
-                next.push(q);
-            }
-        }
-        points = next;
-    }
-    Ok(points)
-}
-
-/// A scalar TOML value as command-line text.
-fn scalar_text(v: &toml::Value) -> Result<String> {
-    Ok(match v {
-        toml::Value::String(s) => s.clone(),
-        toml::Value::Integer(i) => i.to_string(),
-        toml::Value::Float(f) => f.to_string(),
-        toml::Value::Boolean(b) => b.to_string(),
-        other => bail!("`{other}` is not a number, string or boolean"),
-    })
-}
-
-fn toml_to_json(v: &toml::Value) -> serde_json::Value {
-    match v {
-        toml::Value::String(s) => s.clone().into(),
-        toml::Value::Integer(i) => (*i).into(),
-        toml::Value::Float(f) => serde_json::Number::from_f64(*f)
-            .map(Into::into)
-            .unwrap_or(serde_json::Value::Null),
-        toml::Value::Boolean(b) => (*b).into(),
-        other => other.to_string().into(),
-    }
 }
 
 #[cfg(test)]
