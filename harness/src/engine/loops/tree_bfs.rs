@@ -402,7 +402,7 @@ impl Search {
         let mut state = Vec::with_capacity(model.state_len());
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         let mut fps: Vec<u64> = Vec::new();
-        let mut pipe = crate::engine::store::tree::Pipeline::default();
+        let mut pipe = crate::engine::store::tree::pipeline::Pipeline::default();
         while self.level.len > 0 {
             let depth = self.run.levels.len();
             while self.n < self.level.len {

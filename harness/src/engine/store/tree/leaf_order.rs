@@ -54,7 +54,8 @@ use std::collections::HashSet;
 use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::engine::limits::Budget;
-use crate::engine::store::tree::{pair_hash, TreeStore};
+use crate::engine::store::tree::pair_table::pair_hash;
+use crate::engine::store::tree::TreeStore;
 use crate::engine::store::{Insert, StateStore};
 
 /// States sampled (the first ones of a breadth-first search and those of

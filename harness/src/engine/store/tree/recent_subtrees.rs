@@ -22,7 +22,8 @@
 //! for ever (indices are stable), so whatever the table holds or forgets,
 //! an index found here is the one a lookup would give.
 
-use crate::engine::store::tree::{leaves_under, pair_hash, Child, Node};
+use crate::engine::store::tree::pair_table::pair_hash;
+use crate::engine::store::tree::shape::{leaves_under, Child, Node};
 
 /// The most bytes a table takes (two of them stay in the core's level-2
 /// cache beside the rest of the search).
