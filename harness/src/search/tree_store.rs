@@ -52,28 +52,23 @@
 //! tables below the root), keeps it in a [`Memo`] and starts loading the
 //! root's index slot; `prefetch_state` loads the pair that slot points to;
 //! `insert` then looks only the root pair up, the misses of a whole batch
-//! having overlapped (1.14x the speed of inserting one state at a time).
+//! having overlapped.
 //!
 //! **Recent states.** Most successors are states already stored, and many
 //! were met a moment before (the diamonds of interleaving, moves undone):
 //! the store keeps the last states it found or stored whole, with their
 //! ids, in a direct-mapped table of at most 1 MiB ([`RecentStates`]), and
-//! a state found there costs no lookup at all (1.13x breadth-first, 1.05x
-//! depth-first, geometric mean on the seven bench-spin instances; the
-//! ctree search, whose root lookups it also saves, 1.28x).
+//! a state found there costs no lookup at all (nor, in the ctree search,
+//! a root lookup).
 //!
 //! **Halves met lately.** A successor whose half (the words under one of
 //! the root's children) changed but is one met a moment before takes that
 //! half's index from a small table of the halves last encoded, with their
-//! words ([`RecentSubtrees`]), and nothing below it is looked up (1.12x
-//! the ctree search; see that module).
+//! words ([`RecentSubtrees`]), and nothing below it is looked up.
 //!
-//! Tried and dropped: encoding a batch's successors one tree node at a
-//! time across the whole batch (the index slots of every successor's pair
-//! prefetched, then their pairs, then looked up, so that misses overlap
-//! instead of each lookup waiting for its child's): 0.84-0.94x (phils.6,
-//! at.4, elevator2.3), the extra passes costing more than the overlap
-//! saves; prefetching only in tables whose index passes 256 KiB, 0.87-1.08x.
+//! A successor is encoded whole before the next one (not the batch node by
+//! node): the extra passes cost more than the overlap saves
+//! (results/store/NOTES.md).
 //!
 //! Not yet here (issue 14): a compact (Cleary) root table.
 
@@ -314,7 +309,7 @@ impl PairTable {
     }
 
     /// The index of `pair` (hash `h`), or the empty slot where it would go
-    /// (inlined into each caller: 1.014x the ctree search).
+    /// (inlined into each caller: it is on every lookup's path).
     #[inline(always)]
     fn probe(&self, pair: u64, h: u64) -> Result<u32, usize> {
         let cap = self.index.len();
@@ -396,8 +391,7 @@ impl PairTable {
         self.bits = index_bits(cap);
         // Each pair's home slot is prefetched before the pair is put (in
         // their order: the index is the same), so that the misses of a
-        // large index overlap (hanoi.3, 2.4 million pairs: 30 ms instead
-        // of 59).
+        // large index overlap.
         let put = |t: &mut PairTable, (i, h): (usize, u64)| {
             let mut slot = t.home(h);
             while t.index[slot] != 0 {
@@ -921,8 +915,7 @@ impl TreeStore {
 /// (see [`Pipeline`]); in the library's tests every table's, so that
 /// their small models go through it.
 const LARGE_INDEX: usize = if cfg!(test) { 4 } else { 1 << 20 };
-/// Successors a [`Pipeline`] keeps in flight (16 or a threshold of
-/// 512 KiB were no faster on hanoi.3).
+/// Successors a [`Pipeline`] keeps in flight (more were no faster).
 const IN_FLIGHT: usize = 8;
 
 /// Successors being encoded below the root, each waiting for the index
@@ -930,16 +923,13 @@ const IN_FLIGHT: usize = 8;
 /// go on: the misses of several successors overlap instead of each
 /// lookup waiting for the last. For trees of at most 64 words.
 ///
-/// Why: hanoi.3's moves change words under both halves, whose tables
-/// hold 1.1 M and 3.4 M pairs (indices of 8 and 18 MB), and a lookup
-/// there took 200-350 processor cycles (rdtsc around each), most of the
-/// search's time; in flight with others, about 100, and the search ran
-/// 1.096x (3 reps). A batch encoded node by node instead, every
-/// successor's slot in a large table prefetched before any is looked up,
-/// ran 0.947x: it lost halves met lately within the batch, and the root
-/// set's prefetches came later. Here a successor's halves are put as soon
-/// as it is done, its root's bucket prefetched then, and its pairs are
-/// the same; only new pairs' indices come in another order.
+/// Why: a move that changes words under both halves (hanoi.3's) looks up
+/// tables of millions of pairs, whose lookups miss every cache and were
+/// most of the search's time; in flight with others they overlap. (A
+/// batch encoded node by node instead lost the halves met lately within
+/// the batch: results/store/NOTES.md.) Here a successor's halves are put
+/// as soon as it is done, its root's bucket prefetched then, and its
+/// pairs are the same; only new pairs' indices come in another order.
 ///
 /// Exact: each successor's nodes are looked up in the order
 /// `insert_below_root` would, children first, each lookup exact.
@@ -1000,8 +990,8 @@ impl TreeStore {
         let words = &mut p.words[k * w..][..w];
         let idx = &mut p.idx[k * nn..][..nn];
         read_words(state, words);
-        // (As in `insert_changed_masked`: the same steps in one helper ran
-        // 0.977x and 0.987x, every instance slower, 2 reps each.)
+        // (As in `insert_changed_masked`: the same steps in one shared
+        // helper were slower on every instance.)
         let mut changed = {
             let recent = self.recent.borrow();
             let last = &recent.trees[recent.cur];
