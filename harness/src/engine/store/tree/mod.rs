@@ -52,28 +52,23 @@
 //! tables below the root), keeps it in a [`Memo`] and starts loading the
 //! root's index slot; `prefetch_state` loads the pair that slot points to;
 //! `insert` then looks only the root pair up, the misses of a whole batch
-//! having overlapped (1.14x the speed of inserting one state at a time).
+//! having overlapped.
 //!
 //! **Recent states.** Most successors are states already stored, and many
 //! were met a moment before (the diamonds of interleaving, moves undone):
 //! the store keeps the last states it found or stored whole, with their
 //! ids, in a direct-mapped table of at most 1 MiB ([`RecentStates`]), and
-//! a state found there costs no lookup at all (1.13x breadth-first, 1.05x
-//! depth-first, geometric mean on the seven bench-spin instances; the
-//! ctree search, whose root lookups it also saves, 1.28x).
+//! a state found there costs no lookup at all (nor, in the ctree search,
+//! a root lookup).
 //!
 //! **Halves met lately.** A successor whose half (the words under one of
 //! the root's children) changed but is one met a moment before takes that
 //! half's index from a small table of the halves last encoded, with their
-//! words ([`RecentSubtrees`]), and nothing below it is looked up (1.12x
-//! the ctree search; see that module).
+//! words ([`RecentSubtrees`]), and nothing below it is looked up.
 //!
-//! Tried and dropped: encoding a batch's successors one tree node at a
-//! time across the whole batch (the index slots of every successor's pair
-//! prefetched, then their pairs, then looked up, so that misses overlap
-//! instead of each lookup waiting for its child's): 0.84-0.94x (phils.6,
-//! at.4, elevator2.3), the extra passes costing more than the overlap
-//! saves; prefetching only in tables whose index passes 256 KiB, 0.87-1.08x.
+//! A successor is encoded whole before the next one (not the batch node by
+//! node): the extra passes cost more than the overlap saves
+//! (results/store/NOTES.md).
 //!
 //! Not yet here (issue 14): a compact (Cleary) root table.
 

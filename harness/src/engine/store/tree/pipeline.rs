@@ -5,8 +5,7 @@ use super::pair_table::*;
 use super::shape::*;
 use super::TreeStore;
 
-/// Successors a [`Pipeline`] keeps in flight (16 or a threshold of
-/// 512 KiB were no faster on hanoi.3).
+/// Successors a [`Pipeline`] keeps in flight (more were no faster).
 pub(crate) const IN_FLIGHT: usize = 8;
 
 /// Successors being encoded below the root, each waiting for the index
@@ -14,16 +13,13 @@ pub(crate) const IN_FLIGHT: usize = 8;
 /// go on: the misses of several successors overlap instead of each
 /// lookup waiting for the last. For trees of at most 64 words.
 ///
-/// Why: hanoi.3's moves change words under both halves, whose tables
-/// hold 1.1 M and 3.4 M pairs (indices of 8 and 18 MB), and a lookup
-/// there took 200-350 processor cycles (rdtsc around each), most of the
-/// search's time; in flight with others, about 100, and the search ran
-/// 1.096x (3 reps). A batch encoded node by node instead, every
-/// successor's slot in a large table prefetched before any is looked up,
-/// ran 0.947x: it lost halves met lately within the batch, and the root
-/// set's prefetches came later. Here a successor's halves are put as soon
-/// as it is done, its root's bucket prefetched then, and its pairs are
-/// the same; only new pairs' indices come in another order.
+/// Why: a move that changes words under both halves (hanoi.3's) looks up
+/// tables of millions of pairs, whose lookups miss every cache and were
+/// most of the search's time; in flight with others they overlap. (A
+/// batch encoded node by node instead lost the halves met lately within
+/// the batch: results/store/NOTES.md.) Here a successor's halves are put
+/// as soon as it is done, its root's bucket prefetched then, and its
+/// pairs are the same; only new pairs' indices come in another order.
 ///
 /// Exact: each successor's nodes are looked up in the order
 /// `insert_below_root` would, children first, each lookup exact.
@@ -84,8 +80,8 @@ impl TreeStore {
         let words = &mut p.words[k * w..][..w];
         let idx = &mut p.idx[k * nn..][..nn];
         read_words(state, words);
-        // (As in `insert_changed_masked`: the same steps in one helper ran
-        // 0.977x and 0.987x, every instance slower, 2 reps each.)
+        // (As in `insert_changed_masked`: the same steps in one shared
+        // helper were slower on every instance.)
         let mut changed = {
             let recent = self.recent.borrow();
             let last = &recent.trees[recent.cur];
