@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test docs verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -19,6 +19,11 @@ run:
 
 test:
 	$(CARGO) test --release --workspace
+
+# The user guide (docs/src) as a book in docs/book, with mdBook.
+docs:
+	@if command -v mdbook >/dev/null 2>&1; then mdbook build docs; \
+	else echo "mdbook is not installed: cargo install mdbook (then make docs)" >&2; exit 1; fi
 
 # Explore every complete BEEM instance with at most MAX_STATES states (BFS)
 # and compare with instances.csv; writes results/beem-verify.csv.

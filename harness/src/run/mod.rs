@@ -753,7 +753,7 @@ fn slices(
     let bmc = bbmc::bmc(model, &targets, &req.limits);
     let m = runs.max(1) as f64;
     let recs = &summary.records;
-    let mean = |f: &dyn Fn(&bbmc::RunRecord) -> f64| recs.iter().map(f).sum::<f64>() / m;
+    let mean = |f: &dyn Fn(&bbmc::SliceRun) -> f64| recs.iter().map(f).sum::<f64>() / m;
     let witness = kept.witness;
     rec.algorithm = Some(opts.algorithm().name().to_string());
     rec.breadth = Some(breadth as u64);

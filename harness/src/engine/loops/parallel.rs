@@ -5,8 +5,8 @@
 //! [`CLAIM`] sources, fewer in a small level (an atomic cursor per arena,
 //! so a thread that is done early takes more). A thread takes the states
 //! of its own arena first, which its core wrote, then helps with the
-//! others' (1.08x the speed of claims taken in arena order by every
-//! thread). Each thread expands its claims and looks every successor
+//! others' (its own core's cache may still hold them). Each thread
+//! expands its claims and looks every successor
 //! up in the [`SharedStore`], inserting it if new (one lookup per
 //! transition, as the sequential search). A thread's new states go to its
 //! own arena, so the next level is, per thread, the states its arena
@@ -58,9 +58,8 @@ const CLAIM: usize = 256;
 /// Levels with fewer states are expanded on the calling thread (waking the
 /// others would cost more than they bring). Small: the threads spin between
 /// levels before they park, so a level's wake-up is cheap while levels
-/// follow each other quickly (hanoi.3, half of whose 32,768 levels hold
-/// under 256 states: 1.19x the speed on 2 threads with 48 instead of 256,
-/// and the same with 16).
+/// follow each other quickly (hanoi.3 has thousands of levels of a few
+/// hundred states; results/parallel/NOTES.md).
 const SMALL_LEVEL: usize = 48;
 /// Waits of a thread between levels that spin before it parks.
 const SPINS: u32 = 1 << 12;

@@ -22,8 +22,7 @@
 //! looking up only the subtrees those words changed
 //! ([`TreeStore::insert_below_root`]). A successor that is one of the
 //! states met a moment before ([`RecentStates`], 1 MiB at most) is
-//! stored, and is neither encoded nor looked up in the root set (1.28x
-//! the speed, geometric mean on the seven bench-spin instances).
+//! stored, and is neither encoded nor looked up in the root set.
 
 use dve_frontend::model::{NextState, SuccBuf};
 
@@ -117,8 +116,7 @@ fn width(v: u32) -> u32 {
 const LARGE_QUEUE: usize = 32 << 20;
 /// Bytes of a level's queue from which it gives back what it expanded
 /// (a smaller one keeps them: it becomes the next level's queue, which
-/// would otherwise grow again by doublings; phils.6's queues, 8 MB a
-/// level, took 1.2x the bytes so). The library's tests give back from a
+/// would otherwise grow again by doublings). The library's tests give back from a
 /// few kilobytes, so that their small models do it.
 const RELEASE_FROM: usize = if cfg!(test) { 4 << 10 } else { LARGE_QUEUE };
 
@@ -402,7 +400,7 @@ impl Search {
         let mut state = Vec::with_capacity(model.state_len());
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         let mut fps: Vec<u64> = Vec::new();
-        let mut pipe = crate::engine::store::tree::Pipeline::default();
+        let mut pipe = crate::engine::store::tree::pipeline::Pipeline::default();
         while self.level.len > 0 {
             let depth = self.run.levels.len();
             while self.n < self.level.len {
@@ -453,8 +451,7 @@ impl Search {
                 // successors encoded below the root (each against its
                 // source's tree) and the root set's bucket of each
                 // prefetched once it is encoded (the longer before its
-                // lookup the better: 1.03x against a pass over the batch
-                // after), then the successors looked up in order, so that
+                // lookup the better), then the successors looked up in order, so that
                 // the misses overlap and the search is the one-by-one
                 // search. Where a table is large, the successors' lookups
                 // there wait in a pipeline (`tree_store::Pipeline`), so

@@ -529,8 +529,8 @@ pub(crate) fn low_bits(w: u32) -> u64 {
 /// The `w` bits (at most 64) from bit `bit` of `bytes`, little-endian, as
 /// the bit-packed tables and queues store their entries (each keeps 16
 /// bytes past its last entry, so that any entry reads whole). An entry of
-/// up to 56 bits is read with one 64-bit load (the ctree search 1.034x
-/// against 128-bit loads for all).
+/// up to 56 bits is read with one 64-bit load (cheaper than a 128-bit
+/// one, and nearly every entry is that narrow).
 #[inline]
 pub(crate) fn read_bits(bytes: &[u8], bit: usize, w: u32) -> u64 {
     let (at, shift) = (bit / 8, bit % 8);

@@ -4,24 +4,21 @@
 //! tree's tables.
 //!
 //! Why: with the tree store a successor costs a lookup per node its
-//! transition changed (log2 of the state's words for a word, up to 8.4 per
-//! transition on hanoi.3), and the lookups in the large tables miss the
-//! cache; most successors are states already stored, and many of them
+//! transition changed (log2 of the state's words for a word), and the
+//! lookups in the large tables miss the cache; most successors are states already stored, and many of them
 //! were met a moment before: the diamonds of interleaving (`s -> a -> ab`
 //! and `s -> b -> ba` with `ab = ba`, a and b expanded one after the other
-//! in a breadth-first level), moves undone. With a table of 4,096 states,
-//! 45 % of hanoi.3's 43 M successors, 38 % of phils.6's 143 M and 46 % of
-//! at.4's 25 M were found here.
+//! in a breadth-first level), moves undone: with a few thousand slots,
+//! close to half the successors of the bench-spin instances are found here.
 //!
 //! Exact: an entry is a state's bytes, compared whole, and only states the
 //! search has stored go in, so a state found here is stored, whatever
 //! the table holds or forgets (an entry is overwritten by the next state
 //! of its slot). The table grows with the search, to at most [`MAX_BYTES`]
 //! (it should stay in the core's level-2 cache), and its bytes are the
-//! store's. Tried: two ways a slot (a state put moves the slot's last one
-//! to the second way), 0.99x; larger tables (8 MiB) 0.75-0.95x, 256 KiB
-//! 0.98x. The exact store gains nothing from it (0.94x breadth-first: one
-//! lookup a successor, whose misses a batch already overlaps).
+//! store's. The exact store does not use it: its one lookup a successor
+//! already overlaps its misses across a batch. (Measurements and the
+//! variants tried: results/store/NOTES.md.)
 
 /// The most bytes the table takes.
 pub const MAX_BYTES: usize = 1 << 20;

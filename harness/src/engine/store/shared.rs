@@ -544,9 +544,8 @@ impl<'a> Writer<'a> {
     /// [`SharedStore::get`], through this thread's copy of the chunk
     /// directory (`chunks`), one flat array: two loads where the
     /// directory's two levels take four (the arena, its blocks, the block,
-    /// the chunk), each waited for before the state's own miss can start
-    /// (1.03x breadth-first on the seven bench-spin instances, one and two
-    /// threads). Chunks never move, so a copied address stays right; the
+    /// the chunk), each waited for before the state's own miss can start.
+    /// Chunks never move, so a copied address stays right; the
     /// copy is filled at first use of each chunk. (On the writer's fields,
     /// so that a caller may hold the index's guard meanwhile.)
     #[inline]
@@ -665,8 +664,7 @@ impl<'a> Writer<'a> {
         // Most successors are stored already: their lookup is the probe
         // alone, as short as the sequential store's (the insertion, with
         // its checks, copy and compare-and-swap, is out of line: inlined,
-        // it made every lookup pay for its registers, one parallel thread
-        // 0.91x the sequential search).
+        // it made every lookup pay for its registers).
         let tag = fp >> 32;
         self.table();
         let t = self.guard.as_deref().expect("guard");

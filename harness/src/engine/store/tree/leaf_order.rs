@@ -19,9 +19,8 @@
 //! thrown away after): the first half of a breadth-first search, the rest
 //! the states of a random walk from the initial state (seeded, restarted
 //! at a deadlock), which reaches the words that vary only deep in the
-//! state space (hanoi.4, whose BFS has 131,072 levels: with the first
-//! 32,768 states of the BFS alone, whose moves are of the small disks
-//! only, 18.2 bytes per state; with the walk, 11.8). A word's weight is the log of the number of its
+//! state space (hanoi.4, whose BFS has 131,072 levels: the first states
+//! of the BFS move the small disks only). A word's weight is the log of the number of its
 //! distinct values there. Then, from the root down, the words of a node are
 //! dealt to its two halves (of fixed sizes: the left one takes the odd
 //! word), heaviest first, each to the half whose weight is lower: a
@@ -39,11 +38,8 @@
 //! sample on the left half plus that on the right (the sizes the
 //! children's tables would have, were the sample the state space) falls,
 //! up to [`MAX_SWAP_WORK`] (and the run's time budget), and each half
-//! is dealt again. Bytes per
-//! state with the ctree store, weights only -> with the swaps:
-//! leader_election.5 9.3 -> 4.2, hanoi.3 9.8 -> 7.4, phils.6 4.6 -> 2.4,
-//! adding.4 7.1 -> 4.9, fischer.6 5.1 -> 4.1, at.4 3.7 -> 3.1 (anderson.6
-//! 4.1 either way), and 0.9-1.5x the speed (smaller tables).
+//! is dealt again: smaller children's tables, so fewer bytes per state
+//! and faster lookups (results/store/NOTES.md).
 //!
 //! A sample can still miss words that vary only deeper than the walk
 //! goes (they weigh nothing and fill the lighter half): the order is a
@@ -54,7 +50,8 @@ use std::collections::HashSet;
 use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::engine::limits::Budget;
-use crate::engine::store::tree::{pair_hash, TreeStore};
+use crate::engine::store::tree::pair_table::pair_hash;
+use crate::engine::store::tree::TreeStore;
 use crate::engine::store::{Insert, StateStore};
 
 /// States sampled (the first ones of a breadth-first search and those of

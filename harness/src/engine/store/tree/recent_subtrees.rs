@@ -5,24 +5,18 @@
 //! Why: a transition that changes a few words of a half costs a lookup at
 //! every node over them, up to the half's table, and the half's table (the
 //! largest but the root's) misses the cache. But a breadth-first level's
-//! successors repeat their halves: on hanoi.3, 65 % of the lookups in the
-//! root's left child's table (1.1 M pairs) found their pair in a
-//! direct-mapped cache of 4,096 of the pairs last looked up there. A half met lately is found here by its words
-//! alone, and the whole subtree under it is skipped: 1.12x the speed of
-//! the ctree search (geometric mean on the seven bench-spin instances).
-//! Tried: the same tables a level further down too, 0.97x (more tables
-//! than the level-2 cache holds); tables of 64 KiB, 0.97x, or 512 KiB,
-//! 1.00x; entries laid out as [`crate::engine::store::recent_states`]'s (a fingerprint,
-//! then the half's bytes compared whole), 0.95x; a cache of the pairs
-//! last looked up in each table larger than 1 MiB, 1.02x alone and
-//! nothing measurable beside this one.
+//! successors repeat their halves: most lookups in the root's children's
+//! tables find a pair looked up a moment before. A half met lately is found here by its words alone, and the
+//! whole subtree under it is skipped. (Measurements and the variants
+//! tried: results/store/NOTES.md.)
 //!
 //! Exact: an entry is the half's words, compared whole, with the index the
 //! half's table gave them, and a table maps equal contents to one index
 //! for ever (indices are stable), so whatever the table holds or forgets,
 //! an index found here is the one a lookup would give.
 
-use crate::engine::store::tree::{leaves_under, pair_hash, Child, Node};
+use crate::engine::store::tree::pair_table::pair_hash;
+use crate::engine::store::tree::shape::{leaves_under, Child, Node};
 
 /// The most bytes a table takes (two of them stay in the core's level-2
 /// cache beside the rest of the search).

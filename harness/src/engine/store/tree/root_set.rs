@@ -341,7 +341,7 @@ impl RootSet {
     /// Starts loading the home bucket of the pair `(left, right)`, which
     /// a lookup reads first, and the cache line after it: a lookup scans
     /// on to the first bucket with an empty slot, at a high load often in
-    /// the next line (1.09x the ctree search, against the home line only).
+    /// the next line.
     #[inline]
     pub fn prefetch(&self, left: u32, right: u32) {
         if width(left as u64) <= self.wl && width(right as u64) <= self.wr {

@@ -40,7 +40,8 @@
 //! shared store costs the state's length and its slot.
 
 use crate::engine::store::shared::{ConcurrentStore, SharedStore, StoreWriter, Writer};
-use crate::engine::store::tree::{mark_changed, pair_hash, read_words, shape, Child, Node};
+use crate::engine::store::tree::pair_table::pair_hash;
+use crate::engine::store::tree::shape::{mark_changed, read_words, shape, Child, Node};
 use crate::engine::store::Insert;
 
 /// Bytes of an arena chunk of an inner node's table (a table per node:
