@@ -1,0 +1,445 @@
+//! Lowering of the IR to Cranelift.
+//!
+//! Generated functions (all `Linkage::Local` in one JIT module):
+//!
+//! * `successors(src, states, entries, cap) -> i64` (`system async`): the
+//!   whole enumeration of §7.7 (see `Gen::gen_successors`), writing states
+//!   and [`Succ`] entries directly into the caller's buffers; -1 when more
+//!   than `cap` successors exist.
+//! * `eff_T(src, dst) -> i8` per transition: control state then effects on
+//!   `dst` (§7.2); 1 = ok, 0 = run-time error. Small effect lists are
+//!   inlined into `successors` instead of called.
+//! * `buf_T(src, dst) -> i8` for buffered channel operations (§7.4;
+//!   effects first, then the channel operation).
+//! * `guard_T(src) -> i8` for very large guards (kept out of `successors`
+//!   to keep its register allocation fast).
+//! * `status_T(src) -> i8` per transition (`system sync` only, driven from
+//!   Rust).
+//! * `fan(src, states, entries, c, cap, statuses) -> i64` (models with a
+//!   property): successor `c`, a system step, replaced by its product with
+//!   the enabled property moves.
+//! * `stage2_K(src, states, entries, cap, count, statuses) -> i64` (big
+//!   models): stage 2 of a group of processes.
+//! * `subK(base) -> i64`: a big subexpression repeated among guards
+//!   (value, or 1 << 32 for a run-time error).
+//! * `copy(src, dst)` for long state vectors, and `fingerprint(state) ->
+//!   u64`.
+//!
+//! Helper functions are generated only when called; all functions are
+//! built first, then compiled on two threads (`Gen::compile_all`).
+//!
+//! Erroneous successors are only flagged: the caller writes the error state
+//! into their slots, which keeps a call out of every successor's code.
+//! Where an exact bound of the successors of one state (counted while
+//! generating: there are no loops) fits 1 MiB, the caller reserves it and
+//! pushes skip the capacity check.
+//!
+//! In `successors`, each process dispatches on its control state (a switch)
+//! so only transitions leaving the current state are looked at. Statuses
+//! computed once (property moves, stage-1 receivers, §8.2 channel error
+//! flags, §7.5 may-move flags) are kept in a stack slot, not in registers.
+//!
+//! Code generation is structured: every construct ends in a block that
+//! dominates everything emitted after it, and every block is sealed when it
+//! is entered (there are no loops, so all its predecessors exist by then).
+//! The only variables are the successor count and the running error flag
+//! of a rendezvous sender.
+//!
+//! Memory safety: every static offset is checked against the state length
+//! at compile time (`validate`), every dynamic index is compared with the
+//! array length before the address is computed, and buffered-channel counts
+//! are checked against the capacity before they are used as an index (a
+//! count outside `0..=capacity` in the source makes the step erroneous).
+
+mod assign;
+mod build;
+mod effects;
+mod expr;
+mod fan;
+mod fingerprint;
+mod flow;
+mod functions;
+mod guards;
+mod measure;
+mod push;
+mod stage2;
+mod successors;
+mod tables;
+mod transitions;
+mod validate;
+
+use std::collections::HashMap;
+use std::mem::offset_of;
+
+use cranelift_codegen::ir::types::{I32, I64, I8};
+use cranelift_codegen::ir::{FuncRef, InstBuilder, Signature};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, FuncId, Linkage, Module};
+
+use dve_frontend::ir::{Expr, Model, SyncKind, SystemKind};
+use dve_frontend::model::{Label, Succ};
+
+use crate::JitError;
+
+use build::{c8, emit_copy, enter, entry_params, mem, signature};
+use expr::{expr, truth};
+use fingerprint::emit_fingerprint;
+use guards::BIG_GUARD;
+use measure::expr_size;
+use successors::{estimated_pushes, UNCHECKED_BYTES};
+use tables::{repeated_subexpressions, Tables};
+use validate::{expr_ok, validate};
+
+pub(crate) struct Compiled {
+    pub module: JITModule,
+    /// `successors` (`system async` only).
+    pub succ: Option<*const u8>,
+    /// An upper bound of the successors `succ` produces, when it does not
+    /// check the capacity it is given (which must be at least that).
+    pub max_successors: Option<usize>,
+    pub fp: *const u8,
+    /// Per-transition functions (`system sync` only).
+    pub sync: Option<SyncFns>,
+    /// The state functions: `f(state) -> value (zero-extended) | error << 32`.
+    pub functions: Vec<*const u8>,
+    pub consts: Vec<Box<[i32]>>,
+}
+
+/// `status_T(src) -> i8` (0 disabled, 1 enabled, 3 erroneous guard) and
+/// `eff_T(src, dst) -> i8` (1 ok) per transition id.
+pub(crate) struct SyncFns {
+    pub status: Vec<*const u8>,
+    pub eff: Vec<*const u8>,
+}
+
+fn cg_err<E: std::fmt::Debug>(e: E) -> JitError {
+    JitError::Codegen(format!("{e:?}"))
+}
+
+/// Byte offsets of the fields of [`Succ`] as laid out by this build of Rust.
+#[derive(Clone, Copy)]
+struct EntryLayout {
+    size: i64,
+    trans: i32,
+    partner: i32,
+    prop: i32,
+    error: i32,
+}
+
+impl EntryLayout {
+    fn new() -> EntryLayout {
+        let label = offset_of!(Succ, label);
+        EntryLayout {
+            size: std::mem::size_of::<Succ>() as i64,
+            trans: (label + offset_of!(Label, trans)) as i32,
+            partner: (label + offset_of!(Label, partner)) as i32,
+            prop: (label + offset_of!(Label, prop)) as i32,
+            error: offset_of!(Succ, error) as i32,
+        }
+    }
+}
+
+pub(crate) fn compile(m: &Model, functions: &[Expr]) -> Result<Compiled, JitError> {
+    validate(m)?;
+    if !functions.iter().all(|e| expr_ok(e, m.state_len)) {
+        return Err(JitError::InvalidModel(
+            "a state function reads outside the state vector".into(),
+        ));
+    }
+    let sync = m.system == SystemKind::Sync;
+
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").map_err(cg_err)?;
+    flags.set("use_colocated_libcalls", "false").map_err(cg_err)?;
+    flags.set("is_pic", "false").map_err(cg_err)?;
+    flags
+        .set(
+            "enable_verifier",
+            if cfg!(debug_assertions) { "true" } else { "false" },
+        )
+        .map_err(cg_err)?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| JitError::Unsupported {
+            feature: format!("this host ({e})"),
+        })?
+        .finish(settings::Flags::new(flags))
+        .map_err(cg_err)?;
+    let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+
+    let mut g = Gen {
+        m,
+        module,
+        fctx: FunctionBuilderContext::new(),
+        consts: Tables::default(),
+        layout: EntryLayout::new(),
+        step_sig: Signature::new(cranelift_codegen::isa::CallConv::SystemV),
+        eff: Vec::new(),
+        bufop: HashMap::new(),
+        guard_fn: HashMap::new(),
+        frefs: Frefs::new(),
+        copy_fn: None,
+        fan_fn: None,
+        unchecked: false,
+        counting: false,
+        push_sites: 0,
+        fanned_sites: 0,
+        props: Vec::new(),
+        used: std::collections::HashSet::new(),
+        pending: Vec::new(),
+    };
+    g.step_sig = signature(&g.module, 2, Some(I8));
+
+    // Declarations.
+    for t in &m.transitions {
+        let id = g
+            .module
+            .declare_function(&format!("eff{}", t.id), Linkage::Local, &g.step_sig)
+            .map_err(cg_err)?;
+        g.eff.push(id);
+        if matches!(t.sync, SyncKind::BufSend { .. } | SyncKind::BufRecv { .. }) {
+            let id = g
+                .module
+                .declare_function(&format!("buf{}", t.id), Linkage::Local, &g.step_sig)
+                .map_err(cg_err)?;
+            g.bufop.insert(t.id, id);
+        }
+    }
+    let guard_sig = signature(&g.module, 1, Some(I8));
+    for t in &m.transitions {
+        if t.guard.as_ref().is_some_and(|e| expr_size(e) > BIG_GUARD) {
+            let id = g
+                .module
+                .declare_function(&format!("guard{}", t.id), Linkage::Local, &guard_sig)
+                .map_err(cg_err)?;
+            g.guard_fn.insert(t.id, id);
+        }
+    }
+    // Repeated big subexpressions of guards: one function each,
+    // `sub(base) -> value (zero-extended) | error << 32`.
+    let sub_sig = signature(&g.module, 1, Some(I64));
+    let repeated = repeated_subexpressions(m);
+    let mut subs = Vec::new();
+    for (k, (rep, all)) in repeated.iter().enumerate() {
+        let id = g
+            .module
+            .declare_function(&format!("sub{k}"), Linkage::Local, &sub_sig)
+            .map_err(cg_err)?;
+        for e in all {
+            g.consts.shared.insert(Tables::key(e), id);
+        }
+        subs.push((id, *rep));
+    }
+    g.consts.shared_sig = Some(sub_sig.clone());
+    // The state functions, like the shared subexpressions.
+    let mut function_ids = Vec::new();
+    for (k, e) in functions.iter().enumerate() {
+        let id = g
+            .module
+            .declare_function(&format!("statefn{k}"), Linkage::Local, &sub_sig)
+            .map_err(cg_err)?;
+        function_ids.push((id, e));
+    }
+    // `f(base) -> value (zero-extended) | error << 32`.
+    let value_fn = |g: &mut Gen, b: &mut FunctionBuilder, e: &Expr| {
+        let p = entry_params(b);
+        let err = b.create_block();
+        let v = expr(b, &mut g.consts, e, p[0], err);
+        let r = b.ins().uextend(I64, v);
+        b.ins().return_(&[r]);
+        enter(b, err);
+        b.set_cold_block(err);
+        let bad = b.ins().iconst(I64, 1 << 32);
+        b.ins().return_(&[bad]);
+        Ok(())
+    };
+    for &(id, e) in &function_ids {
+        g.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
+    }
+    for (id, e) in subs {
+        g.consts.building = Some(Tables::key(e));
+        g.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
+        g.consts.building = None;
+    }
+    let copy_sig = signature(&g.module, 2, None);
+    let copy_id = g
+        .module
+        .declare_function("copy", Linkage::Local, &copy_sig)
+        .map_err(cg_err)?;
+    g.copy_fn = Some(copy_id);
+    let succ_sig = signature(&g.module, 4, Some(I64));
+    let succ_id = g
+        .module
+        .declare_function("successors", Linkage::Local, &succ_sig)
+        .map_err(cg_err)?;
+    let fp_sig = signature(&g.module, 1, Some(I64));
+    let fp_id = g
+        .module
+        .declare_function("fingerprint", Linkage::Local, &fp_sig)
+        .map_err(cg_err)?;
+
+    // Definitions: the entry points first, then (below) only the helper
+    // functions they call — most effects are inlined, and compiling unused
+    // functions was most of the compile time of big models.
+    // `system sync` is driven from Rust with per-transition status and
+    // effect functions; `system async` gets the whole enumeration.
+    let mut status_ids = Vec::new();
+    if sync {
+        for t in &m.transitions {
+            let id = g
+                .module
+                .declare_function(&format!("status{}", t.id), Linkage::Local, &guard_sig)
+                .map_err(cg_err)?;
+            g.define(id, guard_sig.clone(), |g, b| {
+                let p = entry_params(b);
+                let cs = b.ins().uload16(I32, mem(), p[0], t.control_offset as i32);
+                let st = g.status(b, t, Some(cs), p[0]);
+                b.ins().return_(&[st]);
+                Ok(())
+            })?;
+            status_ids.push(id);
+        }
+    } else {
+        // Without capacity checks when the successors of one state
+        // certainly fit a small buffer (the caller reserves the bound).
+        g.unchecked = estimated_pushes(m) * (m.state_len + g.layout.size as usize) <= UNCHECKED_BYTES;
+        if let Some(pp) = m.property {
+            // Status offsets: after the may-move flags (see `gen_successors`).
+            let np = m.processes.len() as u32;
+            g.props = m.processes[pp]
+                .local
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| (t, np + i as u32))
+                .collect();
+            let fan_sig = signature(&g.module, 6, Some(I64));
+            let fan_id = g
+                .module
+                .declare_function("fan", Linkage::Local, &fan_sig)
+                .map_err(cg_err)?;
+            g.define(fan_id, fan_sig, |g, b| g.gen_fan(b))?;
+            g.fan_fn = Some(fan_id);
+        }
+        g.counting = true;
+        g.define(succ_id, succ_sig, |g, b| g.gen_successors(b))?;
+        g.counting = false;
+    }
+    g.define(fp_id, fp_sig, |g, b| {
+        let p = entry_params(b);
+        let h = emit_fingerprint(b, p[0], g.m.state_len);
+        b.ins().return_(&[h]);
+        Ok(())
+    })?;
+    if sync {
+        // Called from Rust.
+        g.used.extend(g.eff.iter().copied());
+    }
+    let mut done: std::collections::HashSet<FuncId> = std::collections::HashSet::new();
+    loop {
+        let todo: Vec<FuncId> = g.used.iter().copied().filter(|id| !done.contains(id)).collect();
+        if todo.is_empty() {
+            break;
+        }
+        for id in todo {
+            done.insert(id);
+            if id == copy_id {
+                g.define(copy_id, copy_sig.clone(), |g, b| {
+                    let p = entry_params(b);
+                    emit_copy(b, p[0], p[1], g.m.state_len);
+                    b.ins().return_(&[]);
+                    Ok(())
+                })?;
+            } else if let Some(t) = m.transitions.iter().find(|t| g.eff[t.id] == id) {
+                g.define(id, g.step_sig.clone(), |g, b| g.gen_effects(b, t))?;
+            } else if let Some(t) = m.transitions.iter().find(|t| g.bufop.get(&t.id) == Some(&id)) {
+                g.define(id, g.step_sig.clone(), |g, b| g.gen_bufop(b, t))?;
+            } else if let Some(t) = m.transitions.iter().find(|t| g.guard_fn.get(&t.id) == Some(&id)) {
+                let guard = t.guard.as_ref().expect("has a guard");
+                g.define(id, guard_sig.clone(), |g, b| {
+                    let p = entry_params(b);
+                    let err = b.create_block();
+                    let r = truth(b, &mut g.consts, guard, p[0], err, false);
+                    b.ins().return_(&[r]);
+                    enter(b, err);
+                    let three = c8(b, 3);
+                    b.ins().return_(&[three]);
+                    Ok(())
+                })?;
+            }
+        }
+    }
+
+    g.compile_all()?;
+    g.module.finalize_definitions().map_err(cg_err)?;
+    let succ = (!sync).then(|| g.module.get_finalized_function(succ_id));
+    let fp = g.module.get_finalized_function(fp_id);
+    let sync_fns = sync.then(|| SyncFns {
+        status: status_ids
+            .iter()
+            .map(|&id| g.module.get_finalized_function(id))
+            .collect(),
+        eff: g
+            .eff
+            .iter()
+            .map(|&id| g.module.get_finalized_function(id))
+            .collect(),
+    });
+    // Generated code has no loops: each push site runs at most once, and
+    // `fan` turns one successor into at most one per property transition.
+    let max_successors =
+        (!sync && g.unchecked).then(|| g.push_sites - g.fanned_sites + g.fanned_sites * g.props.len().max(1));
+    let functions = function_ids
+        .iter()
+        .map(|&(id, _)| g.module.get_finalized_function(id))
+        .collect();
+    Ok(Compiled {
+        max_successors,
+        functions,
+        module: g.module,
+        succ,
+        fp,
+        sync: sync_fns,
+        consts: g.consts.consts,
+    })
+}
+
+/// The code generator of one model. Its methods are defined in the
+/// submodules, one concern each.
+struct Gen<'m> {
+    m: &'m Model,
+    module: JITModule,
+    fctx: FunctionBuilderContext,
+    consts: Tables,
+    layout: EntryLayout,
+    step_sig: Signature,
+    /// `eff_T` per transition id.
+    eff: Vec<FuncId>,
+    /// Buffered operation per transition id.
+    bufop: HashMap<usize, FuncId>,
+    /// Out-of-line guards (large ones) per transition id.
+    guard_fn: HashMap<usize, FuncId>,
+    /// Callee references of the function being built.
+    frefs: Frefs,
+    copy_fn: Option<FuncId>,
+    /// `fan` (models with a property): expands one system successor by the
+    /// enabled property moves.
+    fan_fn: Option<FuncId>,
+    /// Whether pushes skip the capacity check (`Compiled::max_successors`).
+    unchecked: bool,
+    /// Counting push sites of the successor function (not of `fan`).
+    counting: bool,
+    push_sites: usize,
+    /// Those of them whose successor `fan` expands.
+    fanned_sites: usize,
+    /// Property transitions with the offset of their status byte in the
+    /// successor function's status block.
+    props: Vec<(usize, u32)>,
+    /// Helper functions called by the generated code (only those are defined).
+    used: std::collections::HashSet<FuncId>,
+    /// Functions built, waiting to be compiled.
+    pending: Vec<(FuncId, cranelift_codegen::ir::Function)>,
+}
+
+/// Per-function map of callee references.
+type Frefs = HashMap<FuncId, FuncRef>;
