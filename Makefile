@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test man verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -19,6 +19,18 @@ run:
 
 test:
 	$(CARGO) test --release --workspace
+
+# The man pages (man/: dvemc.1 and one page per command, dvemc-explore.1,
+# dvemc-bench-run.1, ...) and the shell completions (completions/: bash,
+# zsh, fish), generated from the command line's definitions. Both are
+# committed; harness/tests/man.rs fails when they are not current.
+man:
+	$(CARGO) build --release -p harness --bin dvemc
+	rm -rf man && ./target/release/dvemc man man
+	mkdir -p completions
+	./target/release/dvemc completions bash > completions/dvemc.bash
+	./target/release/dvemc completions zsh > completions/_dvemc
+	./target/release/dvemc completions fish > completions/dvemc.fish
 
 # Explore every complete BEEM instance with at most MAX_STATES states (BFS)
 # and compare with instances.csv; writes results/beem-verify.csv.

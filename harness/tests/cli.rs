@@ -653,7 +653,7 @@ fn help_describes_every_command() {
     }
     assert_eq!(
         commands_of(&text).join(" "),
-        "explore check simulate strategies bench verify-beem verify-properties verify-jit",
+        "explore check simulate strategies bench verify-beem verify-properties verify-jit completions",
         "the commands in the order of use"
     );
     assert!(text.contains("Exit codes:"), "dvemc --help: {text}");
@@ -663,7 +663,7 @@ fn help_describes_every_command() {
             .into_iter()
             .map(|c| vec!["bench".to_string(), c]),
     );
-    assert!(commands.len() >= 14, "{commands:?}");
+    assert!(commands.len() >= 15, "{commands:?}");
     for cmd in &commands {
         let args: Vec<&str> = cmd.iter().map(String::as_str).chain(["--help"]).collect();
         let text = help(&args);

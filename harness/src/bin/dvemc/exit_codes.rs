@@ -1,5 +1,6 @@
 //! What each command's exit codes mean: the "Exit codes" section of its
-//! `--help`.
+//! `--help` and the EXIT STATUS section of its man page (`crate::man`
+//! reads it back from the help).
 
 /// Exit codes and their meaning, for one command.
 pub type Codes = &'static [(u8, &'static str)];
@@ -132,6 +133,14 @@ pub const VERIFY_JIT: Codes = &[
     ),
 ];
 
+pub const COMPLETIONS: Codes = &[(0, "the script was printed"), USAGE];
+
+pub const MAN: Codes = &[
+    (0, "the pages were written"),
+    USAGE,
+    (3, "the directory could not be written"),
+];
+
 /// Where a code's meaning starts on its line, and the width its lines
 /// are wrapped to (the help's, `max_term_width`).
 const INDENT: usize = 7;
@@ -159,19 +168,39 @@ pub fn text(codes: Codes) -> String {
     t
 }
 
+/// The codes of a section [`text`] wrote, each meaning on one line.
+pub fn parse(text: &str) -> Vec<(u8, String)> {
+    let mut codes: Vec<(u8, String)> = Vec::new();
+    for l in text.lines().skip_while(|l| *l != HEADING).skip(1) {
+        let words = l.trim();
+        match (l.starts_with(&" ".repeat(INDENT)), codes.last_mut()) {
+            (true, Some((_, meaning))) => {
+                meaning.push(' ');
+                meaning.push_str(words);
+            }
+            _ => {
+                let Some((code, meaning)) = words.split_once(' ') else {
+                    continue;
+                };
+                let Ok(code) = code.parse() else { continue };
+                codes.push((code, meaning.trim().to_string()));
+            }
+        }
+    }
+    codes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_text_fits_the_help() {
+    fn the_text_reads_back() {
         for codes in [DVEMC, EXPLORE, BENCH_RUN, VERIFY_JIT] {
             let t = text(codes);
             assert!(t.lines().all(|l| l.len() <= WIDTH), "{t}");
-            assert_eq!(
-                t.lines().filter(|l| !l.starts_with(&" ".repeat(INDENT))).count(),
-                codes.len() + 1
-            );
+            let back: Vec<(u8, String)> = codes.iter().map(|(c, m)| (*c, m.to_string())).collect();
+            assert_eq!(parse(&t), back);
         }
     }
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod exit_codes;
 mod explore;
+mod man;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
 /// too (loading, compiling): `harness::guard`.
@@ -150,6 +151,16 @@ pub(crate) enum Command {
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
+    /// Print the shell completion script of SHELL
+    ///
+    /// For example `dvemc completions bash > ~/.local/share/bash-completion/completions/dvemc`;
+    /// completions/ holds the scripts of bash, zsh and fish.
+    #[command(after_long_help = exit_codes::text(exit_codes::COMPLETIONS))]
+    Completions {
+        /// The shell
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -199,6 +210,9 @@ impl std::error::Error for Printed {}
 
 fn main() -> ExitCode {
     harness::search::interrupt::install();
+    if std::env::args().nth(1).as_deref() == Some("man") {
+        return man_cmd();
+    }
     let json = std::env::args().skip(1).any(|a| a == "--json");
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
@@ -242,6 +256,10 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(_) => unreachable!("explore is run by main"),
         Command::Simulate(args) => simulate_cmd(&args),
+        Command::Completions { shell } => {
+            man::print_completions(shell, Cli::command()).context("writing the script")?;
+            Ok(EXIT_OK)
+        }
         Command::Strategies { json } => {
             if json {
                 println!("{}", harness::strategy::registry_json());
@@ -367,6 +385,28 @@ fn run(cli: Cli) -> Result<u8> {
             } else {
                 EXIT_VIOLATED
             })
+        }
+    }
+}
+
+/// `dvemc man DIR` (`make man`): the man pages. Not a command of [`Cli`],
+/// so that neither the help nor the completions offer it.
+fn man_cmd() -> ExitCode {
+    let cmd = clap::Command::new("man")
+        .bin_name("dvemc man")
+        .about("Write the man pages of dvemc and its commands into DIR")
+        .after_long_help(exit_codes::text(exit_codes::MAN))
+        .arg(clap::arg!(<DIR> "Where to write them").value_parser(clap::value_parser!(PathBuf)));
+    let matches = cmd.get_matches_from(std::env::args().skip(1));
+    let dir = matches.get_one::<PathBuf>("DIR").expect("required");
+    match man::write_pages(Cli::command(), dir) {
+        Ok(pages) => {
+            println!("wrote {} man pages into {}", pages.len(), dir.display());
+            ExitCode::from(EXIT_OK)
+        }
+        Err(e) => {
+            eprintln!("dvemc: error: writing the man pages into {}: {e}", dir.display());
+            ExitCode::from(EXIT_INPUT)
         }
     }
 }
