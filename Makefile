@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test docs verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test docs man verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -24,6 +24,18 @@ test:
 docs:
 	@if command -v mdbook >/dev/null 2>&1; then mdbook build docs; \
 	else echo "mdbook is not installed: cargo install mdbook (then make docs)" >&2; exit 1; fi
+
+# The man pages (man/: dvemc.1 and one page per command, dvemc-explore.1,
+# dvemc-bench-run.1, ...) and the shell completions (completions/: bash,
+# zsh, fish), generated from the command line's definitions. Both are
+# committed; harness/tests/man.rs fails when they are not current.
+man:
+	$(CARGO) build --release -p harness --bin dvemc
+	rm -rf man && ./target/release/dvemc man man
+	mkdir -p completions
+	./target/release/dvemc completions bash > completions/dvemc.bash
+	./target/release/dvemc completions zsh > completions/_dvemc
+	./target/release/dvemc completions fish > completions/dvemc.fish
 
 # Explore every complete BEEM instance with at most MAX_STATES states (BFS)
 # and compare with instances.csv; writes results/beem-verify.csv.

@@ -387,8 +387,8 @@ fn help_documents_exit_codes() {
     let o = dvemc(&["explore", "--help"]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
-    assert!(out.contains("Exit codes"), "{out}");
-    assert!(out.contains("budget exhausted"), "{out}");
+    assert!(out.contains("Exit codes:"), "{out}");
+    assert!(out.contains("stopped before its end"), "{out}");
 }
 
 #[test]
@@ -603,22 +603,47 @@ fn beem_properties_from_the_manifest() {
     assert!(stderr(&o).contains("no property 99"), "{}", stderr(&o));
 }
 
+/// The help of `dvemc` with no terminal: clap then neither wraps it nor
+/// colours it.
+fn help(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_dvemc"))
+        .args(args)
+        .env_remove("COLUMNS")
+        .output()
+        .expect("running dvemc");
+    assert_eq!(o.status.code(), Some(0), "{args:?}: stderr: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// The commands a `--help` lists (its "Commands:" section).
+fn commands_of(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().expect("a name").to_string())
+        .filter(|c| c != "help")
+        .collect()
+}
+
 /// Every command in `dvemc --help` says what it does (a doc comment put on
-/// the wrong variant once left `verify-beem` blank), and its own `--help`
-/// ends with the exit codes where it is a command that runs a model.
+/// the wrong variant once left `verify-beem` blank), in one line; they are
+/// listed in the order of use; and every command's own `--help` (bench's
+/// too) ends with its exit codes.
 #[test]
 fn help_describes_every_command() {
-    let o = dvemc(&["--help"]);
-    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
-    let text = stdout(&o);
-    let commands: Vec<&str> = text
+    let text = help(&["--help"]);
+    let lines: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
         .collect();
-    assert!(commands.len() >= 8, "commands listed: {commands:?}");
-    for line in &commands {
+    for line in &lines {
+        assert!(
+            !line.starts_with("   "),
+            "a summary in `dvemc --help` takes two lines (keep it within 100 columns):\n{text}"
+        );
         let mut words = line.split_whitespace();
         let name = words.next().expect("a command name");
         assert!(
@@ -626,11 +651,148 @@ fn help_describes_every_command() {
             "`{name}` has no description in `dvemc --help`"
         );
     }
-    for cmd in ["explore", "check", "simulate", "verify-beem", "verify-properties"] {
-        let o = dvemc(&[cmd, "--help"]);
+    assert_eq!(
+        commands_of(&text).join(" "),
+        "explore check simulate strategies bench verify-beem verify-properties verify-jit completions",
+        "the commands in the order of use"
+    );
+    assert!(text.contains("Exit codes:"), "dvemc --help: {text}");
+    let mut commands: Vec<Vec<String>> = commands_of(&text).into_iter().map(|c| vec![c]).collect();
+    commands.extend(
+        commands_of(&help(&["bench", "--help"]))
+            .into_iter()
+            .map(|c| vec!["bench".to_string(), c]),
+    );
+    assert!(commands.len() >= 15, "{commands:?}");
+    for cmd in &commands {
+        let args: Vec<&str> = cmd.iter().map(String::as_str).chain(["--help"]).collect();
+        let text = help(&args);
+        let codes: Vec<&str> = text
+            .lines()
+            .skip_while(|l| *l != "Exit codes:")
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
         assert!(
-            stdout(&o).contains("Exit codes:"),
-            "`dvemc {cmd} --help` lacks the exit codes"
+            codes.contains(&"0") && codes.contains(&"2"),
+            "`dvemc {}` lacks its exit codes:\n{text}",
+            cmd.join(" ")
+        );
+    }
+}
+
+/// `explore -h` reads at a glance: one line an option, at most 60 lines of
+/// at most 120 characters; `--help` gives the details under headings.
+#[test]
+fn explore_short_help_fits_a_screen() {
+    let short = help(&["explore", "-h"]);
+    let lines: Vec<&str> = short.lines().collect();
+    assert!(
+        lines.len() <= 60,
+        "explore -h has {} lines:\n{short}",
+        lines.len()
+    );
+    for l in &lines {
+        assert!(l.chars().count() <= 120, "a line of explore -h is too long:\n{l}");
+    }
+    for l in lines.iter().filter(|l| l.trim_start().starts_with("--")) {
+        let (_, about) = l
+            .trim()
+            .split_once("  ")
+            .unwrap_or_else(|| panic!("no help on: {l}"));
+        assert!(!about.trim().is_empty(), "no help on: {l}");
+    }
+    let long = help(&["explore", "--help"]);
+    let headings = sections(&long);
+    assert!(
+        headings.len() >= 5,
+        "explore --help has {} headings: {:?}",
+        headings.len(),
+        headings.iter().map(|(h, _)| h).collect::<Vec<_>>()
+    );
+    assert!(long.lines().count() > lines.len(), "--help gives more than -h");
+}
+
+/// The headings of a `--help` and the long options under each.
+fn sections(help: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for l in help.lines() {
+        let trimmed = l.trim_start();
+        let indent = l.len() - trimmed.len();
+        if indent == 0 && l.ends_with(':') && !l.starts_with("Usage") {
+            out.push((l.trim_end_matches(':').to_string(), Vec::new()));
+        } else if (1..=6).contains(&indent) && trimmed.starts_with('-') {
+            let flag = trimmed
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("--"))
+                .expect("a long option");
+            if let Some((_, flags)) = out.last_mut() {
+                flags.push(flag.trim_end_matches(',').to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Each heading of `explore --help` that names strategies, e.g.
+/// "Breadth-bounded (highway, bbmc)", holds only options the registry gives
+/// to those strategies, and each strategy it names takes one of them; an
+/// option every strategy takes sits under a heading that names none. So a
+/// user sees under which heading the options of a strategy are.
+#[test]
+fn explore_options_are_grouped_by_the_strategies_that_take_them() {
+    use harness::run::strategy::{Strategy, OPTIONS};
+    let long = help(&["explore", "--help"]);
+    let named = |token: &str| -> Vec<&'static str> {
+        let by_family: Vec<&'static str> = Strategy::EXAMPLES
+            .iter()
+            .filter(|s| s.family().name() == token)
+            .map(|s| s.name())
+            .collect();
+        if !by_family.is_empty() {
+            return by_family;
+        }
+        let s = Strategy::EXAMPLES
+            .iter()
+            .find(|s| s.name() == token)
+            .unwrap_or_else(|| panic!("`{token}` in a heading is no strategy or family"));
+        vec![s.name()]
+    };
+    let mut seen = Vec::new();
+    for (heading, flags) in sections(&long) {
+        let listed: Option<Vec<&str>> = heading
+            .split_once(" (")
+            .map(|(_, list)| list.trim_end_matches(')').split(", ").flat_map(named).collect());
+        let mut takers: Vec<&str> = Vec::new();
+        for flag in &flags {
+            seen.push(flag.clone());
+            let option = OPTIONS.iter().find(|o| o.flag == flag);
+            let Some(listed) = &listed else { continue };
+            let option = option
+                .unwrap_or_else(|| panic!("--{flag}, an option of every strategy, is under `{heading}`"));
+            for s in Strategy::EXAMPLES.iter().filter(|s| option.takers.take(**s)) {
+                assert!(
+                    listed.contains(&s.name()),
+                    "--{flag} is under `{heading}`, but {} takes it too",
+                    s.name()
+                );
+                takers.push(s.name());
+            }
+        }
+        if let Some(listed) = &listed {
+            for s in listed {
+                assert!(
+                    takers.contains(s),
+                    "`{heading}` names {s}, which takes none of its options {flags:?}"
+                );
+            }
+        }
+    }
+    for o in OPTIONS {
+        assert!(
+            seen.iter().any(|f| f == o.flag),
+            "--{} is under no heading of explore --help",
+            o.flag
         );
     }
 }

@@ -13,101 +13,117 @@ use harness::experiments::schema::Table;
 use harness::experiments::util::human_duration;
 use harness::model::beem::Beem;
 
+use crate::exit_codes;
+
 #[derive(clap::Subcommand, Debug)]
 pub enum BenchCommand {
-    /// Run a matrix (or one shard of it): every cell as a child `dvemc
-    /// explore --json`, one CSV row per finished cell (results/SCHEMA.md).
-    /// Exit 1 when a cell crashed or could not run.
+    /// Run a matrix, or a shard or slice of it, into a results CSV
+    ///
+    /// Every cell runs as a child `dvemc explore --json`; each finished
+    /// cell adds one CSV row (results/SCHEMA.md). Every cell's command line
+    /// is checked as explore would before any runs.
+    #[command(after_long_help = exit_codes::text(exit_codes::BENCH_RUN))]
     Run(RunArgs),
-    /// Print the cells of a matrix: key, then the command line.
+    /// Print the cells of a matrix: key, then the command line
+    #[command(after_long_help = exit_codes::text(exit_codes::BENCH_FILES))]
     List {
-        /// The matrix (TOML).
+        /// The matrix (TOML)
         matrix: PathBuf,
-        /// Only shard K of N.
+        /// Only shard K of N
         #[arg(long, value_name = "K/N", value_parser = parse_shard)]
         shard: Option<(usize, usize)>,
-        /// Only the cells on these instances (comma-separated).
+        /// Only the cells on these instances (comma-separated)
         #[arg(long, value_name = "NAMES", value_delimiter = ',')]
         instances: Vec<String>,
-        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
-    /// Write markdown tables and SVG plots of a results file.
+    /// Write markdown tables and SVG plots of results files (--html: one page)
+    #[command(after_long_help = exit_codes::text(exit_codes::BENCH_FILES))]
     Report {
-        /// Results CSVs (several: one report of all their runs, e.g. the
-        /// matrices of `make bench`).
+        /// Results CSVs (several: one report of all their runs)
+        ///
+        /// For example the matrices of `make bench`.
         #[arg(required = true)]
         csv: Vec<PathBuf>,
-        /// Also write `report.html`: one self-contained page with sortable,
-        /// filterable tables, plots, and the tables of every paper whose
-        /// reproduction matrix is among the runs beside the paper's figures.
+        /// Also write report.html, one self-contained page
+        ///
+        /// Sortable, filterable tables, plots, and the tables of every paper
+        /// whose reproduction matrix is among the runs beside the paper's
+        /// figures.
         #[arg(long, conflicts_with = "paper")]
         html: bool,
-        /// Output directory [default: the CSV's directory].
+        /// Output directory [default: the CSV's directory]
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Also split the best-run groups by this grid parameter (e.g.
-        /// chain_reduction); repeatable.
+        /// Also split the best-run groups by this grid parameter (repeatable)
+        ///
+        /// For example chain_reduction.
         #[arg(long, value_name = "PARAM")]
         by: Vec<String>,
-        /// Render this paper's tables instead (the file is a run of its
-        /// reproduction matrix): evangelista-table2, evangelista-table3,
-        /// udupa-dbdfs, meulen-bbmc, abed-random.
+        /// Render this paper's tables instead (from a run of its reproduction matrix)
+        ///
+        /// evangelista-table2, evangelista-table3, udupa-dbdfs, meulen-bbmc,
+        /// abed-random.
         #[arg(long, value_name = "NAME")]
         paper: Option<String>,
-        /// BEEM directory (for --paper); default: $BEEM_DIR, else ../shared/beem.
+        /// BEEM directory (for --paper, --html) [default: $BEEM_DIR, else ../shared/beem]
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
-    /// Merge results files (e.g. shards): one row per cell key, sorted.
+    /// Merge results files (e.g. shards): one row per cell key, sorted
+    #[command(after_long_help = exit_codes::text(exit_codes::BENCH_FILES))]
     Merge {
-        /// Results CSVs.
+        /// Results CSVs
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
-        /// The merged CSV (may be one of the inputs).
+        /// The merged CSV (may be one of the inputs)
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
-    /// Write a Slurm array-job script: one shard per task, then a merge.
+    /// Write a Slurm array-job script: one shard per task, then a merge
+    #[command(after_long_help = exit_codes::text(exit_codes::BENCH_FILES))]
     Slurm {
-        /// The matrix (TOML).
+        /// The matrix (TOML)
         matrix: PathBuf,
-        /// Number of shards (array tasks).
+        /// Number of shards (array tasks)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
         shards: u32,
-        /// Workers per task (`--jobs` of each shard, `--cpus-per-task`).
+        /// Workers per task (`--jobs` of each shard, `--cpus-per-task`)
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         jobs: u32,
-        /// Where the script is written [default: standard output].
+        /// Where the script is written [default: standard output]
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
-        /// Directory of shard files, logs, merged CSV and report
-        /// [default: results/runs/slurm-<matrix name>].
+        /// Directory of shard files, logs, merged CSV and report [default: results/runs/slurm-<matrix name>]
         #[arg(long, value_name = "DIR")]
         results: Option<PathBuf>,
-        /// Slurm time limit of each task (`#SBATCH --time`, e.g. 04:00:00).
+        /// Slurm time limit of each task (`#SBATCH --time`, e.g. 04:00:00)
         #[arg(long, value_name = "TIME")]
         time: Option<String>,
-        /// Slurm memory of each task (`#SBATCH --mem`, e.g. 16G).
+        /// Slurm memory of each task (`#SBATCH --mem`, e.g. 16G)
         #[arg(long, value_name = "SIZE")]
         mem: Option<String>,
-        /// Slurm partition.
+        /// Slurm partition
         #[arg(long, value_name = "NAME")]
         partition: Option<String>,
-        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
-    /// Compare a results file with a baseline: deterministic counters must
-    /// be equal, speed ratios between backends measured in one run must not
-    /// fall more than the tolerance below the baseline's. Exit 1 otherwise.
+    /// Compare a results file with a baseline: the same counters, no slower speed ratios
+    ///
+    /// Deterministic counters must be equal; speed ratios between backends
+    /// measured in one run must not fall more than the tolerance below the
+    /// baseline's.
+    #[command(after_long_help = exit_codes::text(exit_codes::BENCH_COMPARE))]
     Compare {
-        /// The results of this run.
+        /// The results of this run
         current: PathBuf,
-        /// The baseline (e.g. results/baseline/regressions.csv).
+        /// The baseline (e.g. results/baseline/regressions.csv)
         baseline: PathBuf,
-        /// Largest allowed relative drop of a speed ratio.
+        /// Largest allowed relative drop of a speed ratio
         #[arg(long, value_name = "F", default_value_t = 0.30)]
         speed_tolerance: f64,
     },
@@ -115,40 +131,45 @@ pub enum BenchCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// The matrix (TOML).
+    /// The matrix (TOML)
     pub matrix: PathBuf,
-    /// The results CSV (appended to; created with its header).
+    /// The results CSV (appended to; created with its header)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Cells run at the same time.
+    /// Cells run at the same time
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub jobs: u32,
-    /// Skip the cells already in --out (after an interruption).
+    /// Skip the cells already in --out (after an interruption)
     #[arg(long)]
     pub resume: bool,
-    /// With --resume: run the cells recorded as `crashed` or `error` again,
-    /// the `time_limit` ones with less than half their time budget in
-    /// processor time (stopped or starved by other work), and the
-    /// `time_limit` ones that left a checkpoint (they go on from it); the
-    /// rows of cells outside this run (--instances, --shard) stay.
+    /// With --resume: run the failed cells again
+    ///
+    /// The cells recorded as `crashed` or `error`, the `time_limit` ones
+    /// with less than half their time budget in processor time (stopped or
+    /// starved by other work), and the `time_limit` ones that left a
+    /// checkpoint (they go on from it); the rows of cells outside this run
+    /// (--instances, --shard) stay.
     #[arg(long, requires = "resume")]
     pub retry_failed: bool,
-    /// With --resume: run the cells of this run (--instances, --shard)
-    /// again from their start, whatever their rows say (the rows and
-    /// their checkpoints dropped first), e.g. rows from an older version.
+    /// With --resume: run every cell of this run again from its start
+    ///
+    /// The cells of this run (--instances, --shard) run again whatever
+    /// their rows say (the rows and their checkpoints dropped first), e.g.
+    /// rows from an older version.
     #[arg(long, requires = "resume")]
     pub rerun: bool,
-    /// Run only shard K of N (every N-th cell from the K-th).
+    /// Run only shard K of N (every N-th cell from the K-th)
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
-    /// Only the cells on these instances (comma-separated): a slice of the
-    /// matrix, e.g. a few instances of a paper's experiment.
+    /// Only the cells on these instances (comma-separated)
+    ///
+    /// A slice of the matrix, e.g. a few instances of a paper's experiment.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub instances: Vec<String>,
-    /// No progress output.
+    /// No progress output
     #[arg(long)]
     pub quiet: bool,
-    /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+    /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
     #[arg(long, value_name = "DIR")]
     pub beem: Option<PathBuf>,
 }

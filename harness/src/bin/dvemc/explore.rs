@@ -38,15 +38,21 @@ impl BackendArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum CheckArg {
+    /// A state with no enabled transition.
     Deadlock,
+    /// A failed `assert`.
     Assert,
+    /// A run-time error of a transition (e.g. an array index out of range).
     Error,
+    /// No state check (explore only).
     None,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TraceFormat {
+    /// Readable text, a step after another.
     Text,
+    /// One JSON object.
     Json,
 }
 
@@ -96,210 +102,292 @@ fn level(s: &str) -> Result<u8, String> {
     }
 }
 
-/// The options of `explore`.
+/// The headings of `explore --help`. A heading that names strategies holds
+/// only options the registry (`harness::run::strategy::OPTIONS`) gives to those
+/// strategies, and every one of them takes one of its options (the tests
+/// check both), so a user sees which options belong to the strategy chosen.
+pub mod heading {
+    pub const MODEL: &str = "Model and strategy";
+    pub const BUDGETS: &str = "Budgets";
+    pub const PROPERTIES: &str = "Properties (bfs, dfs, highway, bbmc, randomized)";
+    pub const OUTPUT: &str = "Output";
+    pub const STORE: &str = "Store and threads (bfs, dfs, dbdfs)";
+    pub const CACHING: &str = "State caching and sweep-line (bfs, dfs, bbfs, alt)";
+    pub const DBDFS: &str = "Depth-bounded DFS (dbdfs)";
+    pub const BREADTH: &str = "Breadth-bounded (highway, bbmc)";
+    pub const RANDOMIZED: &str = "Randomized (urs, sdrs, rurs, rsdrs, random-walk)";
+}
+
+/// The options of `explore`. The first paragraph of each doc comment is the
+/// one line of `-h`; `--help` and the man page give them all. Options
+/// that only tune a choice made by another are left out of `-h`
+/// (`hide_short_help`), so that it fits a screen.
 #[derive(clap::Args, Debug)]
+// Our own help flag, so that it and the model sit under the first heading
+// (clap's would open a section of its own, two lines more in `-h`).
+// Positionals come last in a section unless told otherwise: the model
+// first, the options from 1 on.
+#[command(disable_help_flag = true, next_display_order = 1)]
 pub struct ExploreArgs {
-    /// A .dve file, or a BEEM instance name such as `adding.1`; without it,
-    /// the built-in example (two dining philosophers).
+    /// A .dve file or a BEEM instance (adding.1) [default: the built-in example]
+    ///
+    /// An instance name is looked up in the BEEM directory (--beem). Without
+    /// a model, the built-in example (two dining philosophers) is explored.
+    #[arg(display_order = 0, help_heading = heading::MODEL)]
     pub model: Option<PathBuf>,
-    /// Search strategy: bfs, dfs, bbfs:W, alt:B,D, dbdfs, highway, bbmc,
-    /// urs, sdrs, rurs, rsdrs or random-walk (`dvemc strategies` lists
-    /// them with the options each takes).
-    #[arg(long, value_name = "SPEC", default_value = "bfs")]
+    /// Search strategy (`dvemc strategies` lists them)
+    ///
+    /// One of bfs, dfs, bbfs:W, alt:B,D, dbdfs, highway, bbmc, urs, sdrs,
+    /// rurs, rsdrs, random-walk; `dvemc strategies` gives what each does,
+    /// its paper and the options it takes. bfs and dfs explore every reachable state;
+    /// the others are bounded (state caching, depth- or breadth-bounded) or
+    /// randomized searches. The headings below name the strategies that
+    /// take each group of options.
+    #[arg(long, value_name = "SPEC", default_value = "bfs", help_heading = heading::MODEL)]
     pub strategy: Strategy,
-    /// Successor generator.
-    #[arg(long, value_enum, default_value_t = BackendArg::Jit)]
+    /// Successor generator
+    #[arg(long, value_enum, value_name = "NAME", default_value_t = BackendArg::Jit, help_heading = heading::MODEL)]
     pub backend: BackendArg,
-    /// Stop (exit 4, result state_limit) when one more state than N would be
-    /// stored.
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
-    pub max_states: Option<u64>,
-    /// Stop (exit 4, result time_limit) after this much wall time: seconds,
-    /// or with a unit (`90`, `2.5`, `30s`, `5m`, `1h`).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_duration, allow_negative_numbers = true)]
-    pub time_limit: Option<Duration>,
-    /// Stop (exit 4, result memory_limit) before the state store and search
-    /// structures would grow past this many bytes. Suffixes: K/M/G/T or
-    /// KiB/MiB/GiB/TiB (powers of 1024), KB/MB/GB/TB (powers of 1000).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, allow_negative_numbers = true)]
-    pub memory_limit: Option<u64>,
-    /// Also print the BFS level table and the DFS edge classes in the form
-    /// of BEEM's stats/*.stat.xml files (and compare with them when the
-    /// model is a BEEM instance that has one).
-    #[arg(long)]
-    pub stats: bool,
-    /// Print exactly one JSON object on standard output (an error too).
-    #[arg(long)]
-    pub json: bool,
-    /// BEEM directory; default: $BEEM_DIR, else ../shared/beem near the
-    /// working directory or the executable.
-    #[arg(long, value_name = "DIR")]
+    /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
+    ///
+    /// Without --beem: the environment's BEEM_DIR, else ../shared/beem near
+    /// the working directory or the executable.
+    #[arg(long, value_name = "DIR", help_heading = heading::MODEL)]
     pub beem: Option<PathBuf>,
-    /// A reachability goal: a DVE expression over the model's variables and
-    /// process states (`P.s`, `P->v`); the search stops when a state
-    /// satisfies it. May be repeated.
-    #[arg(long, value_name = "EXPR")]
-    pub goal: Vec<String>,
-    /// Check BEEM property N of this instance (properties.csv): a
-    /// reachability goal, or an LTL property through `<instance>.propN.dve`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32))]
-    pub property: Option<u32>,
-    /// State checks: any of deadlock, assert, error (run-time errors), none.
-    /// Assertions are checked by default.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "assert")]
-    pub check: Vec<CheckArg>,
-    /// Count every violation instead of stopping at the first.
-    #[arg(long)]
-    pub all_violations: bool,
-    /// Explore the plain system of a model with a property process.
-    #[arg(long)]
-    pub ignore_property: bool,
-    /// How to print a counterexample.
-    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
-    pub trace_format: TraceFormat,
-
-    /// The visited set of exhaustive bfs and dfs, and of dbdfs (exact or
-    /// tree): exact (every state whole),
-    /// tree (exact, tree-compressed: long state vectors that share parts
-    /// cost a fraction of their length), ctree (bfs only; exact, the tree
-    /// with its roots in a compact set: the fewest bytes per state; its
-    /// states have no number, so back-level edges are not counted),
-    /// compact[:BITS] (bfs only; hash
-    /// compaction, probabilistic: a BITS-bit fingerprint per state, 64 by
-    /// default, so states may be omitted; the result is `probabilistic`
-    /// with `expected_omissions`) or bitstate[:LOG2M[,K]] (bfs only;
-    /// probabilistic: 2^LOG2M bits, K set per state; default 2^30 bits,
-    /// 3) [default: exact].
-    #[arg(long, value_name = "NAME")]
-    pub store: Option<harness::engine::StoreKind>,
-    /// Threads of exhaustive bfs (level-synchronous over a shared exact
-    /// or tree store; same states, transitions, levels and deadlocks as one
-    /// thread) and dfs (a stack per thread over the shared store, in a
-    /// depth-first-like order; same states, transitions and deadlocks,
-    /// no edge classes), their checks of deadlocks, assertions, goals and
-    /// run-time errors included (bfs: a shortest counterexample, as with
-    /// one thread; dfs: a path of the search); accepting cycles
-    /// (--property) are searched by the sequential nested DFS. 1: the
-    /// sequential search [default for bfs in the exact store: every core,
-    /// or the environment's DVEMC_THREADS; otherwise 1: the shared tree
-    /// store takes about twice the sequential one's bytes per state].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    pub threads: Option<u32>,
-    /// bfs --store ctree: go on from the checkpoint FILE if it exists, and
-    /// write one there if the search stops for time, memory or Ctrl-C
-    /// (result time_limit, memory_limit or interrupted, exit 4), so that
-    /// the same command run again goes on where it stopped; a search that
-    /// ends removes it (one stopped by --max-states leaves it as it was).
-    /// The record's `checkpoint` gives the parts and the seconds before
-    /// this one; rates count every part.
-    #[arg(long, value_name = "FILE")]
-    pub checkpoint: Option<PathBuf>,
-    /// State caching (bfs, dfs, bbfs:W, alt:B,D): keep at most SIZE states
-    /// in memory, or P% of the state space (0 < P <= 100; |S| from
-    /// instances.csv, else from an exhaustive run first).
-    #[arg(long, value_name = "SIZE|P%", allow_hyphen_values = true)]
-    pub cache: Option<CacheSize>,
-    /// Cache replacement strategy: random, depth-min, depth-max, indegree,
-    /// outdegree, visits, stratified[:K], age, indegree-max, outdegree-max,
-    /// visits-max, newest, or FIRST+THEN (a first key, ties broken by
-    /// random, newest, depth, indegree, outdegree or visits; e.g.
-    /// depth-max+random) [default: random].
-    #[arg(long, value_name = "NAME")]
-    pub replacement: Option<Replacement>,
-    /// Single-successor chain reduction (state-caching paper, Sect. 4.1).
-    #[arg(long)]
-    pub chain_reduction: bool,
-    /// Edge-lean reduction with static transition independence.
-    #[arg(long)]
-    pub edge_lean: bool,
-    /// End the run (result visit_limit) when visits exceed F × |S| [default: 5].
-    #[arg(long, value_name = "F", value_parser = factor, allow_negative_numbers = true)]
-    pub max_visits: Option<f64>,
-    /// Sweep-line method (bfs, dfs) with this progress measure: DVE
-    /// expressions compared lexicographically (comma-separated or repeated).
-    #[arg(long, value_name = "EXPR", value_delimiter = ',')]
-    pub progress: Vec<String>,
-    /// Sweep-line method with the automatic progress measure of level L
-    /// (0: no regress transition; 1-5: at most 1, 2, 5, 10, 20 %), derived
-    /// from an exhaustive run first.
-    #[arg(long, value_name = "L", value_parser = level, allow_negative_numbers = true)]
-    pub progress_level: Option<u8>,
-    /// How the automatic measure is derived: `projection` (our
-    /// reconstruction of Sect. 5.2: the components that each decrease on at
-    /// most the level's share of the transitions changing them) or `greedy`
-    /// (refined while the whole vector's regress transitions stay within the
-    /// level's share) [default: projection].
-    #[arg(long, value_name = "HOW")]
-    pub progress_derivation: Option<Derivation>,
-    /// Seed of the random choices (cache replacement, slices, randomized
-    /// searches) [default: 0].
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
+    /// Seed of random choices (caching, highway, bbmc, randomized) [default: 0]
+    ///
+    /// Drives the cache replacement (bfs and dfs with --cache, bbfs, alt),
+    /// the slices of highway and bbmc, and the randomized searches.
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = heading::MODEL)]
     pub seed: Option<u64>,
+    /// Repeat the seeded run R times and report means (highway, bbmc, randomized)
+    ///
+    /// The seeds of the runs are drawn from --seed; the record gives the
+    /// means and the witness rate [default: 1].
+    #[arg(long, value_name = "R", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::MODEL)]
+    pub runs: Option<u64>,
+    /// Explore the plain system of a model that has a property process
+    #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
+    pub ignore_property: bool,
+    /// Print help (see more with '--help')
+    #[arg(short, long, action = clap::ArgAction::Help, help_heading = heading::MODEL,
+        long_help = "Print help (see a summary with '-h')")]
+    help: Option<bool>,
 
-    /// dbdfs: the depth cutoff (the last bound); default: go on until the
-    /// frontier is empty.
-    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true)]
+    /// Stop (exit 4) when one more state than N would be stored
+    ///
+    /// The result is `state_limit`.
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = heading::BUDGETS)]
+    pub max_states: Option<u64>,
+    /// Stop (exit 4) after this much wall time: 90, 2.5, 30s, 5m, 1h
+    ///
+    /// Seconds, or a number with a unit. The result is `time_limit`; the
+    /// budget covers loading and compiling the model too.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_duration, allow_negative_numbers = true, help_heading = heading::BUDGETS)]
+    pub time_limit: Option<Duration>,
+    /// Stop (exit 4) before the search's memory passes BYTES: 512M, 4G, 1GB
+    ///
+    /// The state store and the search structures are kept within BYTES (the
+    /// result is `memory_limit`); loading and compiling the model are held
+    /// to it too, with some slack. Suffixes: K/M/G/T or KiB/MiB/GiB/TiB
+    /// (powers of 1024), KB/MB/GB/TB (powers of 1000).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, allow_negative_numbers = true, help_heading = heading::BUDGETS)]
+    pub memory_limit: Option<u64>,
+
+    /// State checks: deadlock, assert, error, none [default: assert]
+    ///
+    /// Comma-separated: deadlock (a state with no enabled transition),
+    /// assert (a failed assert), error (a run-time error of a transition,
+    /// e.g. an array index out of range), none. Taken by bfs, dfs, highway
+    /// and bbmc; the randomized searches check reachability goals only
+    /// (--goal, --property). A violation stops the search with a
+    /// counterexample, unless --all-violations.
+    // The values are in the line above: clap's list would make it too long.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "assert",
+        hide_default_value = true, hide_possible_values = true, help_heading = heading::PROPERTIES)]
+    pub check: Vec<CheckArg>,
+    /// Stop at a state that satisfies this DVE expression (repeatable)
+    ///
+    /// A reachability goal over the model's variables and process states
+    /// (`P.s`, `P->v`). A goal reached stops the search with a path to it.
+    #[arg(long, value_name = "EXPR", help_heading = heading::PROPERTIES)]
+    pub goal: Vec<String>,
+    /// Check BEEM property N of the instance (properties.csv)
+    ///
+    /// A reachability goal, or an LTL property through the product
+    /// `<instance>.propN.dve`, whose accepting cycles the nested DFS seeks.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32), help_heading = heading::PROPERTIES)]
+    pub property: Option<u32>,
+    /// Count every violation instead of stopping at the first (bfs, dfs)
+    #[arg(long, help_heading = heading::PROPERTIES)]
+    pub all_violations: bool,
+
+    /// Print one JSON object on standard output (an error too)
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub json: bool,
+    /// Also print the statistics of BEEM's stat.xml files (bfs, dfs)
+    ///
+    /// The BFS level table and the DFS edge classes in the form of BEEM's
+    /// stats/*.stat.xml files, compared with them when the model is a BEEM
+    /// instance that has one.
+    #[arg(long, help_heading = heading::OUTPUT)]
+    pub stats: bool,
+    /// How to print a counterexample: text or json [default: text]
+    ///
+    /// text: readable, a step a line; json: one JSON object.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text,
+        hide_default_value = true, hide_possible_values = true, help_heading = heading::OUTPUT)]
+    pub trace_format: TraceFormat,
+    /// Keep the counters every SECONDS in the record's `samples` (bfs, dfs, randomized)
+    ///
+    /// States, transitions or steps over time, for plots.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, hide_short_help = true, help_heading = heading::OUTPUT)]
+    pub sample_interval: Option<f64>,
+
+    /// Visited set: exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]
+    ///
+    /// exact: every state whole [default]. tree: exact, tree-compressed:
+    /// long state vectors that share parts cost a fraction of their length.
+    /// ctree (bfs only): exact, the tree with its roots in a compact set,
+    /// the fewest bytes per state; its states have no number, so back-level
+    /// edges are not counted. compact[:BITS] (bfs only): hash compaction, a
+    /// BITS-bit fingerprint per state (64 by default), probabilistic: states
+    /// may be omitted; the result is `probabilistic` with
+    /// `expected_omissions`. bitstate[:LOG2M[,K]] (bfs only): probabilistic,
+    /// 2^LOG2M bits, K set per state (default 2^30 bits, 3). dbdfs takes
+    /// exact or tree.
+    #[arg(long, value_name = "NAME", help_heading = heading::STORE)]
+    pub store: Option<harness::engine::StoreKind>,
+    /// Threads of bfs or dfs [default: bfs --store exact: all cores; else 1]
+    ///
+    /// bfs is level-synchronous over a shared exact or tree store (the same
+    /// states, transitions, levels and deadlocks as one thread); dfs keeps a
+    /// stack per thread over the shared store, in a depth-first-like order
+    /// (the same states, transitions and deadlocks, no edge classes). Their
+    /// checks of deadlocks, assertions, goals and run-time errors run on
+    /// every thread (bfs: a shortest counterexample, as with one thread;
+    /// dfs: a path of the search); accepting cycles (--property) are sought
+    /// by the sequential nested DFS. 1: the sequential search. Without
+    /// --threads, bfs in the exact store takes every core, or the
+    /// environment's DVEMC_THREADS; otherwise 1 (the shared tree store
+    /// takes about twice the sequential one's bytes per state).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = heading::STORE)]
+    pub threads: Option<u32>,
+    /// Go on from FILE, and write it if the search stops (bfs --store ctree)
+    ///
+    /// If FILE exists the search goes on from it; if the search stops for
+    /// time, memory or Ctrl-C (result time_limit, memory_limit or
+    /// interrupted, exit 4) it writes one there, so that the same command
+    /// run again goes on where it stopped. A search that ends removes it
+    /// (one stopped by --max-states leaves it as it was). The record's
+    /// `checkpoint` gives the parts and the seconds before this one; rates
+    /// count every part.
+    #[arg(long, value_name = "FILE", help_heading = heading::STORE)]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Keep at most SIZE states in memory, or P% of the state space
+    ///
+    /// State caching: bfs and dfs with a cache run the general state
+    /// exploring algorithm of the state-caching paper. P: above 0, at most
+    /// 100; |S| comes from instances.csv, else from an exhaustive run first.
+    #[arg(long, value_name = "SIZE|P%", allow_hyphen_values = true, help_heading = heading::CACHING)]
+    pub cache: Option<CacheSize>,
+    /// Which cached state to drop when the cache is full [default: random]
+    ///
+    /// random, depth-min, depth-max, indegree, outdegree, visits,
+    /// stratified[:K], age, indegree-max, outdegree-max, visits-max, newest,
+    /// or FIRST+THEN (a first key, ties broken by random, newest, depth,
+    /// indegree, outdegree or visits; e.g. depth-max+random).
+    #[arg(long, value_name = "NAME", help_heading = heading::CACHING)]
+    pub replacement: Option<Replacement>,
+    /// Single-successor chain reduction (state-caching paper, Sect. 4.1)
+    #[arg(long, help_heading = heading::CACHING)]
+    pub chain_reduction: bool,
+    /// Edge-lean reduction with static transition independence
+    #[arg(long, hide_short_help = true, help_heading = heading::CACHING)]
+    pub edge_lean: bool,
+    /// End the run (result visit_limit) when visits exceed F × |S| [default: 5]
+    #[arg(long, value_name = "F", value_parser = factor, allow_negative_numbers = true, hide_short_help = true, help_heading = heading::CACHING)]
+    pub max_visits: Option<f64>,
+    /// Sweep-line (bfs, dfs) with this progress measure (DVE expressions)
+    ///
+    /// The expressions are compared lexicographically (comma-separated or
+    /// repeated).
+    #[arg(long, value_name = "EXPR", value_delimiter = ',', help_heading = heading::CACHING)]
+    pub progress: Vec<String>,
+    /// Sweep-line (bfs, dfs) with the automatic progress measure of level L
+    ///
+    /// 0: no regress transition; 1-5: at most 1, 2, 5, 10, 20 % of them.
+    /// The measure is derived from an exhaustive run first.
+    #[arg(long, value_name = "L", value_parser = level, allow_negative_numbers = true, help_heading = heading::CACHING)]
+    pub progress_level: Option<u8>,
+    /// How --progress-level derives its measure: projection or greedy [default: projection]
+    ///
+    /// projection: our reconstruction of Sect. 5.2, the components that each
+    /// decrease on at most the level's share of the transitions changing
+    /// them. greedy: refined while the whole vector's regress transitions
+    /// stay within the level's share.
+    #[arg(long, value_name = "HOW", hide_short_help = true, help_heading = heading::CACHING)]
+    pub progress_derivation: Option<Derivation>,
+
+    /// The last depth bound [default: go on until the frontier is empty]
+    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::DBDFS)]
     pub depth_cutoff: Option<u32>,
-    /// dbdfs: the depth increment between iterations [default: 50].
-    #[arg(long, value_name = "I", value_parser = parse_depth, allow_negative_numbers = true)]
+    /// The depth added at each iteration [default: 50]
+    #[arg(long, value_name = "I", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::DBDFS)]
     pub increment: Option<u32>,
-    /// dbdfs: the bounded DFS of each iteration: naive-unsound, naive-sound
-    /// or threshold [default: threshold].
-    #[arg(long, value_name = "VARIANT")]
+    /// Bounded DFS: naive-unsound, naive-sound or threshold [default: threshold]
+    #[arg(long, value_name = "VARIANT", help_heading = heading::DBDFS)]
     pub dbdfs: Option<Variant>,
-    /// dbdfs: how frontier states are kept: states, traces or tree
-    /// [default: tree].
-    #[arg(long, value_name = "REPR")]
+    /// How frontier states are kept: states, traces or tree [default: tree]
+    #[arg(long, value_name = "REPR", help_heading = heading::DBDFS)]
     pub frontier: Option<FrontierKind>,
 
-    /// highway, bbmc: the breadth bound N (most states per queue).
-    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true)]
+    /// The breadth bound: most states per queue (required)
+    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::BREADTH)]
     pub breadth: Option<u64>,
-    /// bbmc: graceful degradation from depth D on (Algorithm 3).
-    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true)]
+    /// Graceful degradation from depth D on (bbmc, Algorithm 3)
+    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::BREADTH)]
     pub degrade_depth: Option<u32>,
-    /// highway, bbmc: write the slice of the first run as Aldebaran (.aut)
-    /// or Graphviz (.dot, small slices) by the file's extension.
-    #[arg(long, value_name = "FILE")]
+    /// Write the first run's slice to FILE: .aut (Aldebaran) or .dot (Graphviz)
+    ///
+    /// The format comes from the extension; .dot suits small slices.
+    #[arg(long, value_name = "FILE", help_heading = heading::BREADTH)]
     pub export_lts: Option<PathBuf>,
-    /// highway, bbmc and the randomized searches: repeat the seeded run R
-    /// times (seeds drawn from --seed) and report means and the witness
-    /// rate [default: 1].
-    #[arg(long, value_name = "R", value_parser = parse_positive, allow_negative_numbers = true)]
-    pub runs: Option<u64>,
-    /// urs, sdrs, rurs, rsdrs: the memory bound N (most states stored).
-    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true)]
+
+    /// Memory bound: most states stored (urs, sdrs, rurs, rsdrs; required)
+    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
     pub memory_states: Option<u64>,
-    /// urs, sdrs, rurs, rsdrs, random-walk: most steps [default: 1000000].
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true)]
+    /// Most steps [default: 1000000]
+    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
     pub steps: Option<u64>,
-    /// urs, rurs: the mixing parameter X in [0, 1], the probability of
-    /// selecting a leaf (a stored state not selected yet) rather than an
-    /// internal node [default: uniform over the memory].
-    #[arg(long, value_name = "X", value_parser = fraction, allow_negative_numbers = true)]
+    /// Probability X of selecting a leaf, not an inner node (urs, rurs)
+    ///
+    /// A leaf is a stored state not selected yet; X is in [0, 1]
+    /// [default: uniform over the memory].
+    #[arg(long, value_name = "X", value_parser = fraction, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
     pub mixing: Option<f64>,
-    /// rurs, rsdrs: where to restart when the memory is full: initial or
-    /// random [default: initial].
-    #[arg(long, value_name = "FROM")]
+    /// Restart state when the memory fills: initial or random (rurs, rsdrs)
+    ///
+    /// initial: the initial state [default]; random: a uniformly chosen
+    /// state of the memory being emptied. (urs and sdrs stop instead.)
+    #[arg(long, value_name = "FROM", help_heading = heading::RANDOMIZED)]
     pub restart: Option<Restart>,
-    /// urs, sdrs, rurs, rsdrs, random-walk: how a step chooses among the
-    /// successors: `state` (a uniformly random successor state, the paper's
-    /// choice) or `transition` (a uniformly random transition: a state
-    /// reached by several transitions is more likely) [default: state].
-    #[arg(long, value_name = "HOW")]
+    /// How a step chooses among the successors: state or transition [default: state]
+    ///
+    /// state: a uniformly random successor state (the paper's choice).
+    /// transition: a uniformly random transition, so that a state reached
+    /// by several transitions is more likely.
+    #[arg(long, value_name = "HOW", hide_short_help = true, help_heading = heading::RANDOMIZED)]
     pub successor_choice: Option<SuccessorChoice>,
-    /// urs, sdrs, rurs, rsdrs, random-walk: measure the cover times of
-    /// these coverage levels, in % of |S| (e.g. 60,70,80,90,100; |S| from
-    /// instances.csv).
-    #[arg(long, value_name = "P,...", value_delimiter = ',', value_parser = percent)]
+    /// Measure cover times of these coverage levels in % of |S| (e.g. 50,90)
+    ///
+    /// |S| comes from instances.csv.
+    #[arg(long, value_name = "P,...", value_delimiter = ',', value_parser = percent, help_heading = heading::RANDOMIZED)]
     pub cover_targets: Vec<f64>,
-    /// Stop a run when it reaches the last --cover-targets level.
-    #[arg(long)]
+    /// Stop a run when it reaches the last --cover-targets level
+    #[arg(long, hide_short_help = true, help_heading = heading::RANDOMIZED)]
     pub stop_when_covered: bool,
-    /// bfs, dfs and the randomized searches: keep the counters (states,
-    /// transitions or steps) every SECONDS, in the record's `samples`.
-    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
-    pub sample_interval: Option<f64>,
 }
 
 impl ExploreArgs {

@@ -1,7 +1,9 @@
 //! `dvemc`: the command line of the DVE model checker.
 
 mod bench;
+mod exit_codes;
 mod explore;
+mod man;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
 /// too (loading, compiling): `harness::engine::guard`.
@@ -24,138 +26,173 @@ const EXIT_VIOLATED: u8 = 1;
 // 2 = usage error, produced by clap itself.
 const EXIT_INPUT: u8 = 3;
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0  run complete (explore) / model ok (check)
-  1  a property was violated (verify-beem: some count differs from BEEM)
-  2  usage error (unknown option, bad value)
-  3  input error: missing or unreadable file, malformed model, BEEM directory not found
-  4  budget exhausted: the state, time or memory limit stopped the run";
-
 #[derive(Parser, Debug)]
 #[command(
     name = "dvemc",
     version,
     about = "Explicit-state model checker for DVE models (BEEM benchmark suite)",
-    after_long_help = EXIT_CODES
+    max_term_width = 100,
+    after_long_help = exit_codes::text(exit_codes::DVEMC)
 )]
 pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+// The commands in the order of use. Each doc comment's first line is the
+// command's summary in `dvemc --help`; the rest is in its own `--help`.
 // Parsed once per run: the size of the biggest variant does not matter.
 #[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub(crate) enum Command {
-    /// Benchmark matrices: run (with resume and shards), list, report,
-    /// merge, slurm, compare (see results/SCHEMA.md).
+    /// Explore a model's state space with a search strategy and report what it found
+    ///
+    /// bfs (the default) and dfs visit every reachable state and check each
+    /// one; the other strategies are bounded (state caching, depth- or
+    /// breadth-bounded) or randomized searches, which visit part of the
+    /// state space within their bounds. The report gives the search's
+    /// counters, its verdict and a counterexample when it found one
+    /// (--json: one JSON object). `dvemc strategies` lists the strategies
+    /// and the options each takes; the headings below name them too.
+    #[command(after_long_help = exit_codes::text(exit_codes::EXPLORE))]
+    Explore(explore::ExploreArgs),
+    /// Parse and check a model; print its size in one line
+    ///
+    /// The line gives the processes, variables, the state vector's bytes
+    /// and the transitions; a malformed model gets an error naming the
+    /// file, line and column.
+    #[command(after_long_help = exit_codes::text(exit_codes::CHECK))]
+    Check {
+        /// A .dve file or a BEEM instance name such as adding.1
+        model: PathBuf,
+        /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Follow one path through a model: random (--random) or chosen (--guided)
+    #[command(after_long_help = exit_codes::text(exit_codes::SIMULATE))]
+    Simulate(SimulateArgs),
+    /// List the search strategies: what each does, its paper, the options it takes
+    #[command(after_long_help = exit_codes::text(exit_codes::STRATEGIES))]
+    Strategies {
+        /// One JSON array of objects (form, family, summary, paper, options)
+        #[arg(long)]
+        json: bool,
+    },
+    /// Benchmark matrices: run, list, report, merge, slurm, compare
+    ///
+    /// A matrix (a TOML file, beem/matrices/) names instances, strategies
+    /// and budgets; each cell is a child `dvemc explore --json`, one CSV row
+    /// per cell (results/SCHEMA.md).
+    #[command(after_long_help = exit_codes::text(exit_codes::BENCH))]
     Bench {
         #[command(subcommand)]
         command: bench::BenchCommand,
     },
-    /// Parse and check a model; print a one-line summary.
-    #[command(after_long_help = EXIT_CODES)]
-    Check {
-        /// A .dve file, or a BEEM instance name such as `adding.1`.
-        model: PathBuf,
-        /// BEEM directory (for instance names); default: $BEEM_DIR or ../shared/beem.
-        #[arg(long, value_name = "DIR")]
-        beem: Option<PathBuf>,
-    },
-    /// Explore the whole state space and print statistics.
-    #[command(after_long_help = EXIT_CODES)]
-    Explore(explore::ExploreArgs),
-    /// List the search strategies `explore --strategy` takes: what each
-    /// does, the paper it implements and the options it takes.
-    Strategies {
-        /// One JSON array of objects (form, family, summary, paper, options).
-        #[arg(long)]
-        json: bool,
-    },
-    /// Follow one path through the state space: seeded random choices
-    /// (--random) or choices read from standard input (--guided).
-    #[command(after_long_help = EXIT_CODES)]
-    Simulate(SimulateArgs),
-    /// Check every BEEM property with a recorded answer (reachability by
-    /// BFS, LTL by nested DFS) whose instance has at most N states; compare
-    /// with properties.csv and write a CSV report.
-    #[command(after_long_help = EXIT_CODES)]
-    VerifyProperties {
-        /// Largest instance to run, by BEEM's state count (also the state
-        /// budget of each product).
-        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
-        max_states: u64,
-        /// The CSV report.
-        #[arg(long, value_name = "FILE", default_value = "results/properties-verify.csv")]
-        out: PathBuf,
-        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
-        #[arg(long, value_name = "DIR")]
-        beem: Option<PathBuf>,
-    },
-    /// Compare the JIT with the interpreter on every BEEM file (instances and
-    /// property products): successor lists (labels, error flags, states, in
-    /// order) and fingerprints of every reachable state, whole state spaces
-    /// up to a size.
-    VerifyJit {
-        /// Largest state space compared whole; larger ones are compared on
-        /// their first N states (BFS) and reported as `too_large`.
-        #[arg(long, value_name = "N", default_value_t = 200_000)]
-        max_states: usize,
-        /// Files compared at once.
-        #[arg(long, value_name = "N", default_value_t = 2)]
-        jobs: usize,
-        /// The CSV report (model, result, states, transitions, compile_ms, seconds, detail).
-        #[arg(long, value_name = "FILE", default_value = "results/jit-verify.csv")]
-        out: PathBuf,
-        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
-        #[arg(long, value_name = "DIR")]
-        beem: Option<PathBuf>,
-    },
-    /// Explore every complete BEEM instance up to a size (BFS) and compare
-    /// its state count with instances.csv; write a CSV report.
-    #[command(after_long_help = EXIT_CODES)]
+    /// Explore BEEM's instances up to a size and compare the state counts with BEEM's
+    ///
+    /// Every complete instance of at most --max-states states (by BEEM's
+    /// count), breadth-first, smallest first, on the interpreter; the
+    /// counts are compared with instances.csv and written to a CSV report.
+    #[command(after_long_help = exit_codes::text(exit_codes::VERIFY_BEEM))]
     VerifyBeem {
-        /// Largest instance to run, by BEEM's state count.
+        /// Largest instance to run, by BEEM's state count
         #[arg(long, value_name = "N", default_value_t = 20_000_000)]
         max_states: u64,
-        /// The CSV report (instance, expected, got, match, seconds, bytes_per_state, result).
+        /// The CSV report (instance, expected, got, match, seconds, bytes_per_state, result)
         #[arg(long, value_name = "FILE", default_value = "results/beem-verify.csv")]
         out: PathBuf,
-        /// Memory budget of each run (same suffixes as `explore --memory-limit`).
+        /// Memory budget of each run (as `explore --memory-limit`)
         #[arg(long, value_name = "BYTES", value_parser = parse_bytes)]
         memory_limit: Option<u64>,
-        /// The visited set: exact or tree (as `explore --store`).
+        /// The visited set: exact or tree (as `explore --store`)
         #[arg(long, value_name = "NAME", default_value = "exact")]
         store: harness::engine::StoreKind,
-        /// BEEM directory; default: $BEEM_DIR, else ../shared/beem.
+        /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
+    },
+    /// Check every BEEM property with a recorded answer and compare with BEEM's answer
+    ///
+    /// Reachability by BFS, LTL by nested DFS, on the instances of at most
+    /// --max-states states; the answers are compared with properties.csv
+    /// and written to a CSV report.
+    #[command(after_long_help = exit_codes::text(exit_codes::VERIFY_PROPERTIES))]
+    VerifyProperties {
+        /// Largest instance to run, by BEEM's state count (also each product's state budget)
+        #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+        max_states: u64,
+        /// The CSV report
+        #[arg(long, value_name = "FILE", default_value = "results/properties-verify.csv")]
+        out: PathBuf,
+        /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Compare the JIT with the interpreter on every BEEM file, state by state
+    ///
+    /// Every BEEM file (instances and property products): the successor
+    /// lists (labels, error flags, states, in order) and the fingerprints of
+    /// every reachable state, whole state spaces up to --max-states states.
+    #[command(after_long_help = exit_codes::text(exit_codes::VERIFY_JIT))]
+    VerifyJit {
+        /// Largest state space compared whole
+        ///
+        /// Larger ones are compared on their first N states (BFS) and
+        /// reported as `too_large`.
+        #[arg(long, value_name = "N", default_value_t = 200_000)]
+        max_states: usize,
+        /// Files compared at once
+        #[arg(long, value_name = "N", default_value_t = 2)]
+        jobs: usize,
+        /// The CSV report (model, result, states, transitions, compile_ms, seconds, detail)
+        #[arg(long, value_name = "FILE", default_value = "results/jit-verify.csv")]
+        out: PathBuf,
+        /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
+        #[arg(long, value_name = "DIR")]
+        beem: Option<PathBuf>,
+    },
+    /// Print the shell completion script of SHELL
+    ///
+    /// For example `dvemc completions bash > ~/.local/share/bash-completion/completions/dvemc`;
+    /// completions/ holds the scripts of bash, zsh and fish.
+    #[command(after_long_help = exit_codes::text(exit_codes::COMPLETIONS))]
+    Completions {
+        /// The shell
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
     },
 }
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["random", "guided"])))]
 struct SimulateArgs {
-    /// A .dve file, or a BEEM instance name such as `adding.1`; without it,
-    /// the built-in example (two dining philosophers).
+    /// A .dve file or a BEEM instance name such as adding.1 [default: the built-in example]
+    ///
+    /// Without a model: the built-in example (two dining philosophers).
     model: Option<PathBuf>,
-    /// Take a uniformly random enabled transition at each step (reproducible
-    /// with --seed); stop after --steps steps or at a deadlock.
+    /// Take a uniformly random enabled transition at each step
+    ///
+    /// Reproducible with --seed; the run stops after --steps steps or at a
+    /// deadlock.
     #[arg(long)]
     random: bool,
-    /// At each step list the enabled transitions and read a line from
-    /// standard input: a transition number, `back` (undo) or `quit`.
+    /// Choose each step: list the enabled transitions, read the choice from standard input
+    ///
+    /// A line is a transition number, `back` (undo the last step) or `quit`;
+    /// the end of the input ends the run too.
     #[arg(long)]
     guided: bool,
-    /// Seed of the random choices (--random only).
+    /// Seed of the random choices (--random)
     #[arg(long, value_name = "S", default_value_t = 0, conflicts_with = "guided")]
     seed: u64,
-    /// Most steps to take (--random only).
+    /// Most steps to take (--random)
     #[arg(long, value_name = "N", default_value_t = 100, conflicts_with = "guided")]
     steps: u64,
-    /// BEEM directory (for instance names); default: $BEEM_DIR, else
-    /// ../shared/beem near the working directory or the executable.
+    /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
+    ///
+    /// Without --beem: the environment's BEEM_DIR, else ../shared/beem near
+    /// the working directory or the executable.
     #[arg(long, value_name = "DIR")]
     beem: Option<PathBuf>,
 }
@@ -174,6 +211,9 @@ impl std::error::Error for Printed {}
 
 fn main() -> ExitCode {
     harness::engine::interrupt::install();
+    if std::env::args().nth(1).as_deref() == Some("man") {
+        return man_cmd();
+    }
     let json = std::env::args().skip(1).any(|a| a == "--json");
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
@@ -217,6 +257,10 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(_) => unreachable!("explore is run by main"),
         Command::Simulate(args) => simulate_cmd(&args),
+        Command::Completions { shell } => {
+            man::print_completions(shell, Cli::command()).context("writing the script")?;
+            Ok(EXIT_OK)
+        }
         Command::Strategies { json } => {
             if json {
                 println!("{}", harness::run::strategy::registry_json());
@@ -349,6 +393,28 @@ fn run(cli: Cli) -> Result<u8> {
             } else {
                 EXIT_VIOLATED
             })
+        }
+    }
+}
+
+/// `dvemc man DIR` (`make man`): the man pages. Not a command of [`Cli`],
+/// so that neither the help nor the completions offer it.
+fn man_cmd() -> ExitCode {
+    let cmd = clap::Command::new("man")
+        .bin_name("dvemc man")
+        .about("Write the man pages of dvemc and its commands into DIR")
+        .after_long_help(exit_codes::text(exit_codes::MAN))
+        .arg(clap::arg!(<DIR> "Where to write them").value_parser(clap::value_parser!(PathBuf)));
+    let matches = cmd.get_matches_from(std::env::args().skip(1));
+    let dir = matches.get_one::<PathBuf>("DIR").expect("required");
+    match man::write_pages(Cli::command(), dir) {
+        Ok(pages) => {
+            println!("wrote {} man pages into {}", pages.len(), dir.display());
+            ExitCode::from(EXIT_OK)
+        }
+        Err(e) => {
+            eprintln!("dvemc: error: writing the man pages into {}: {e}", dir.display());
+            ExitCode::from(EXIT_INPUT)
         }
     }
 }
