@@ -308,6 +308,26 @@ pub struct RunRecord {
     /// and their seconds, and whether this run wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<crate::search::checkpoint::CheckpointInfo>,
+
+    /// What the run checked (the human report's wording; not in the JSON,
+    /// where `config` gives the options).
+    #[serde(skip)]
+    pub checked: Checked,
+}
+
+/// The properties a run checked: what its verdict is about. A deadlock the
+/// run counted without checking is no violation, and the report says so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub deadlock: bool,
+    /// Assertions, of a model that has some.
+    pub assert: bool,
+    /// Run-time errors.
+    pub error: bool,
+    /// Reachability goals.
+    pub goals: bool,
+    /// Accepting cycles of a property process (LTL).
+    pub cycles: bool,
 }
 
 /// The scalar fields, in order: the record's columns in a results row.
@@ -482,6 +502,8 @@ impl RunRecord {
             let Some(v) = map.get(*key) else { continue };
             let text = match (*key, v) {
                 (_, Value::Null) => continue,
+                ("verdict", Value::String(s)) => self.verdict_text(s),
+                ("deadlocks", Value::Number(n)) if !self.checked.deadlock => unchecked(n, "deadlock"),
                 ("time_s" | "get_state_time_s", Value::Number(n)) => human_secs(n.as_f64().unwrap_or(0.0)),
                 ("states_per_s", Value::Number(n)) => format!("{:.0}", n.as_f64().unwrap_or(0.0)),
                 ("bytes_per_state", Value::Number(n)) => format!("{:.1}", n.as_f64().unwrap_or(0.0)),
@@ -517,6 +539,37 @@ impl RunRecord {
             writeln!(out, "{:<22}{}", "frontier sizes:", sizes.join(" "))?;
         }
         Ok(())
+    }
+}
+
+impl RunRecord {
+    /// The verdict, with what holds when it holds.
+    fn verdict_text(&self, verdict: &str) -> String {
+        let c = self.checked;
+        let what: Vec<&str> = [
+            (c.assert, "assertions"),
+            (c.deadlock, "no deadlock"),
+            (c.error, "no run-time error"),
+            (c.goals, "no goal reached"),
+            (c.cycles, "no accepting cycle"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        if verdict == "holds" && !what.is_empty() {
+            format!("holds ({})", what.join(", "))
+        } else {
+            verdict.to_string()
+        }
+    }
+}
+
+/// A count of things the run found without checking them: not violations,
+/// so the report names the option that makes them ones.
+fn unchecked(n: &serde_json::Number, check: &str) -> String {
+    match n.as_u64() {
+        Some(k) if k > 0 => format!("{k} (not checked: --check {check} checks them)"),
+        _ => n.to_string(),
     }
 }
 

@@ -20,7 +20,7 @@ use crate::check::{self, CheckOptions, Checks, Goal, Search, Verdict};
 use crate::dbdfs::{self, FrontierKind, Variant};
 use crate::manifest::{Beem, PropertyKind};
 use crate::random_search::{self, Algo, Restart, SearchOptions};
-use crate::record::RunRecord;
+use crate::record::{Checked, RunRecord};
 use crate::search::{self, Limits, Outcome, Trace};
 use crate::strategy::{self, Family, Params, Strategy};
 
@@ -379,6 +379,13 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 } else {
                     Search::Bfs
                 };
+                rec.checked = Checked {
+                    deadlock: req.checks.deadlock,
+                    assert: req.checks.assert && has_asserts,
+                    error: req.checks.error,
+                    goals: !goals.is_empty(),
+                    cycles: ltl,
+                };
                 let opts = CheckOptions {
                     search,
                     checks: req.checks,
@@ -736,6 +743,12 @@ fn slices(
         deadlock: req.checks.deadlock || (goals.is_empty() && !ltl),
         accepting: ltl,
     };
+    rec.checked = Checked {
+        deadlock: targets.deadlock,
+        goals: targets.goal.is_some(),
+        cycles: ltl,
+        ..Checked::default()
+    };
     let seed = p.seed.unwrap_or(0);
     let (summary, mut kept) = bbmc::run_many(model, &opts, &targets, seed, runs, workers);
     if let (Some(path), Some(slice)) = (&p.export_lts, &kept.first_slice) {
@@ -861,6 +874,7 @@ fn randomized(
     };
     let pred = bbmc::goal_predicate(model, &goals);
     let goal = (!goals.is_empty()).then_some(&pred as bbmc::GoalFn);
+    rec.checked.goals = goal.is_some();
     let seed = p.seed.unwrap_or(0);
     let all = random_search::run_many(model, &opts, goal, seed, runs, workers);
     let s = random_search::summarize(&opts, seed, &all);

@@ -669,3 +669,54 @@ fn strategies_lists_the_registry() {
         );
     }
 }
+
+/// A line of the human report: its label, padded as the report pads it.
+fn report_line(out: &str, label: &str) -> String {
+    let key = format!("{label}:");
+    out.lines()
+        .find(|l| l.starts_with(&format!("{key:<22}")))
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{out}"))[22..]
+        .to_string()
+}
+
+/// A deadlock found while only assertions were checked is no violation
+/// (exit 0), and the report says what holds and names the check it lacked.
+#[test]
+fn unchecked_deadlocks_are_named_with_their_check() {
+    let f = TempFile::new(
+        "deadlocks",
+        b"byte x;\nprocess P {\nstate a, b;\ninit a;\nassert a: x < 5;\ntrans a -> b { effect x = 1; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", f.path()]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "holds (assertions)");
+    assert_eq!(
+        report_line(&out, "deadlocks"),
+        "1 (not checked: --check deadlock checks them)"
+    );
+    // Checked, the deadlock is the violation.
+    let o = dvemc(&["explore", f.path(), "--check", "deadlock,assert"]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "violated");
+    assert_eq!(report_line(&out, "deadlocks"), "1");
+    // No assertion to check: no verdict, the deadlocks still named.
+    let o = dvemc(&["explore", &example("phils2.dve")]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(
+        report_line(&stdout(&o), "deadlocks").ends_with("(not checked: --check deadlock checks them)"),
+        "{}",
+        stdout(&o)
+    );
+    // What holds, when several checks hold.
+    let ok = TempFile::new(
+        "cycle",
+        b"byte x;\nprocess P {\nstate a;\ninit a;\nassert a: x < 5;\ntrans a -> a { effect x = 1 - x; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", ok.path(), "--check", "deadlock,assert"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "holds (assertions, no deadlock)");
+    assert_eq!(report_line(&out, "deadlocks"), "0");
+}
