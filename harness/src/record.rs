@@ -315,8 +315,9 @@ pub struct RunRecord {
     pub checked: Checked,
 }
 
-/// The properties a run checked: what its verdict is about. A deadlock the
-/// run counted without checking is no violation, and the report says so.
+/// The properties a run checked: what its verdict is about. A deadlock or a
+/// run-time error the run counted without checking is no violation, and the
+/// report says so.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Checked {
     pub deadlock: bool,
@@ -504,6 +505,7 @@ impl RunRecord {
                 (_, Value::Null) => continue,
                 ("verdict", Value::String(s)) => self.verdict_text(s),
                 ("deadlocks", Value::Number(n)) if !self.checked.deadlock => unchecked(n, "deadlock"),
+                ("error_transitions", Value::Number(n)) if !self.checked.error => unchecked(n, "error"),
                 ("time_s" | "get_state_time_s", Value::Number(n)) => human_secs(n.as_f64().unwrap_or(0.0)),
                 ("states_per_s", Value::Number(n)) => format!("{:.0}", n.as_f64().unwrap_or(0.0)),
                 ("bytes_per_state", Value::Number(n)) => format!("{:.1}", n.as_f64().unwrap_or(0.0)),

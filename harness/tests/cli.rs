@@ -720,3 +720,25 @@ fn unchecked_deadlocks_are_named_with_their_check() {
     assert_eq!(report_line(&out, "verdict"), "holds (assertions, no deadlock)");
     assert_eq!(report_line(&out, "deadlocks"), "0");
 }
+
+/// An array written out of bounds without `--check error`: the erroneous
+/// transition is counted, not a violation (exit 0), and the report names
+/// the check.
+#[test]
+fn unchecked_run_time_errors_are_named_with_their_check() {
+    let f = TempFile::new(
+        "out-of-bounds",
+        b"byte a[2];\nbyte i;\nprocess P {\nstate s;\ninit s;\ntrans s -> s { guard i < 3; effect a[i] = 1, i = i + 1; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", f.path()]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(
+        report_line(&stdout(&o), "error transitions"),
+        "1 (not checked: --check error checks them)"
+    );
+    let o = dvemc(&["explore", f.path(), "--check", "error"]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "violated");
+    assert_eq!(report_line(&out, "error transitions"), "1");
+}
