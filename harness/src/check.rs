@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use dve_frontend::interp;
 use dve_frontend::ir;
-use dve_frontend::model::{NextState, Succ};
+use dve_frontend::model::{ModelInfo, NextState, Succ};
 use serde::Serialize;
 
 use crate::search::{
@@ -203,6 +203,20 @@ impl Prop<'_> {
         }
         None
     }
+}
+
+/// The violation with what failed named: a run-time error's kind, found by
+/// re-evaluating the last step on the reference interpreter (the JIT only
+/// flags errors), and the transition it happened on.
+fn explain(ir: &ir::Model, info: &ModelInfo, mut v: Violation) -> Violation {
+    if let (ViolationKind::ErrorState, Some(step)) = (v.kind, v.trace.steps.last()) {
+        let src = v.trace.state(v.trace.steps.len() - 1);
+        let why = interp::Interpreter::new(ir.clone())
+            .step_error(src, step.label)
+            .map_or_else(|| "run-time error".to_string(), |e| e.to_string());
+        v.detail = format!("{why} in {}", info.label_detail(&step.label));
+    }
+    v
 }
 
 /// A state predicate (a reachability goal), shareable between threads.
@@ -496,7 +510,8 @@ pub fn check_threads(
         search::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
     };
     let time_s = start.elapsed().as_secs_f64();
-    let first = first.map(|((kind, detail), trace)| Violation { kind, detail, trace });
+    let first =
+        first.map(|((kind, detail), trace)| explain(ir, model.info(), Violation { kind, detail, trace }));
     let verdict = if violations > 0 {
         Verdict::Violated
     } else if r.result.is_complete() {
@@ -616,7 +631,7 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
     } else {
         Verdict::Unknown
     };
-    let first = run.first;
+    let first = run.first.map(|v| explain(ir, model.info(), v));
     CheckReport {
         model: model.info().name.clone(),
         strategy: opts.search,

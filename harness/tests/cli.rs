@@ -742,3 +742,32 @@ fn unchecked_run_time_errors_are_named_with_their_check() {
     assert_eq!(report_line(&out, "verdict"), "violated");
     assert_eq!(report_line(&out, "error transitions"), "1");
 }
+
+/// `--check error` names the run-time error and the transition it happened
+/// on (the JIT only flags errors; the interpreter names them).
+#[test]
+fn a_run_time_error_is_named_with_its_transition() {
+    for (model, want) in [
+        (
+            "byte a[2];\nbyte i;\nprocess P {\nstate s;\ninit s;\ntrans s -> s { guard i < 3; effect a[i] = 1, i = i + 1; };\n}\nsystem async;\n",
+            "array index out of bounds in P: s -> s {guard i < 3; effect a[i] = 1, i = i + 1}",
+        ),
+        (
+            "byte x;\nprocess P {\nstate s, t;\ninit s;\ntrans s -> t { guard 10 / x > 1; };\n}\nsystem async;\n",
+            "division by zero in P: s -> t {guard (10 / x) > 1}",
+        ),
+        (
+            "byte x = 200;\nprocess P {\nstate s, t;\ninit s;\ntrans s -> t { effect x = x + 100; };\n}\nsystem async;\n",
+            "value out of the range of its variable's type in P: s -> t {effect x = x + 100}",
+        ),
+    ] {
+        let f = TempFile::new("error", model.as_bytes());
+        for backend in ["jit", "interp"] {
+            let o = dvemc(&["explore", f.path(), "--check", "error", "--backend", backend]);
+            assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+            let out = stdout(&o);
+            assert_eq!(report_line(&out, "violation kind"), "error_state");
+            assert_eq!(report_line(&out, "violation"), want, "{backend}");
+        }
+    }
+}
