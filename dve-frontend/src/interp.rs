@@ -545,6 +545,40 @@ pub fn eval(e: &Expr, s: &[u8]) -> Eval<i32> {
     })
 }
 
+/// Appends to `out` the state-vector offsets `e` reads in `s`, each once,
+/// in order: variables, array elements at their index in `s` (after the
+/// index's own reads; none for an index out of bounds), control states
+/// (`P.s`). Both operands of `and`,
+/// `or` and `imply` count, whether or not evaluation reaches the second.
+pub fn reads(e: &Expr, s: &[u8], out: &mut Vec<usize>) {
+    fn read(out: &mut Vec<usize>, offset: usize) {
+        if !out.contains(&offset) {
+            out.push(offset);
+        }
+    }
+    match e {
+        Expr::Const(_) => {}
+        Expr::Load { offset, .. } | Expr::InState { offset, .. } => read(out, *offset),
+        Expr::LoadIndex {
+            ty,
+            offset,
+            len,
+            index,
+        } => {
+            reads(index, s, out);
+            match eval(index, s) {
+                Ok(i) if i >= 0 && (i as u32) < *len => read(out, offset + i as usize * ty.width()),
+                _ => {}
+            }
+        }
+        Expr::ConstIndex { index, .. } | Expr::Unary(_, index) => reads(index, s, out),
+        Expr::Binary(_, a, b) => {
+            reads(a, s, out);
+            reads(b, s, out);
+        }
+    }
+}
+
 /// A strict binary operator on evaluated operands.
 pub fn binary(op: BinOp, x: i32, y: i32) -> Eval<i32> {
     Ok(match op {

@@ -195,7 +195,10 @@ impl Prop<'_> {
                 for (state, e, text) in &p.asserts {
                     // An assertion that cannot be evaluated counts as violated.
                     if *state == cs && !self.holds(i, e, s) {
-                        return Some((ViolationKind::Assert, text.clone()));
+                        return Some((
+                            ViolationKind::Assert,
+                            assertion_text(self.backend.info(), e, text, s),
+                        ));
                     }
                     i += 1;
                 }
@@ -203,6 +206,26 @@ impl Prop<'_> {
         }
         None
     }
+}
+
+/// A violated assertion as people read it: its text (`P: assert in s:
+/// expr`), then the values it read in the violating state `s`.
+fn assertion_text(info: &ModelInfo, e: &ir::Expr, text: &str, s: &[u8]) -> String {
+    let mut offsets = Vec::new();
+    interp::reads(e, s, &mut offsets);
+    let values: Vec<String> = offsets
+        .iter()
+        .filter_map(|&off| info.slots.iter().find(|slot| slot.offset == off))
+        .map(|slot| format!("{} = {}", slot.name, info.value_text(slot, s)))
+        .collect();
+    let mut out = text.to_string();
+    if let Err(why) = interp::eval(e, s) {
+        out += &format!(", which cannot be evaluated ({why})");
+    }
+    if !values.is_empty() {
+        out += &format!(", where {}", values.join(", "));
+    }
+    out
 }
 
 /// The violation with what failed named: a run-time error's kind, found by

@@ -771,3 +771,34 @@ fn a_run_time_error_is_named_with_its_transition() {
         }
     }
 }
+
+/// A violated assertion shows its expression and the values it read in the
+/// violating state.
+#[test]
+fn a_violated_assertion_shows_its_expression_and_values() {
+    for (assertion, want) in [
+        (
+            "a[i] + i < 5 or P1.t",
+            "P0: assert in cs: ((a[i] + i) < 5) or P1.t, where i = 1, a[1] = 4, P1 = s",
+        ),
+        (
+            "a[i + 5] == 0",
+            "P0: assert in cs: a[i + 5] == 0, which cannot be evaluated (array index out of bounds), where i = 1",
+        ),
+    ] {
+        let f = TempFile::new(
+            "assert",
+            format!(
+                "byte a[3] = {{0, 4, 0}};\nbyte i;\nprocess P0 {{\nstate idle, cs;\ninit idle;\nassert cs: {assertion};\ntrans idle -> cs {{ effect i = 1; }};\n}}\nprocess P1 {{\nstate s, t;\ninit s;\ntrans s -> t {{}};\n}}\nsystem async;\n"
+            )
+            .as_bytes(),
+        );
+        for backend in ["jit", "interp"] {
+            let o = dvemc(&["explore", f.path(), "--backend", backend]);
+            assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+            let out = stdout(&o);
+            assert_eq!(report_line(&out, "violation kind"), "assert");
+            assert_eq!(report_line(&out, "violation"), want, "{backend}");
+        }
+    }
+}
