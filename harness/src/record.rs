@@ -545,23 +545,29 @@ impl RunRecord {
 }
 
 impl RunRecord {
-    /// The verdict, with what holds when it holds.
+    /// The verdict as people read it: what holds when it holds; a goal
+    /// found is `reached` and one that cannot be is `unreachable` (BEEM's
+    /// "reachable: yes/no"), whatever else was checked beside it.
     fn verdict_text(&self, verdict: &str) -> String {
         let c = self.checked;
         let what: Vec<&str> = [
             (c.assert, "assertions"),
             (c.deadlock, "no deadlock"),
             (c.error, "no run-time error"),
-            (c.goals, "no goal reached"),
             (c.cycles, "no accepting cycle"),
         ]
         .into_iter()
         .filter_map(|(on, what)| on.then_some(what))
         .collect();
-        if verdict == "holds" && !what.is_empty() {
-            format!("holds ({})", what.join(", "))
-        } else {
-            verdict.to_string()
+        let kind = self.violation_kind.as_deref().or(self.witness_kind.as_deref());
+        match verdict {
+            "violated" if kind == Some("goal") => "reached".into(),
+            "holds" if what.is_empty() && c.goals => "unreachable".into(),
+            "holds" if !what.is_empty() => {
+                let goals = if c.goals { "; goal unreachable" } else { "" };
+                format!("holds ({}){goals}", what.join(", "))
+            }
+            _ => verdict.to_string(),
         }
     }
 }

@@ -802,3 +802,37 @@ fn a_violated_assertion_shows_its_expression_and_values() {
         }
     }
 }
+
+/// A goal found is "reached" (BEEM: reachable, yes), one the whole state
+/// space does not reach is "unreachable"; the exit codes are as for any
+/// property (1 when found).
+#[test]
+fn goals_are_reached_or_unreachable() {
+    let phils = example("phils2.dve");
+    for strategy in [
+        &["bfs"][..],
+        &["dfs"],
+        &["bbmc", "--breadth", "4"],
+        &["random-walk"],
+    ] {
+        let mut args = vec!["explore", &phils, "--goal", "Philosopher1.eat", "--strategy"];
+        args.extend(strategy);
+        let o = dvemc(&args);
+        assert_eq!(o.status.code(), Some(1), "{strategy:?}: {}", stderr(&o));
+        assert_eq!(report_line(&stdout(&o), "verdict"), "reached", "{strategy:?}");
+    }
+    let o = dvemc(&["explore", &phils, "--goal", "fork1 == 2"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(report_line(&stdout(&o), "verdict"), "unreachable");
+    // Beside other checks.
+    let f = TempFile::new(
+        "cycle",
+        b"byte x;\nprocess P {\nstate a;\ninit a;\nassert a: x < 5;\ntrans a -> a { effect x = 1 - x; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", f.path(), "--goal", "x == 3"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(
+        report_line(&stdout(&o), "verdict"),
+        "holds (assertions); goal unreachable"
+    );
+}
