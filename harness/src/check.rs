@@ -38,6 +38,25 @@ pub struct Checks {
     pub error: bool,
 }
 
+impl Checks {
+    /// The value of `--check` that asks for these checks.
+    pub fn option_value(self) -> String {
+        let names: Vec<&str> = [
+            (self.deadlock, "deadlock"),
+            (self.assert, "assert"),
+            (self.error, "error"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(",")
+        }
+    }
+}
+
 /// A reachability goal: found when the expression is non-zero.
 #[derive(Clone, Debug)]
 pub struct Goal {

@@ -30,7 +30,8 @@ pub struct RunRecord {
     pub instance: Option<String>,
     /// The normalised strategy (`bbfs:4`).
     pub strategy: String,
-    /// The strategy with its parameters as flags: a full configuration.
+    /// The strategy with its parameters and the properties checked as
+    /// flags: `dvemc explore MODEL --strategy CONFIG` re-runs the search.
     pub config: String,
     pub backend: String,
     /// The visited set: `exact` or `tree`.

@@ -181,6 +181,38 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> (PathBuf, Option<Stri
     (model.to_path_buf(), instance)
 }
 
+/// The run's configuration: the strategy and its parameters
+/// ([`strategy::config_text`]), then the properties it checks, so that
+/// `dvemc explore MODEL --strategy CONFIG` re-runs the same search. An
+/// option is given where the registry takes it, and `--check` where the
+/// checks differ from explore's default (the assertions, if the model has
+/// any): a library request that checks nothing explores as `bfs` does.
+fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool) -> String {
+    let takes = |flag: &str| strategy::validate(strategy, &[flag], p).is_ok();
+    let mut parts = vec![strategy::config_text(strategy, p)];
+    if takes("goal") {
+        parts.extend(
+            req.goals
+                .iter()
+                .map(|g| format!("--goal {}", strategy::shell_word(g))),
+        );
+    }
+    if let Some(n) = req.property.filter(|_| takes("property")) {
+        parts.push(format!("--property {n}"));
+    }
+    let c = req.checks;
+    if (c.deadlock || c.error || (has_asserts && !c.assert)) && takes("check") {
+        parts.push(format!("--check {}", req.checks.option_value()));
+    }
+    if req.all_violations && takes("all-violations") {
+        parts.push("--all-violations".into());
+    }
+    if req.ignore_property {
+        parts.push("--ignore-property".into());
+    }
+    parts.join(" ")
+}
+
 /// `|S|` of a complete BEEM instance from instances.csv.
 pub fn known_size(instance: &str, beem: Option<&Path>) -> Option<u64> {
     let b = Beem::locate(beem).ok()?;
@@ -339,7 +371,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         model: display_name,
         instance: instance.clone(),
         strategy: strategy.to_string(),
-        config: strategy::config_text(strategy, p),
+        config: config_text(strategy, p, req, has_asserts),
         backend: built.backend.name().to_string(),
         store: "exact".into(),
         state_len: model.state_len() as u64,

@@ -209,7 +209,7 @@ fn checks_on_threads_on_the_command_line() {
     assert!(matches!(o.status.code(), Some(0 | 1)), "stderr: {}", stderr(&o));
     let two = json(&o);
     assert_eq!(two["threads"], 2);
-    assert_eq!(two["config"], "bfs --threads 2");
+    assert_eq!(two["config"], "bfs --threads 2 --check deadlock,assert");
     for key in ["verdict", "violation_kind", "cex_length"] {
         assert_eq!(two[key], one[key], "{key}");
     }
@@ -835,4 +835,70 @@ fn goals_are_reached_or_unreachable() {
         report_line(&stdout(&o), "verdict"),
         "holds (assertions); goal unreachable"
     );
+}
+
+/// `config` is a command line: `dvemc explore MODEL --strategy CONFIG`
+/// re-runs the same search (checks, property, goals and the strategy's
+/// options included): the same counters, the same verdict, the same config.
+#[test]
+fn config_re_runs_the_same_search() {
+    let phils = example("phils2.dve");
+    let asserting = TempFile::new(
+        "assert",
+        b"byte x;\nprocess P {\nstate a, b;\ninit a;\nassert b: x < 1;\ntrans a -> b { effect x = 1; };\n}\nsystem async;\n",
+    );
+    let runs: [&[&str]; 8] = [
+        &[asserting.path()],
+        &[asserting.path(), "--check", "none"],
+        &["peterson.2", "--property", "2"],
+        &["adding.1", "--property", "1", "--strategy", "dfs"],
+        &[
+            &phils,
+            "--goal",
+            "Philosopher1.eat",
+            "--goal",
+            "fork1 == 2",
+            "--check",
+            "none",
+        ],
+        &[&phils, "--check", "deadlock,error", "--all-violations"],
+        &[&phils, "--strategy", "dfs", "--cache", "4", "--seed", "3"],
+        &[
+            &phils,
+            "--strategy",
+            "bbmc",
+            "--breadth",
+            "2",
+            "--check",
+            "deadlock",
+            "--goal",
+            "fork1 == 2",
+        ],
+    ];
+    for args in runs {
+        let first = json(&dvemc(&[&["explore", "--json"], args].concat()));
+        let config = first["config"].as_str().expect("a config");
+        let again = Command::new("sh")
+            .arg("-c")
+            .arg(format!("\"$0\" explore \"$1\" --json --strategy {config}"))
+            .arg(env!("CARGO_BIN_EXE_dvemc"))
+            .arg(args[0])
+            .output()
+            .expect("running sh");
+        let again = json(&again);
+        for key in [
+            "config",
+            "strategy",
+            "states",
+            "transitions",
+            "deadlocks",
+            "verdict",
+            "violation_kind",
+            "violation",
+            "violations",
+            "cex_length",
+        ] {
+            assert_eq!(first[key], again[key], "{key} of {args:?} (config: {config})");
+        }
+    }
 }
