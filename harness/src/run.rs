@@ -160,17 +160,18 @@ fn is_instance_name(p: &Path) -> bool {
 
 /// Resolves MODEL: an existing path as it is; a bare BEEM instance name to
 /// `dve/<name>.dve` in the BEEM directory. Returns the path and the BEEM
-/// instance name when the model is one.
-pub fn resolve_model(model: &Path, beem: Option<&Path>) -> (PathBuf, Option<String>) {
+/// instance name when the model is one; an input error when a bare name is
+/// neither a file nor an instance.
+pub fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Option<String>), RunError> {
     if is_instance_name(model) {
         let name = model.to_string_lossy().into_owned();
         if let Ok(b) = Beem::locate(beem) {
             let path = b.model_path(&name);
             if path.is_file() {
-                return (path, Some(name));
+                return Ok((path, Some(name)));
             }
         }
-        return (model.to_path_buf(), None);
+        return Err(no_such_model(&name, beem));
     }
     let instance = model
         .file_name()
@@ -178,7 +179,7 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> (PathBuf, Option<Stri
         .and_then(|f| f.strip_suffix(".dve"))
         .filter(|stem| !stem.contains(".prop"))
         .map(str::to_string);
-    (model.to_path_buf(), instance)
+    Ok((model.to_path_buf(), instance))
 }
 
 /// The run's configuration: the strategy and its parameters
@@ -211,6 +212,48 @@ fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool)
         parts.push("--ignore-property".into());
     }
     parts.join(" ")
+}
+
+/// The error for a MODEL that is neither a file nor a BEEM instance, naming
+/// the instances of its family, else the nearest names.
+fn no_such_model(name: &str, beem: Option<&Path>) -> RunError {
+    let error = |m: String| RunError {
+        file: Some(name.to_string()),
+        ..RunError::input(m)
+    };
+    let b = match Beem::locate(beem) {
+        Ok(b) => b,
+        Err(e) => {
+            return error(format!(
+                "{name}: no such file, nor a BEEM instance to look up: {e}"
+            ))
+        }
+    };
+    let names = b.models().unwrap_or_default();
+    let family = |n: &str| n.rsplit_once('.').map_or(n, |(f, _)| f).to_string();
+    let mut near: Vec<&str> = names
+        .iter()
+        .filter(|n| family(n) == family(name))
+        .map(String::as_str)
+        .collect();
+    if near.is_empty() {
+        let mut by_distance: Vec<(usize, &str)> = names
+            .iter()
+            .map(|n| (strsim::levenshtein(name, n), n.as_str()))
+            .filter(|&(d, _)| d <= 2)
+            .collect();
+        by_distance.sort();
+        near = by_distance.into_iter().take(3).map(|(_, n)| n).collect();
+    }
+    let hint = match near[..] {
+        [] => String::new(),
+        [one] => format!("; did you mean {one}?"),
+        _ => format!("; did you mean one of {}?", near.join(", ")),
+    };
+    error(format!(
+        "{name}: no such file, and no BEEM instance of that name in {}{hint}",
+        b.root().join("dve").display()
+    ))
 }
 
 /// `|S|` of a complete BEEM instance from instances.csv.
@@ -246,7 +289,8 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     let mut model_path = req
         .model
         .as_deref()
-        .map(|m| resolve_model(m, req.beem.as_deref()));
+        .map(|m| resolve_model(m, req.beem.as_deref()))
+        .transpose()?;
     if let Some(n) = req.property {
         let Some((_, Some(instance))) = model_path.clone() else {
             return Err(RunError::input(

@@ -902,3 +902,32 @@ fn config_re_runs_the_same_search() {
         }
     }
 }
+
+/// A bare name that is neither a file nor a BEEM instance is an input
+/// error (exit 3) that says so, with the instances of its family or the
+/// nearest names.
+#[test]
+fn a_missing_beem_instance_is_named_with_the_nearest_ones() {
+    for cmd in [&["explore"][..], &["check"], &["simulate", "--random"]] {
+        let o = dvemc(&[cmd, &["nosuchinstance.7"]].concat());
+        assert_eq!(o.status.code(), Some(3), "{cmd:?}: stderr: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("nosuchinstance.7: no such file, and no BEEM instance of that name in "),
+            "{cmd:?}: {e}"
+        );
+        assert!(!e.contains("did you mean"), "{cmd:?}: {e}");
+    }
+    let e = stderr(&dvemc(&["explore", "adding.7"]));
+    assert!(
+        e.ends_with("; did you mean one of adding.1, adding.2, adding.3, adding.4, adding.5, adding.6?\n"),
+        "{e}"
+    );
+    let e = stderr(&dvemc(&["explore", "petersen.2"]));
+    assert!(e.contains("; did you mean one of peterson.2, "), "{e}");
+    let o = dvemc(&["explore", "nosuchinstance.7", "--json"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["error"], "input");
+    assert_eq!(v["file"], "nosuchinstance.7");
+}
