@@ -6,9 +6,40 @@
 use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
 use crate::model::{read_slot, Label, ModelInfo, NextState, ProcessInfo, Slot, SlotKind, SuccBuf, NONE};
 
-/// A run-time error of the model (§8.1): the transition leads to the error state.
+/// A run-time error of the model (§8.1): the transition leads to the error
+/// state. The kind only names the error for people (`Interpreter::step_error`);
+/// every kind leads to the same error state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RuntimeError;
+pub enum RuntimeError {
+    /// An array index below 0 or past the array's end (read or write).
+    IndexOutOfBounds,
+    /// Division or remainder by zero.
+    DivisionByZero,
+    /// -2147483648 divided by -1 (a hardware trap in the reference).
+    DivisionOverflow,
+    /// A value assigned outside its variable's type.
+    ValueOutOfRange,
+    /// Both sides of a rendezvous assign the same global variable.
+    WriteConflict,
+    /// A rendezvous that passes a different number of values than its
+    /// receiver takes (the parser's checks leave none).
+    SyncMismatch,
+}
+
+impl std::fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            RuntimeError::IndexOutOfBounds => "array index out of bounds",
+            RuntimeError::DivisionByZero => "division by zero",
+            RuntimeError::DivisionOverflow => "division overflow (-2147483648 / -1)",
+            RuntimeError::ValueOutOfRange => "value out of the range of its variable's type",
+            RuntimeError::WriteConflict => "both sides of the rendezvous assign the same global variable",
+            RuntimeError::SyncMismatch => {
+                "the rendezvous passes a different number of values than its receiver takes"
+            }
+        })
+    }
+}
 
 type Eval<T> = Result<T, RuntimeError>;
 
@@ -73,7 +104,7 @@ impl Interpreter {
             Some(g) => match eval(g, s) {
                 Ok(0) => None,
                 Ok(_) => Some(false),
-                Err(RuntimeError) => Some(true),
+                Err(_) => Some(true),
             },
         }
     }
@@ -271,7 +302,7 @@ impl Interpreter {
                             unreachable!()
                         };
                         if values.len() != targets.len() {
-                            return Err(RuntimeError);
+                            return Err(RuntimeError::SyncMismatch);
                         }
                         let SyncKind::Send { channel, .. } = t.sync else {
                             unreachable!()
@@ -292,7 +323,10 @@ impl Interpreter {
                 SyncKind::BufSend { channel, values } => {
                     // §7.4: effects first, then the values are appended.
                     apply_effects(t, dst)?;
-                    let b = m.channels[*channel].buffer.as_ref().ok_or(RuntimeError)?;
+                    let b = m.channels[*channel]
+                        .buffer
+                        .as_ref()
+                        .ok_or(RuntimeError::SyncMismatch)?;
                     let count = self.buffer_count(*channel, dst);
                     write_u16(dst, b.offset, (count + 1) as u16);
                     let types = m.channels[*channel].item_types.as_deref().unwrap_or(&[]);
@@ -304,7 +338,10 @@ impl Interpreter {
                 }
                 SyncKind::BufRecv { channel, targets } => {
                     apply_effects(t, dst)?;
-                    let b = m.channels[*channel].buffer.as_ref().ok_or(RuntimeError)?;
+                    let b = m.channels[*channel]
+                        .buffer
+                        .as_ref()
+                        .ok_or(RuntimeError::SyncMismatch)?;
                     let types = m.channels[*channel].item_types.as_deref().unwrap_or(&[]);
                     for (i, target) in targets.iter().enumerate() {
                         let off = b.offset + 2 + b.item_offsets[i];
@@ -317,7 +354,7 @@ impl Interpreter {
                     dst.copy_within(start + b.item_size..start + count * b.item_size, start);
                     dst[start + (count - 1) * b.item_size..start + count * b.item_size].fill(0);
                 }
-                SyncKind::Recv { .. } => return Err(RuntimeError),
+                SyncKind::Recv { .. } => return Err(RuntimeError::SyncMismatch),
             }
         }
         if label.prop != NONE {
@@ -330,6 +367,51 @@ impl Interpreter {
         match &self.model.channels[channel].buffer {
             Some(b) => u16::from_le_bytes([s[b.offset], s[b.offset + 1]]) as u32,
             None => 0,
+        }
+    }
+
+    /// Why the step `label` from `src` leads to the error state: the first
+    /// run-time error met re-evaluating it — the guards of the transitions
+    /// it names, a receiver's guard on the sender's channel (§8.2), the
+    /// rendezvous write conflict, then the effects. `None` when none is met
+    /// (a `system sync` step may fail in a process its label does not name).
+    pub fn step_error(&self, src: &[u8], label: Label) -> Option<RuntimeError> {
+        let m = &self.model;
+        let named: Vec<&Transition> = [label.trans, label.partner, label.prop]
+            .into_iter()
+            .filter(|&t| t != NONE)
+            .map(|t| &m.transitions[t as usize])
+            .collect();
+        let guard_error = |t: &Transition| match &t.guard {
+            Some(g) if t.from == self.control_state(t.process, src) => eval(g, src).err(),
+            _ => None,
+        };
+        if let Some(e) = named.iter().find_map(|t| guard_error(t)) {
+            return Some(e);
+        }
+        if let (SystemKind::Async, Some(SyncKind::Send { channel, .. })) =
+            (m.system, named.first().map(|t| &t.sync))
+        {
+            let mut receivers = m
+                .transitions
+                .iter()
+                .filter(|r| matches!(r.sync, SyncKind::Recv { channel: c, .. } if c == *channel));
+            if let Some(e) = receivers.find_map(guard_error) {
+                return Some(e);
+            }
+        }
+        if let [a, b, ..] = named[..] {
+            if label.partner != NONE && conflict(a, b) {
+                return Some(RuntimeError::WriteConflict);
+            }
+        }
+        let mut dst = src.to_vec();
+        match m.system {
+            SystemKind::Async => self.apply_step(src, label, &mut dst).err(),
+            SystemKind::Sync => named.iter().find_map(|t| {
+                dst.copy_from_slice(src);
+                apply_effects(t, &mut dst).err()
+            }),
         }
     }
 
@@ -400,7 +482,7 @@ fn place_offset(place: &Place, s: &[u8]) -> Eval<usize> {
         Some((len, idx)) => {
             let i = eval(idx, s)?;
             if i < 0 || i as u32 >= *len {
-                return Err(RuntimeError);
+                return Err(RuntimeError::IndexOutOfBounds);
             }
             Ok(place.offset + i as usize * place.ty.width())
         }
@@ -410,7 +492,7 @@ fn place_offset(place: &Place, s: &[u8]) -> Eval<usize> {
 /// §6: a value outside the type's range is an error, not a wrap.
 fn write_checked(dst: &mut [u8], off: usize, ty: Ty, v: i32) -> Eval<()> {
     if !ty.contains(v) {
-        return Err(RuntimeError);
+        return Err(RuntimeError::ValueOutOfRange);
     }
     write_truncated(dst, off, ty, v);
     Ok(())
@@ -429,15 +511,15 @@ pub fn eval(e: &Expr, s: &[u8]) -> Eval<i32> {
         } => {
             let i = eval(index, s)?;
             if i < 0 || i as u32 >= *len {
-                return Err(RuntimeError);
+                return Err(RuntimeError::IndexOutOfBounds);
             }
             read_slot(s, offset + i as usize * ty.width(), ty.width(), ty.signed())
         }
         Expr::ConstIndex { values, index } => {
             let i = eval(index, s)?;
             *values
-                .get(usize::try_from(i).map_err(|_| RuntimeError)?)
-                .ok_or(RuntimeError)?
+                .get(usize::try_from(i).map_err(|_| RuntimeError::IndexOutOfBounds)?)
+                .ok_or(RuntimeError::IndexOutOfBounds)?
         }
         Expr::InState { offset, state } => (u16::from_le_bytes([s[*offset], s[offset + 1]]) == *state) as i32,
         Expr::Unary(op, a) => {
@@ -463,6 +545,40 @@ pub fn eval(e: &Expr, s: &[u8]) -> Eval<i32> {
     })
 }
 
+/// Appends to `out` the state-vector offsets `e` reads in `s`, each once,
+/// in order: variables, array elements at their index in `s` (after the
+/// index's own reads; none for an index out of bounds), control states
+/// (`P.s`). Both operands of `and`,
+/// `or` and `imply` count, whether or not evaluation reaches the second.
+pub fn reads(e: &Expr, s: &[u8], out: &mut Vec<usize>) {
+    fn read(out: &mut Vec<usize>, offset: usize) {
+        if !out.contains(&offset) {
+            out.push(offset);
+        }
+    }
+    match e {
+        Expr::Const(_) => {}
+        Expr::Load { offset, .. } | Expr::InState { offset, .. } => read(out, *offset),
+        Expr::LoadIndex {
+            ty,
+            offset,
+            len,
+            index,
+        } => {
+            reads(index, s, out);
+            match eval(index, s) {
+                Ok(i) if i >= 0 && (i as u32) < *len => read(out, offset + i as usize * ty.width()),
+                _ => {}
+            }
+        }
+        Expr::ConstIndex { index, .. } | Expr::Unary(_, index) => reads(index, s, out),
+        Expr::Binary(_, a, b) => {
+            reads(a, s, out);
+            reads(b, s, out);
+        }
+    }
+}
+
 /// A strict binary operator on evaluated operands.
 pub fn binary(op: BinOp, x: i32, y: i32) -> Eval<i32> {
     Ok(match op {
@@ -471,8 +587,9 @@ pub fn binary(op: BinOp, x: i32, y: i32) -> Eval<i32> {
         BinOp::Mul => x.wrapping_mul(y),
         // Division or remainder by zero, and i32::MIN / -1 (a hardware trap
         // in the reference), are run-time errors.
-        BinOp::Div => x.checked_div(y).ok_or(RuntimeError)?,
-        BinOp::Rem => x.checked_rem(y).ok_or(RuntimeError)?,
+        BinOp::Div | BinOp::Rem if y == 0 => return Err(RuntimeError::DivisionByZero),
+        BinOp::Div => x.checked_div(y).ok_or(RuntimeError::DivisionOverflow)?,
+        BinOp::Rem => x.checked_rem(y).ok_or(RuntimeError::DivisionOverflow)?,
         // Shift counts are taken modulo 32, as x86 does (C leaves it undefined).
         BinOp::Shl => x.wrapping_shl(y as u32),
         BinOp::Shr => x.wrapping_shr(y as u32),

@@ -209,7 +209,7 @@ pub struct Process {
     pub buf_send: Vec<usize>,
     /// All transition ids of the process in declaration order.
     pub all: Vec<usize>,
-    /// Assertions: (control state, expression, text).
+    /// Assertions: (control state, expression, text: `P: assert in s: expr`).
     pub asserts: Vec<(u16, Expr, String)>,
 }
 

@@ -209,7 +209,7 @@ fn checks_on_threads_on_the_command_line() {
     assert!(matches!(o.status.code(), Some(0 | 1)), "stderr: {}", stderr(&o));
     let two = json(&o);
     assert_eq!(two["threads"], 2);
-    assert_eq!(two["config"], "bfs --threads 2");
+    assert_eq!(two["config"], "bfs --threads 2 --check deadlock,assert");
     for key in ["verdict", "violation_kind", "cex_length"] {
         assert_eq!(two[key], one[key], "{key}");
     }
@@ -830,4 +830,266 @@ fn strategies_lists_the_registry() {
             "{form} missing:\n{text}"
         );
     }
+}
+
+/// A line of the human report: its label, padded as the report pads it.
+fn report_line(out: &str, label: &str) -> String {
+    let key = format!("{label}:");
+    out.lines()
+        .find(|l| l.starts_with(&format!("{key:<22}")))
+        .unwrap_or_else(|| panic!("no `{label}` line in:\n{out}"))[22..]
+        .to_string()
+}
+
+/// A deadlock found while only assertions were checked is no violation
+/// (exit 0), and the report says what holds and names the check it lacked.
+#[test]
+fn unchecked_deadlocks_are_named_with_their_check() {
+    let f = TempFile::new(
+        "deadlocks",
+        b"byte x;\nprocess P {\nstate a, b;\ninit a;\nassert a: x < 5;\ntrans a -> b { effect x = 1; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", f.path()]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "holds (assertions)");
+    assert_eq!(
+        report_line(&out, "deadlocks"),
+        "1 (not checked: --check deadlock checks them)"
+    );
+    // Checked, the deadlock is the violation.
+    let o = dvemc(&["explore", f.path(), "--check", "deadlock,assert"]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "violated");
+    assert_eq!(report_line(&out, "deadlocks"), "1");
+    // No assertion to check: no verdict, the deadlocks still named.
+    let o = dvemc(&["explore", &example("phils2.dve")]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(
+        report_line(&stdout(&o), "deadlocks").ends_with("(not checked: --check deadlock checks them)"),
+        "{}",
+        stdout(&o)
+    );
+    // What holds, when several checks hold.
+    let ok = TempFile::new(
+        "cycle",
+        b"byte x;\nprocess P {\nstate a;\ninit a;\nassert a: x < 5;\ntrans a -> a { effect x = 1 - x; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", ok.path(), "--check", "deadlock,assert"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "holds (assertions, no deadlock)");
+    assert_eq!(report_line(&out, "deadlocks"), "0");
+}
+
+/// An array written out of bounds without `--check error`: the erroneous
+/// transition is counted, not a violation (exit 0), and the report names
+/// the check.
+#[test]
+fn unchecked_run_time_errors_are_named_with_their_check() {
+    let f = TempFile::new(
+        "out-of-bounds",
+        b"byte a[2];\nbyte i;\nprocess P {\nstate s;\ninit s;\ntrans s -> s { guard i < 3; effect a[i] = 1, i = i + 1; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", f.path()]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(
+        report_line(&stdout(&o), "error transitions"),
+        "1 (not checked: --check error checks them)"
+    );
+    let o = dvemc(&["explore", f.path(), "--check", "error"]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(report_line(&out, "verdict"), "violated");
+    assert_eq!(report_line(&out, "error transitions"), "1");
+}
+
+/// `--check error` names the run-time error and the transition it happened
+/// on (the JIT only flags errors; the interpreter names them).
+#[test]
+fn a_run_time_error_is_named_with_its_transition() {
+    for (model, want) in [
+        (
+            "byte a[2];\nbyte i;\nprocess P {\nstate s;\ninit s;\ntrans s -> s { guard i < 3; effect a[i] = 1, i = i + 1; };\n}\nsystem async;\n",
+            "array index out of bounds in P: s -> s {guard i < 3; effect a[i] = 1, i = i + 1}",
+        ),
+        (
+            "byte x;\nprocess P {\nstate s, t;\ninit s;\ntrans s -> t { guard 10 / x > 1; };\n}\nsystem async;\n",
+            "division by zero in P: s -> t {guard (10 / x) > 1}",
+        ),
+        (
+            "byte x = 200;\nprocess P {\nstate s, t;\ninit s;\ntrans s -> t { effect x = x + 100; };\n}\nsystem async;\n",
+            "value out of the range of its variable's type in P: s -> t {effect x = x + 100}",
+        ),
+    ] {
+        let f = TempFile::new("error", model.as_bytes());
+        for backend in ["jit", "interp"] {
+            let o = dvemc(&["explore", f.path(), "--check", "error", "--backend", backend]);
+            assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+            let out = stdout(&o);
+            assert_eq!(report_line(&out, "violation kind"), "error_state");
+            assert_eq!(report_line(&out, "violation"), want, "{backend}");
+        }
+    }
+}
+
+/// A violated assertion shows its expression and the values it read in the
+/// violating state.
+#[test]
+fn a_violated_assertion_shows_its_expression_and_values() {
+    for (assertion, want) in [
+        (
+            "a[i] + i < 5 or P1.t",
+            "P0: assert in cs: ((a[i] + i) < 5) or P1.t, where i = 1, a[1] = 4, P1 = s",
+        ),
+        (
+            "a[i + 5] == 0",
+            "P0: assert in cs: a[i + 5] == 0, which cannot be evaluated (array index out of bounds), where i = 1",
+        ),
+    ] {
+        let f = TempFile::new(
+            "assert",
+            format!(
+                "byte a[3] = {{0, 4, 0}};\nbyte i;\nprocess P0 {{\nstate idle, cs;\ninit idle;\nassert cs: {assertion};\ntrans idle -> cs {{ effect i = 1; }};\n}}\nprocess P1 {{\nstate s, t;\ninit s;\ntrans s -> t {{}};\n}}\nsystem async;\n"
+            )
+            .as_bytes(),
+        );
+        for backend in ["jit", "interp"] {
+            let o = dvemc(&["explore", f.path(), "--backend", backend]);
+            assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+            let out = stdout(&o);
+            assert_eq!(report_line(&out, "violation kind"), "assert");
+            assert_eq!(report_line(&out, "violation"), want, "{backend}");
+        }
+    }
+}
+
+/// A goal found is "reached" (BEEM: reachable, yes), one the whole state
+/// space does not reach is "unreachable"; the exit codes are as for any
+/// property (1 when found).
+#[test]
+fn goals_are_reached_or_unreachable() {
+    let phils = example("phils2.dve");
+    for strategy in [
+        &["bfs"][..],
+        &["dfs"],
+        &["bbmc", "--breadth", "4"],
+        &["random-walk"],
+    ] {
+        let mut args = vec!["explore", &phils, "--goal", "Philosopher1.eat", "--strategy"];
+        args.extend(strategy);
+        let o = dvemc(&args);
+        assert_eq!(o.status.code(), Some(1), "{strategy:?}: {}", stderr(&o));
+        assert_eq!(report_line(&stdout(&o), "verdict"), "reached", "{strategy:?}");
+    }
+    let o = dvemc(&["explore", &phils, "--goal", "fork1 == 2"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(report_line(&stdout(&o), "verdict"), "unreachable");
+    // Beside other checks.
+    let f = TempFile::new(
+        "cycle",
+        b"byte x;\nprocess P {\nstate a;\ninit a;\nassert a: x < 5;\ntrans a -> a { effect x = 1 - x; };\n}\nsystem async;\n",
+    );
+    let o = dvemc(&["explore", f.path(), "--goal", "x == 3"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(
+        report_line(&stdout(&o), "verdict"),
+        "holds (assertions); goal unreachable"
+    );
+}
+
+/// `config` is a command line: `dvemc explore MODEL --strategy CONFIG`
+/// re-runs the same search (checks, property, goals and the strategy's
+/// options included): the same counters, the same verdict, the same config.
+#[test]
+fn config_re_runs_the_same_search() {
+    let phils = example("phils2.dve");
+    let asserting = TempFile::new(
+        "assert",
+        b"byte x;\nprocess P {\nstate a, b;\ninit a;\nassert b: x < 1;\ntrans a -> b { effect x = 1; };\n}\nsystem async;\n",
+    );
+    let runs: [&[&str]; 8] = [
+        &[asserting.path()],
+        &[asserting.path(), "--check", "none"],
+        &["peterson.2", "--property", "2"],
+        &["adding.1", "--property", "1", "--strategy", "dfs"],
+        &[
+            &phils,
+            "--goal",
+            "Philosopher1.eat",
+            "--goal",
+            "fork1 == 2",
+            "--check",
+            "none",
+        ],
+        &[&phils, "--check", "deadlock,error", "--all-violations"],
+        &[&phils, "--strategy", "dfs", "--cache", "4", "--seed", "3"],
+        &[
+            &phils,
+            "--strategy",
+            "bbmc",
+            "--breadth",
+            "2",
+            "--check",
+            "deadlock",
+            "--goal",
+            "fork1 == 2",
+        ],
+    ];
+    for args in runs {
+        let first = json(&dvemc(&[&["explore", "--json"], args].concat()));
+        let config = first["config"].as_str().expect("a config");
+        let again = Command::new("sh")
+            .arg("-c")
+            .arg(format!("\"$0\" explore \"$1\" --json --strategy {config}"))
+            .arg(env!("CARGO_BIN_EXE_dvemc"))
+            .arg(args[0])
+            .output()
+            .expect("running sh");
+        let again = json(&again);
+        for key in [
+            "config",
+            "strategy",
+            "states",
+            "transitions",
+            "deadlocks",
+            "verdict",
+            "violation_kind",
+            "violation",
+            "violations",
+            "cex_length",
+        ] {
+            assert_eq!(first[key], again[key], "{key} of {args:?} (config: {config})");
+        }
+    }
+}
+
+/// A bare name that is neither a file nor a BEEM instance is an input
+/// error (exit 3) that says so, with the instances of its family or the
+/// nearest names.
+#[test]
+fn a_missing_beem_instance_is_named_with_the_nearest_ones() {
+    for cmd in [&["explore"][..], &["check"], &["simulate", "--random"]] {
+        let o = dvemc(&[cmd, &["nosuchinstance.7"]].concat());
+        assert_eq!(o.status.code(), Some(3), "{cmd:?}: stderr: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(
+            e.contains("nosuchinstance.7: no such file, and no BEEM instance of that name in "),
+            "{cmd:?}: {e}"
+        );
+        assert!(!e.contains("did you mean"), "{cmd:?}: {e}");
+    }
+    let e = stderr(&dvemc(&["explore", "adding.7"]));
+    assert!(
+        e.ends_with("; did you mean one of adding.1, adding.2, adding.3, adding.4, adding.5, adding.6?\n"),
+        "{e}"
+    );
+    let e = stderr(&dvemc(&["explore", "petersen.2"]));
+    assert!(e.contains("; did you mean one of peterson.2, "), "{e}");
+    let o = dvemc(&["explore", "nosuchinstance.7", "--json"]);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["error"], "input");
+    assert_eq!(v["file"], "nosuchinstance.7");
 }

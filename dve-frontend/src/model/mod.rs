@@ -244,21 +244,25 @@ impl ModelInfo {
 
     /// Renders a state as `x=1, a=[0,2], P=idle, P.k=3`.
     pub fn state_text(&self, state: &[u8]) -> String {
-        let mut out = Vec::with_capacity(self.slots.len());
-        for slot in &self.slots {
-            let v = self.slot_value(slot, state);
-            match slot.kind {
-                SlotKind::ControlState { process } => {
-                    let names = &self.processes[process].states;
-                    match names.get(v as usize) {
-                        Some(n) => out.push(format!("{}={}", slot.name, n)),
-                        None => out.push(format!("{}=<error>", slot.name)),
-                    }
-                }
-                _ => out.push(format!("{}={}", slot.name, v)),
-            }
-        }
+        let out: Vec<String> = self
+            .slots
+            .iter()
+            .map(|slot| format!("{}={}", slot.name, self.value_text(slot, state)))
+            .collect();
         out.join(", ")
+    }
+
+    /// A slot's value in `state` as people read it: a number, or a control
+    /// state's name (`<error>` in the error state).
+    pub fn value_text(&self, slot: &Slot, state: &[u8]) -> String {
+        let v = self.slot_value(slot, state);
+        match slot.kind {
+            SlotKind::ControlState { process } => match self.processes[process].states.get(v as usize) {
+                Some(n) => n.clone(),
+                None => "<error>".into(),
+            },
+            _ => v.to_string(),
+        }
     }
 }
 

@@ -24,7 +24,7 @@ impl Ctx<'_> {
                     continue;
                 };
                 if let Some(x) = self.lower_expr(e, scope) {
-                    let text = format!("{}: assert in {}", ap.name.name, sid.name);
+                    let text = format!("{}: assert in {}: {e}", ap.name.name, sid.name);
                     self.processes[p].asserts.push((s, x, text));
                 }
             }

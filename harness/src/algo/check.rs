@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use dve_frontend::interp;
 use dve_frontend::ir;
-use dve_frontend::model::{NextState, Succ};
+use dve_frontend::model::{ModelInfo, NextState, Succ};
 use serde::Serialize;
 
 use crate::engine::{
@@ -36,6 +36,25 @@ pub struct Checks {
     pub assert: bool,
     /// A transition that raises a run-time error (leads to the error state).
     pub error: bool,
+}
+
+impl Checks {
+    /// The value of `--check` that asks for these checks.
+    pub fn option_value(self) -> String {
+        let names: Vec<&str> = [
+            (self.deadlock, "deadlock"),
+            (self.assert, "assert"),
+            (self.error, "error"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        if names.is_empty() {
+            "none".into()
+        } else {
+            names.join(",")
+        }
+    }
 }
 
 /// A reachability goal: found when the expression is non-zero.
@@ -195,7 +214,10 @@ impl Prop<'_> {
                 for (state, e, text) in &p.asserts {
                     // An assertion that cannot be evaluated counts as violated.
                     if *state == cs && !self.holds(i, e, s) {
-                        return Some((ViolationKind::Assert, text.clone()));
+                        return Some((
+                            ViolationKind::Assert,
+                            assertion_text(self.backend.info(), e, text, s),
+                        ));
                     }
                     i += 1;
                 }
@@ -203,6 +225,40 @@ impl Prop<'_> {
         }
         None
     }
+}
+
+/// A violated assertion as people read it: its text (`P: assert in s:
+/// expr`), then the values it read in the violating state `s`.
+fn assertion_text(info: &ModelInfo, e: &ir::Expr, text: &str, s: &[u8]) -> String {
+    let mut offsets = Vec::new();
+    interp::reads(e, s, &mut offsets);
+    let values: Vec<String> = offsets
+        .iter()
+        .filter_map(|&off| info.slots.iter().find(|slot| slot.offset == off))
+        .map(|slot| format!("{} = {}", slot.name, info.value_text(slot, s)))
+        .collect();
+    let mut out = text.to_string();
+    if let Err(why) = interp::eval(e, s) {
+        out += &format!(", which cannot be evaluated ({why})");
+    }
+    if !values.is_empty() {
+        out += &format!(", where {}", values.join(", "));
+    }
+    out
+}
+
+/// The violation with what failed named: a run-time error's kind, found by
+/// re-evaluating the last step on the reference interpreter (the JIT only
+/// flags errors), and the transition it happened on.
+fn explain(ir: &ir::Model, info: &ModelInfo, mut v: Violation) -> Violation {
+    if let (ViolationKind::ErrorState, Some(step)) = (v.kind, v.trace.steps.last()) {
+        let src = v.trace.state(v.trace.steps.len() - 1);
+        let why = interp::Interpreter::new(ir.clone())
+            .step_error(src, step.label)
+            .map_or_else(|| "run-time error".to_string(), |e| e.to_string());
+        v.detail = format!("{why} in {}", info.label_detail(&step.label));
+    }
+    v
 }
 
 /// A state predicate (a reachability goal), shareable between threads.
@@ -496,7 +552,8 @@ pub fn check_threads(
         engine::loops::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
     };
     let time_s = start.elapsed().as_secs_f64();
-    let first = first.map(|((kind, detail), trace)| Violation { kind, detail, trace });
+    let first =
+        first.map(|((kind, detail), trace)| explain(ir, model.info(), Violation { kind, detail, trace }));
     let verdict = if violations > 0 {
         Verdict::Violated
     } else if r.result.is_complete() {
@@ -616,7 +673,7 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
     } else {
         Verdict::Unknown
     };
-    let first = run.first;
+    let first = run.first.map(|v| explain(ir, model.info(), v));
     CheckReport {
         model: model.info().name.clone(),
         strategy: opts.search,

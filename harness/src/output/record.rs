@@ -31,7 +31,8 @@ pub struct RunRecord {
     pub instance: Option<String>,
     /// The normalised strategy (`bbfs:4`).
     pub strategy: String,
-    /// The strategy with its parameters as flags: a full configuration.
+    /// The strategy with its parameters and the properties checked as
+    /// flags: `dvemc explore MODEL --strategy CONFIG` re-runs the search.
     pub config: String,
     pub backend: String,
     /// The visited set: `exact` or `tree`.
@@ -309,6 +310,27 @@ pub struct RunRecord {
     /// and their seconds, and whether this run wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<crate::engine::checkpoint::CheckpointInfo>,
+
+    /// What the run checked (the human report's wording; not in the JSON,
+    /// where `config` gives the options).
+    #[serde(skip)]
+    pub checked: Checked,
+}
+
+/// The properties a run checked: what its verdict is about. A deadlock or a
+/// run-time error the run counted without checking is no violation, and the
+/// report says so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub deadlock: bool,
+    /// Assertions, of a model that has some.
+    pub assert: bool,
+    /// Run-time errors.
+    pub error: bool,
+    /// Reachability goals.
+    pub goals: bool,
+    /// Accepting cycles of a property process (LTL).
+    pub cycles: bool,
 }
 
 /// The scalar fields, in order: the record's columns in a results row.
@@ -483,6 +505,9 @@ impl RunRecord {
             let Some(v) = map.get(*key) else { continue };
             let text = match (*key, v) {
                 (_, Value::Null) => continue,
+                ("verdict", Value::String(s)) => self.verdict_text(s),
+                ("deadlocks", Value::Number(n)) if !self.checked.deadlock => unchecked(n, "deadlock"),
+                ("error_transitions", Value::Number(n)) if !self.checked.error => unchecked(n, "error"),
                 ("time_s" | "get_state_time_s", Value::Number(n)) => human_secs(n.as_f64().unwrap_or(0.0)),
                 ("states_per_s", Value::Number(n)) => format!("{:.0}", n.as_f64().unwrap_or(0.0)),
                 ("bytes_per_state", Value::Number(n)) => format!("{:.1}", n.as_f64().unwrap_or(0.0)),
@@ -518,6 +543,43 @@ impl RunRecord {
             writeln!(out, "{:<22}{}", "frontier sizes:", sizes.join(" "))?;
         }
         Ok(())
+    }
+}
+
+impl RunRecord {
+    /// The verdict as people read it: what holds when it holds; a goal
+    /// found is `reached` and one that cannot be is `unreachable` (BEEM's
+    /// "reachable: yes/no"), whatever else was checked beside it.
+    fn verdict_text(&self, verdict: &str) -> String {
+        let c = self.checked;
+        let what: Vec<&str> = [
+            (c.assert, "assertions"),
+            (c.deadlock, "no deadlock"),
+            (c.error, "no run-time error"),
+            (c.cycles, "no accepting cycle"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        let kind = self.violation_kind.as_deref().or(self.witness_kind.as_deref());
+        match verdict {
+            "violated" if kind == Some("goal") => "reached".into(),
+            "holds" if what.is_empty() && c.goals => "unreachable".into(),
+            "holds" if !what.is_empty() => {
+                let goals = if c.goals { "; goal unreachable" } else { "" };
+                format!("holds ({}){goals}", what.join(", "))
+            }
+            _ => verdict.to_string(),
+        }
+    }
+}
+
+/// A count of things the run found without checking them: not violations,
+/// so the report names the option that makes them ones.
+fn unchecked(n: &serde_json::Number, check: &str) -> String {
+    match n.as_u64() {
+        Some(k) if k > 0 => format!("{k} (not checked: --check {check} checks them)"),
+        _ => n.to_string(),
     }
 }
 

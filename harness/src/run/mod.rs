@@ -24,7 +24,7 @@ use crate::algo::random::{self, Algo, Restart, SearchOptions};
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::backend::{self, Backend};
 use crate::model::beem::{Beem, PropertyKind};
-use crate::output::record::RunRecord;
+use crate::output::record::{Checked, RunRecord};
 use strategy::{Family, Params, Strategy};
 
 use crate::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
@@ -161,17 +161,18 @@ fn is_instance_name(p: &Path) -> bool {
 
 /// Resolves MODEL: an existing path as it is; a bare BEEM instance name to
 /// `dve/<name>.dve` in the BEEM directory. Returns the path and the BEEM
-/// instance name when the model is one.
-pub fn resolve_model(model: &Path, beem: Option<&Path>) -> (PathBuf, Option<String>) {
+/// instance name when the model is one; an input error when a bare name is
+/// neither a file nor an instance.
+pub fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Option<String>), RunError> {
     if is_instance_name(model) {
         let name = model.to_string_lossy().into_owned();
         if let Ok(b) = Beem::locate(beem) {
             let path = b.model_path(&name);
             if path.is_file() {
-                return (path, Some(name));
+                return Ok((path, Some(name)));
             }
         }
-        return (model.to_path_buf(), None);
+        return Err(no_such_model(&name, beem));
     }
     let instance = model
         .file_name()
@@ -179,7 +180,81 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> (PathBuf, Option<Stri
         .and_then(|f| f.strip_suffix(".dve"))
         .filter(|stem| !stem.contains(".prop"))
         .map(str::to_string);
-    (model.to_path_buf(), instance)
+    Ok((model.to_path_buf(), instance))
+}
+
+/// The run's configuration: the strategy and its parameters
+/// ([`strategy::config_text`]), then the properties it checks, so that
+/// `dvemc explore MODEL --strategy CONFIG` re-runs the same search. An
+/// option is given where the registry takes it, and `--check` where the
+/// checks differ from explore's default (the assertions, if the model has
+/// any): a library request that checks nothing explores as `bfs` does.
+fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool) -> String {
+    let takes = |flag: &str| strategy::validate(strategy, &[flag], p).is_ok();
+    let mut parts = vec![strategy::config_text(strategy, p)];
+    if takes("goal") {
+        parts.extend(
+            req.goals
+                .iter()
+                .map(|g| format!("--goal {}", strategy::shell_word(g))),
+        );
+    }
+    if let Some(n) = req.property.filter(|_| takes("property")) {
+        parts.push(format!("--property {n}"));
+    }
+    let c = req.checks;
+    if (c.deadlock || c.error || (has_asserts && !c.assert)) && takes("check") {
+        parts.push(format!("--check {}", req.checks.option_value()));
+    }
+    if req.all_violations && takes("all-violations") {
+        parts.push("--all-violations".into());
+    }
+    if req.ignore_property {
+        parts.push("--ignore-property".into());
+    }
+    parts.join(" ")
+}
+
+/// The error for a MODEL that is neither a file nor a BEEM instance, naming
+/// the instances of its family, else the nearest names.
+fn no_such_model(name: &str, beem: Option<&Path>) -> RunError {
+    let error = |m: String| RunError {
+        file: Some(name.to_string()),
+        ..RunError::input(m)
+    };
+    let b = match Beem::locate(beem) {
+        Ok(b) => b,
+        Err(e) => {
+            return error(format!(
+                "{name}: no such file, nor a BEEM instance to look up: {e}"
+            ))
+        }
+    };
+    let names = b.models().unwrap_or_default();
+    let family = |n: &str| n.rsplit_once('.').map_or(n, |(f, _)| f).to_string();
+    let mut near: Vec<&str> = names
+        .iter()
+        .filter(|n| family(n) == family(name))
+        .map(String::as_str)
+        .collect();
+    if near.is_empty() {
+        let mut by_distance: Vec<(usize, &str)> = names
+            .iter()
+            .map(|n| (strsim::levenshtein(name, n), n.as_str()))
+            .filter(|&(d, _)| d <= 2)
+            .collect();
+        by_distance.sort();
+        near = by_distance.into_iter().take(3).map(|(_, n)| n).collect();
+    }
+    let hint = match near[..] {
+        [] => String::new(),
+        [one] => format!("; did you mean {one}?"),
+        _ => format!("; did you mean one of {}?", near.join(", ")),
+    };
+    error(format!(
+        "{name}: no such file, and no BEEM instance of that name in {}{hint}",
+        b.root().join("dve").display()
+    ))
 }
 
 /// `|S|` of a complete BEEM instance from instances.csv.
@@ -215,7 +290,8 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     let mut model_path = req
         .model
         .as_deref()
-        .map(|m| resolve_model(m, req.beem.as_deref()));
+        .map(|m| resolve_model(m, req.beem.as_deref()))
+        .transpose()?;
     if let Some(n) = req.property {
         let Some((_, Some(instance))) = model_path.clone() else {
             return Err(RunError::input(
@@ -340,7 +416,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         model: display_name,
         instance: instance.clone(),
         strategy: strategy.to_string(),
-        config: strategy::config_text(strategy, p),
+        config: config_text(strategy, p, req, has_asserts),
         backend: built.backend.name().to_string(),
         store: "exact".into(),
         state_len: model.state_len() as u64,
@@ -379,6 +455,13 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                     Search::Dfs
                 } else {
                     Search::Bfs
+                };
+                rec.checked = Checked {
+                    deadlock: req.checks.deadlock,
+                    assert: req.checks.assert && has_asserts,
+                    error: req.checks.error,
+                    goals: !goals.is_empty(),
+                    cycles: ltl,
                 };
                 let opts = CheckOptions {
                     search,
@@ -739,6 +822,12 @@ fn slices(
         deadlock: req.checks.deadlock || (goals.is_empty() && !ltl),
         accepting: ltl,
     };
+    rec.checked = Checked {
+        deadlock: targets.deadlock,
+        goals: targets.goal.is_some(),
+        cycles: ltl,
+        ..Checked::default()
+    };
     let seed = p.seed.unwrap_or(0);
     let (summary, mut kept) = bbmc::run_many(model, &opts, &targets, seed, runs, workers);
     if let (Some(path), Some(slice)) = (&p.export_lts, &kept.first_slice) {
@@ -864,6 +953,7 @@ fn randomized(
     };
     let pred = bbmc::goal_predicate(model, &goals);
     let goal = (!goals.is_empty()).then_some(&pred as bbmc::GoalFn);
+    rec.checked.goals = goal.is_some();
     let seed = p.seed.unwrap_or(0);
     let all = random::run_many(model, &opts, goal, seed, runs, workers);
     let s = random::summarize(&opts, seed, &all);

@@ -9,8 +9,8 @@
 //! field per option). [`OPTIONS`] says which strategies take which option;
 //! [`validate`] checks what was given against it and checks the
 //! combinations; [`config_text`] prints the normalised configuration
-//! (strategy and parameters as flags) that reports carry, so a row can
-//! always be re-run.
+//! (strategy and parameters as flags) that starts the reports' `config`,
+//! so a row can always be re-run.
 //!
 //! Budgets (`--max-states`, `--time-limit`, `--memory-limit`) and the
 //! general options (`--backend`, `--json`, `--beem`, `--ignore-property`)
@@ -770,12 +770,13 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
 }
 
 /// The normalised configuration: the strategy, then its parameters as
-/// flags in the order of [`OPTIONS`] (what reports carry in `config`).
+/// flags in the order of [`OPTIONS`], each value a shell word (the start of
+/// what reports carry in `config`).
 pub fn config_text(strategy: Strategy, p: &Params) -> String {
     let mut parts = vec![strategy.to_string()];
     let mut flag = |name: &str, value: Option<String>| {
         parts.push(match value {
-            Some(v) => format!("--{name} {v}"),
+            Some(v) => format!("--{name} {}", shell_word(&v)),
             None => format!("--{name}"),
         })
     };
@@ -859,6 +860,17 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
         flag("sample-interval", Some(s.to_string()));
     }
     parts.join(" ")
+}
+
+/// `s` as one word of a POSIX shell command line: as it is when the shell
+/// reads none of its characters specially, else single-quoted.
+pub fn shell_word(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+.,:%=/@".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }
 
 /// A count option's value: a non-negative integer.
@@ -956,5 +968,6 @@ mod tests {
         assert_eq!(parse_count("1_000").unwrap(), 1000);
         assert_eq!(parse_positive("0").unwrap_err(), "must be at least 1");
         assert_eq!(config_text(Strategy::Bfs, &cached), "bfs --cache 10%");
+        assert_eq!(shell_word("x + 1,it's"), r"'x + 1,it'\''s'");
     }
 }

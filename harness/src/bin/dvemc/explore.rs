@@ -517,7 +517,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         .max_states
         .or_else(|| {
             let inst = req.model.as_deref()?;
-            let (_, name) = harness::run::resolve_model(inst, req.beem.as_deref());
+            let (_, name) = harness::run::resolve_model(inst, req.beem.as_deref()).ok()?;
             harness::run::known_size(&name?, req.beem.as_deref())
         })
         .filter(|_| req.strategy.is_some_and(|s| s.keeps_visited_set()));

@@ -424,7 +424,7 @@ fn load_model(path: &Path) -> Result<dve_frontend::ir::Model> {
 }
 
 fn check(model: &Path, beem: Option<&Path>) -> Result<u8> {
-    let (path, _) = resolve_model(model, beem);
+    let (path, _) = resolve_model(model, beem)?;
     let m = load_model(&path)?;
     println!(
         "{}: ok: {} processes, {} variables, {}-byte state vector, {} transitions",
@@ -447,7 +447,7 @@ fn simulate_cmd(args: &SimulateArgs) -> Result<u8> {
     }
     let (ir, display_name) = match &args.model {
         Some(m) => {
-            let (path, _) = resolve_model(m, args.beem.as_deref());
+            let (path, _) = resolve_model(m, args.beem.as_deref())?;
             (load_model(&path)?, path.display().to_string())
         }
         None => (
