@@ -1,7 +1,8 @@
 //! A slice as a compressed adjacency graph, its strongly connected
 //! components (Tarjan) and the states on a cycle.
 
-use super::slice::*;
+/// No index, no component.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// A compressed adjacency list: the out-edges of node `v` are
 /// `order[start[v]..start[v + 1]]`, indices into the edge sequence it was

@@ -1,6 +1,6 @@
 //! Slices and how the paper's three algorithms build them (Algorithms 1-3).
 
-use super::graph::*;
+use super::graph::{Csr, NONE};
 use crate::algo::check::{Step, Trace};
 use crate::engine::progress::Meter;
 use crate::engine::rng::Rng;
@@ -9,8 +9,6 @@ use crate::engine::{visit, Budget, Limits, Outcome, POLL_MASK};
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 use serde::Serialize;
 use std::time::Instant;
-
-pub(crate) const NONE: u32 = u32::MAX;
 
 /// Which of the paper's algorithms built a slice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
