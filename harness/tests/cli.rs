@@ -561,6 +561,41 @@ fn deadlock_check_and_holding_goal() {
     assert!(v["violation_kind"].is_null());
 }
 
+/// `--trace-format json`: standard output is the counterexample alone (it
+/// pipes into `jq`), the summary goes to standard error.
+#[test]
+fn a_json_trace_alone_on_standard_output() {
+    let o = dvemc(&[
+        "explore",
+        &example("phils2.dve"),
+        "--check",
+        "deadlock",
+        "--trace-format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let trace: serde_json::Value = serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {}", stdout(&o)));
+    assert_eq!(trace["steps"].as_array().map(Vec::len), Some(2), "{trace}");
+    assert!(
+        stderr(&o).contains("violation kind:       deadlock"),
+        "{}",
+        stderr(&o)
+    );
+    // No counterexample: nothing on standard output.
+    let o = dvemc(&[
+        "explore",
+        &example("phils2.dve"),
+        "--goal",
+        "fork1 == 2",
+        "--trace-format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("verdict:"), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_goal_expression_is_an_input_error() {
     let o = dvemc(&["explore", &example("phils2.dve"), "--goal", "fork1 == nosuch"]);

@@ -154,7 +154,10 @@ pub struct ExploreArgs {
     /// Explore the plain system of a model with a property process.
     #[arg(long)]
     pub ignore_property: bool,
-    /// How to print a counterexample.
+    /// How to print a counterexample: text (after the summary) or json
+    /// (standard output holds the counterexample alone, one JSON object,
+    /// nothing when none was found; the summary goes to standard error).
+    /// With --json the counterexample is the record's `trace`.
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub trace_format: TraceFormat,
 
@@ -464,20 +467,32 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     if args.json {
         let _ = writeln!(text, "{}", serde_json::to_string(rec).unwrap_or_default());
     } else {
-        let _ = rec.write_human(&mut text);
+        let mut human = Vec::new();
+        let _ = rec.write_human(&mut human);
         if args.stats {
-            let _ = print_stats(&mut text, rec, ran.reference.as_ref());
+            let _ = print_stats(&mut human, rec, ran.reference.as_ref());
         }
-        if let Some(t) = &ran.trace {
-            let _ = writeln!(text);
-            let _ = match args.trace_format {
-                TraceFormat::Text => harness::trace::write_text(&mut text, &ran.info, t),
-                TraceFormat::Json => writeln!(
+        match (&ran.trace, args.trace_format) {
+            (Some(t), TraceFormat::Text) => {
+                let _ = writeln!(human);
+                let _ = harness::trace::write_text(&mut human, &ran.info, t);
+            }
+            (Some(t), TraceFormat::Json) => {
+                let json = harness::trace::to_json(&ran.info, t);
+                let _ = writeln!(
                     text,
                     "{}",
-                    serde_json::to_string_pretty(&harness::trace::to_json(&ran.info, t)).unwrap_or_default()
-                ),
-            };
+                    serde_json::to_string_pretty(&json).unwrap_or_default()
+                );
+            }
+            (None, _) => {}
+        }
+        // A JSON trace owns standard output, so that it pipes into JSON
+        // tools; the summary is for the person watching.
+        if args.trace_format == TraceFormat::Json {
+            let _ = std::io::stderr().write_all(&human);
+        } else {
+            text = human;
         }
     }
     if let Err(e) = write_stdout(&text) {
