@@ -238,16 +238,78 @@ fn checks_on_threads_on_the_command_line() {
     for (args, says) in [
         (
             &["--threads", "2", "--strategy", "bbfs:4"][..],
-            "--threads is not an option",
+            "--threads 2: the general algorithm (state caching, sweep-line) is sequential",
         ),
         (
-            &["anderson.1", "--threads", "2", "--property", "2"],
-            "sequentially",
+            &["--threads", "2", "--strategy", "dbdfs"],
+            "--threads 2: dbdfs is sequential",
         ),
     ] {
         let o = dvemc(&[&["explore"][..], args].concat());
         assert_ne!(o.status.code(), Some(0), "{args:?}");
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    // Accepting cycles are searched by the sequential nested DFS: a usage
+    // error naming --threads, whether the property process comes from
+    // --property or from the model file.
+    let prop_file = beem_dve("anderson.2.prop3.dve");
+    for (args, says) in [
+        (
+            &["anderson.2", "--threads", "2", "--property", "3"][..],
+            "--threads 2: --property 3 is an LTL property, and the nested DFS",
+        ),
+        (
+            &[prop_file.as_str(), "--threads", "2"],
+            "--threads 2: the model has a property process",
+        ),
+    ] {
+        let o = dvemc(&[&["explore"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is sequential: give --threads 1"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+/// `--threads 1` is one thread: every strategy takes it.
+#[test]
+fn every_strategy_takes_threads_1() {
+    for spec in [
+        "bfs",
+        "dfs",
+        "bbfs:4",
+        "alt:2,2",
+        "dbdfs",
+        "highway",
+        "bbmc",
+        "urs",
+        "sdrs",
+        "rurs",
+        "rsdrs",
+        "random-walk",
+    ] {
+        let needs: &[&str] = match spec {
+            "highway" | "bbmc" => &["--breadth", "2", "--runs", "3"],
+            "random-walk" => &["--steps", "100", "--runs", "3"],
+            "urs" | "sdrs" | "rurs" | "rsdrs" => &["--memory-states", "5", "--steps", "100", "--runs", "3"],
+            _ => &[],
+        };
+        let o = dvemc(
+            &[
+                &["explore", "--json", "--strategy", spec, "--threads", "1"][..],
+                needs,
+            ]
+            .concat(),
+        );
+        assert!(
+            matches!(o.status.code(), Some(0 | 1 | 4)),
+            "{spec}: {}",
+            stderr(&o)
+        );
+        assert!(json(&o)["states"].as_u64().is_some_and(|n| n > 0), "{spec}");
     }
 }
 
@@ -511,6 +573,11 @@ fn verify_beem_writes_a_report() {
     );
 }
 
+/// A model file of the BEEM suite beside the repository.
+fn beem_dve(file: &str) -> String {
+    format!("{}/../../shared/beem/dve/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
 fn example(name: &str) -> String {
     format!("{}/../beem/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -561,6 +628,41 @@ fn deadlock_check_and_holding_goal() {
     assert!(v["violation_kind"].is_null());
 }
 
+/// `--trace-format json`: standard output is the counterexample alone (it
+/// pipes into `jq`), the summary goes to standard error.
+#[test]
+fn a_json_trace_alone_on_standard_output() {
+    let o = dvemc(&[
+        "explore",
+        &example("phils2.dve"),
+        "--check",
+        "deadlock",
+        "--trace-format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let trace: serde_json::Value = serde_json::from_str(&stdout(&o))
+        .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {}", stdout(&o)));
+    assert_eq!(trace["steps"].as_array().map(Vec::len), Some(2), "{trace}");
+    assert!(
+        stderr(&o).contains("violation kind:       deadlock"),
+        "{}",
+        stderr(&o)
+    );
+    // No counterexample: nothing on standard output.
+    let o = dvemc(&[
+        "explore",
+        &example("phils2.dve"),
+        "--goal",
+        "fork1 == 2",
+        "--trace-format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("verdict:"), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_goal_expression_is_an_input_error() {
     let o = dvemc(&["explore", &example("phils2.dve"), "--goal", "fork1 == nosuch"]);
@@ -589,10 +691,7 @@ fn beem_properties_from_the_manifest() {
     assert_eq!(v["strategy"], "ndfs");
     assert!(v["trace"]["cycle_start"].is_u64());
     // The same model with its property process ignored is the plain system.
-    let path = format!(
-        "{}/../../shared/beem/dve/anderson.2.prop3.dve",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = beem_dve("anderson.2.prop3.dve");
     let o = dvemc(&["explore", &path, "--ignore-property", "--json"]);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let plain = dvemc(&["explore", "anderson.2", "--json"]);

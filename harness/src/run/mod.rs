@@ -437,10 +437,16 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 || (req.checks.assert && has_asserts);
             let threads = p.threads.unwrap_or(1);
             if threads > 1 && ltl {
-                return Err(RunError::input(
-                    "--threads: accepting cycles (--property) are searched sequentially (nested DFS); checks of deadlocks, assertions, goals and run-time errors run on --threads"
-                        .to_string(),
-                ));
+                let (what, plain) = match req.property {
+                    Some(n) => (format!("--property {n} is an LTL property"), ""),
+                    None => (
+                        "the model has a property process (as BEEM's .propN.dve files do)".to_string(),
+                        ", or --ignore-property to explore the plain system",
+                    ),
+                };
+                return Err(RunError::usage(format!(
+                    "--threads {threads}: {what}, and the nested DFS that searches its accepting cycles is sequential: give --threads 1{plain}"
+                )));
             }
             if checking && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
                 return Err(RunError::input(
@@ -780,8 +786,11 @@ fn general_algorithm(
     Ok(())
 }
 
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// How many of `runs` seeded runs go at once: one a core, or one at a time
+/// under `--threads 1` (each run is sequential).
+fn workers(p: &Params, runs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    p.threads.unwrap_or(cores).min(runs).max(1)
 }
 
 /// The budgets of each of `workers` runs made at once: the memory is
@@ -807,7 +816,7 @@ fn slices(
     let p = &req.params;
     let breadth = p.breadth.unwrap_or(1) as usize;
     let runs = p.runs.unwrap_or(1) as usize;
-    let workers = threads().min(runs).max(1);
+    let workers = workers(p, runs);
     let opts = SliceOptions {
         breadth,
         total: strategy == Strategy::Bbmc,
@@ -917,7 +926,7 @@ fn randomized(
         p.memory_states.unwrap_or(1) as usize
     };
     let runs = p.runs.unwrap_or(1) as usize;
-    let workers = threads().min(runs).max(1);
+    let workers = workers(p, runs);
     // Coverage levels in states, from |S|.
     let size = rec
         .instance

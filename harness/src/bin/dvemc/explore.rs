@@ -234,7 +234,11 @@ pub struct ExploreArgs {
     pub stats: bool,
     /// How to print a counterexample: text or json [default: text]
     ///
-    /// text: readable, a step a line; json: one JSON object.
+    /// text: readable, a step a line, after the summary. json: standard
+    /// output holds the counterexample alone, one JSON object (nothing when
+    /// none was found), and the summary goes to standard error, so that it
+    /// pipes into JSON tools. With --json the counterexample is the
+    /// record's `trace`.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text,
         hide_default_value = true, hide_possible_values = true, help_heading = heading::OUTPUT)]
     pub trace_format: TraceFormat,
@@ -270,7 +274,10 @@ pub struct ExploreArgs {
     /// by the sequential nested DFS. 1: the sequential search. Without
     /// --threads, bfs in the exact store takes every core, or the
     /// environment's DVEMC_THREADS; otherwise 1 (the shared tree store
-    /// takes about twice the sequential one's bytes per state).
+    /// takes about twice the sequential one's bytes per state). Every other
+    /// strategy is sequential and takes 1 only (highway, bbmc and the
+    /// randomized searches then make their --runs one at a time rather than
+    /// side by side on every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = heading::STORE)]
     pub threads: Option<u32>,
     /// Go on from FILE, and write it if the search stops (bfs --store ctree)
@@ -552,21 +559,32 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     if args.json {
         let _ = writeln!(text, "{}", serde_json::to_string(rec).unwrap_or_default());
     } else {
-        let _ = rec.write_human(&mut text);
+        let mut human = Vec::new();
+        let _ = rec.write_human(&mut human);
         if args.stats {
-            let _ = print_stats(&mut text, rec, ran.reference.as_ref());
+            let _ = print_stats(&mut human, rec, ran.reference.as_ref());
         }
-        if let Some(t) = &ran.trace {
-            let _ = writeln!(text);
-            let _ = match args.trace_format {
-                TraceFormat::Text => harness::output::trace::write_text(&mut text, &ran.info, t),
-                TraceFormat::Json => writeln!(
+        match (&ran.trace, args.trace_format) {
+            (Some(t), TraceFormat::Text) => {
+                let _ = writeln!(human);
+                let _ = harness::output::trace::write_text(&mut human, &ran.info, t);
+            }
+            (Some(t), TraceFormat::Json) => {
+                let json = harness::output::trace::to_json(&ran.info, t);
+                let _ = writeln!(
                     text,
                     "{}",
-                    serde_json::to_string_pretty(&harness::output::trace::to_json(&ran.info, t))
-                        .unwrap_or_default()
-                ),
-            };
+                    serde_json::to_string_pretty(&json).unwrap_or_default()
+                );
+            }
+            (None, _) => {}
+        }
+        // A JSON trace owns standard output, so that it pipes into JSON
+        // tools; the summary is for the person watching.
+        if args.trace_format == TraceFormat::Json {
+            let _ = std::io::stderr().write_all(&human);
+        } else {
+            text = human;
         }
     }
     if let Err(e) = write_stdout(&text) {
