@@ -694,8 +694,11 @@ fn general_algorithm(
     Ok(())
 }
 
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// How many of `runs` seeded runs go at once: one a core, or one at a time
+/// under `--threads 1` (each run is sequential).
+fn workers(p: &Params, runs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    p.threads.unwrap_or(cores).min(runs).max(1)
 }
 
 /// The budgets of each of `workers` runs made at once: the memory is
@@ -721,7 +724,7 @@ fn slices(
     let p = &req.params;
     let breadth = p.breadth.unwrap_or(1) as usize;
     let runs = p.runs.unwrap_or(1) as usize;
-    let workers = threads().min(runs).max(1);
+    let workers = workers(p, runs);
     let opts = SliceOptions {
         breadth,
         total: strategy == Strategy::Bbmc,
@@ -825,7 +828,7 @@ fn randomized(
         p.memory_states.unwrap_or(1) as usize
     };
     let runs = p.runs.unwrap_or(1) as usize;
-    let workers = threads().min(runs).max(1);
+    let workers = workers(p, runs);
     // Coverage levels in states, from |S|.
     let size = rec
         .instance

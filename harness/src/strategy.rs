@@ -436,9 +436,10 @@ pub const OPTIONS: &[OptionInfo] = &[
         flag: "store",
         takers: Takers::Only(&["bfs", "dfs", "dbdfs"]),
     },
+    // Every strategy runs on one thread; `validate` says which take more.
     OptionInfo {
         flag: "threads",
-        takers: Takers::Only(&["bfs", "dfs"]),
+        takers: Takers::All,
     },
     OptionInfo {
         flag: "checkpoint",
@@ -732,10 +733,8 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
         );
     }
     if let Some(t) = p.threads.filter(|t| *t > 1) {
-        if p.general_algorithm() {
-            return Err(format!(
-                "--threads {t}: the general algorithm (state caching, sweep-line) is sequential"
-            ));
+        if let Some(why) = sequential(strategy, p) {
+            return Err(format!("--threads {t}: {why}: give --threads 1 or leave it out"));
         }
         if let Some(s) = p
             .store
@@ -757,6 +756,21 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
         );
     }
     Ok(())
+}
+
+/// Why `strategy` runs on one thread only (`None`: exhaustive bfs and dfs,
+/// which take `--threads N`).
+fn sequential(strategy: Strategy, p: &Params) -> Option<String> {
+    if p.general_algorithm() || strategy.family() == Family::Caching {
+        return Some("the general algorithm (state caching, sweep-line) is sequential".into());
+    }
+    Some(match strategy.family() {
+        Family::Exhaustive => return None,
+        Family::DepthBounded => format!("{strategy} is sequential, each iteration one depth-first search"),
+        _ => format!(
+            "each run of {strategy} is sequential, and its --runs go side by side on every core (--threads 1: one at a time)"
+        ),
+    })
 }
 
 /// The normalised configuration: the strategy, then its parameters as
@@ -946,5 +960,37 @@ mod tests {
         assert_eq!(parse_count("1_000").unwrap(), 1000);
         assert_eq!(parse_positive("0").unwrap_err(), "must be at least 1");
         assert_eq!(config_text(Strategy::Bfs, &cached), "bfs --cache 10%");
+    }
+
+    /// `--threads 1` is one thread, which every strategy runs on; more are
+    /// refused, with the reason, where the search is sequential.
+    #[test]
+    fn every_strategy_takes_one_thread_and_only_bfs_dfs_more() {
+        for s in Strategy::EXAMPLES {
+            let threads = |t| Params {
+                threads: Some(t),
+                breadth: Some(2),
+                memory_states: Some(10),
+                ..Params::default()
+            };
+            assert_eq!(validate(s, &["threads"], &threads(1)), Ok(()), "{s}");
+            let more = validate(s, &["threads"], &threads(2));
+            if matches!(s, Strategy::Bfs | Strategy::Dfs) {
+                assert_eq!(more, Ok(()), "{s}");
+            } else {
+                let e = more.unwrap_err();
+                assert!(
+                    e.starts_with("--threads 2: ") && e.contains("sequential"),
+                    "{s}: {e}"
+                );
+            }
+        }
+        let cached = Params {
+            threads: Some(2),
+            cache: Some(CacheSize::Percent(10.0)),
+            ..Params::default()
+        };
+        let e = validate(Strategy::Bfs, &["threads", "cache"], &cached).unwrap_err();
+        assert!(e.contains("the general algorithm"), "{e}");
     }
 }

@@ -238,7 +238,11 @@ fn checks_on_threads_on_the_command_line() {
     for (args, says) in [
         (
             &["--threads", "2", "--strategy", "bbfs:4"][..],
-            "--threads is not an option",
+            "--threads 2: the general algorithm (state caching, sweep-line) is sequential",
+        ),
+        (
+            &["--threads", "2", "--strategy", "dbdfs"],
+            "--threads 2: dbdfs is sequential",
         ),
         (
             &["anderson.1", "--threads", "2", "--property", "2"],
@@ -248,6 +252,32 @@ fn checks_on_threads_on_the_command_line() {
         let o = dvemc(&[&["explore"][..], args].concat());
         assert_ne!(o.status.code(), Some(0), "{args:?}");
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// `--threads 1` is one thread: every strategy takes it.
+#[test]
+fn every_strategy_takes_threads_1() {
+    for spec in harness::strategy::Strategy::EXAMPLES.map(|s| s.to_string()) {
+        let needs: &[&str] = match spec.as_str() {
+            "highway" | "bbmc" => &["--breadth", "2", "--runs", "3"],
+            "random-walk" => &["--steps", "100", "--runs", "3"],
+            "urs" | "sdrs" | "rurs" | "rsdrs" => &["--memory-states", "5", "--steps", "100", "--runs", "3"],
+            _ => &[],
+        };
+        let o = dvemc(
+            &[
+                &["explore", "--json", "--strategy", &spec, "--threads", "1"][..],
+                needs,
+            ]
+            .concat(),
+        );
+        assert!(
+            matches!(o.status.code(), Some(0 | 1 | 4)),
+            "{spec}: {}",
+            stderr(&o)
+        );
+        assert!(json(&o)["states"].as_u64().is_some_and(|n| n > 0), "{spec}");
     }
 }
 

@@ -186,6 +186,9 @@ pub struct ExploreArgs {
     /// sequential search [default for bfs in the exact store: every core,
     /// or the environment's DVEMC_THREADS; otherwise 1: the shared tree
     /// store takes about twice the sequential one's bytes per state].
+    /// Every other strategy is sequential and takes 1 only (highway, bbmc
+    /// and the randomized searches then make their --runs one at a time
+    /// rather than side by side on every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// bfs --store ctree: go on from the checkpoint FILE if it exists, and
