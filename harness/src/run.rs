@@ -360,10 +360,16 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 || (req.checks.assert && has_asserts);
             let threads = p.threads.unwrap_or(1);
             if threads > 1 && ltl {
-                return Err(RunError::input(
-                    "--threads: accepting cycles (--property) are searched sequentially (nested DFS); checks of deadlocks, assertions, goals and run-time errors run on --threads"
-                        .to_string(),
-                ));
+                let (what, plain) = match req.property {
+                    Some(n) => (format!("--property {n} is an LTL property"), ""),
+                    None => (
+                        "the model has a property process (as BEEM's .propN.dve files do)".to_string(),
+                        ", or --ignore-property to explore the plain system",
+                    ),
+                };
+                return Err(RunError::usage(format!(
+                    "--threads {threads}: {what}, and the nested DFS that searches its accepting cycles is sequential: give --threads 1{plain}"
+                )));
             }
             if checking && req.params.store.is_some_and(|s| s != search::StoreKind::Exact) {
                 return Err(RunError::input(

@@ -244,14 +244,33 @@ fn checks_on_threads_on_the_command_line() {
             &["--threads", "2", "--strategy", "dbdfs"],
             "--threads 2: dbdfs is sequential",
         ),
-        (
-            &["anderson.1", "--threads", "2", "--property", "2"],
-            "sequentially",
-        ),
     ] {
         let o = dvemc(&[&["explore"][..], args].concat());
         assert_ne!(o.status.code(), Some(0), "{args:?}");
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    // Accepting cycles are searched by the sequential nested DFS: a usage
+    // error naming --threads, whether the property process comes from
+    // --property or from the model file.
+    let prop_file = beem_dve("anderson.2.prop3.dve");
+    for (args, says) in [
+        (
+            &["anderson.2", "--threads", "2", "--property", "3"][..],
+            "--threads 2: --property 3 is an LTL property, and the nested DFS",
+        ),
+        (
+            &[prop_file.as_str(), "--threads", "2"],
+            "--threads 2: the model has a property process",
+        ),
+    ] {
+        let o = dvemc(&[&["explore"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is sequential: give --threads 1"),
+            "{}",
+            stderr(&o)
+        );
     }
 }
 
@@ -541,6 +560,11 @@ fn verify_beem_writes_a_report() {
     );
 }
 
+/// A model file of the BEEM suite beside the repository.
+fn beem_dve(file: &str) -> String {
+    format!("{}/../../shared/beem/dve/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
 fn example(name: &str) -> String {
     format!("{}/../beem/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -654,10 +678,7 @@ fn beem_properties_from_the_manifest() {
     assert_eq!(v["strategy"], "ndfs");
     assert!(v["trace"]["cycle_start"].is_u64());
     // The same model with its property process ignored is the plain system.
-    let path = format!(
-        "{}/../../shared/beem/dve/anderson.2.prop3.dve",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = beem_dve("anderson.2.prop3.dve");
     let o = dvemc(&["explore", &path, "--ignore-property", "--json"]);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let plain = dvemc(&["explore", "anderson.2", "--json"]);
