@@ -120,6 +120,7 @@ fn killed_midway_then_resumed_equals_an_uninterrupted_run() {
         "m.toml",
         r#"
         name = "resume"
+        backends = ["interp"]
         strategies = ["bfs", "dfs"]
         [instances]
         names = ["adding.2", "brp2.5", "krebs.3", "leader_election.3"]
@@ -206,6 +207,7 @@ fn memory_and_time_budgets_become_rows_and_the_rest_completes() {
         "m.toml",
         r#"
         name = "budgets"
+        backends = ["interp"]
         [instances]
         names = ["adding.1", "bakery.1"]
 
@@ -260,6 +262,7 @@ fn memory_and_time_budgets_become_rows_and_the_rest_completes() {
 
 const SHARD_MATRIX: &str = r#"
     name = "shards"
+    backends = ["interp"]
     [instances]
     names = ["adding.1", "anderson.2", "bakery.1", "bakery.2", "brp.1", "PHILS"]
     [[strategies]]
@@ -587,6 +590,7 @@ fn grid_values_take_the_instance_figures() {
         "m.toml",
         r#"
         name = "figures"
+        backends = ["interp"]
         [instances]
         names = ["brp2.1", "adding.1"]
         [[strategies]]

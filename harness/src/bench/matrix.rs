@@ -4,7 +4,7 @@
 //!
 //! ```toml
 //! name = "example"
-//! backends = ["interp"]            # default ["interp"]
+//! backends = ["interp"]            # default ["jit"], as `explore`
 //! seeds = [1, 2]                   # default: none (no --seed)
 //!
 //! [instances]
@@ -608,7 +608,7 @@ impl Matrix {
                 .backends
                 .clone()
                 .or_else(|| self.raw.backends.clone())
-                .unwrap_or_else(|| vec!["interp".to_string()]);
+                .unwrap_or_else(|| vec![crate::backend::Backend::default().name().to_string()]);
             if backends.is_empty() {
                 bail!("{}: no backends", ctx());
             }
@@ -1215,14 +1215,17 @@ mod tests {
         );
         assert_eq!(c.len(), 8);
         let keys: Vec<&str> = c.iter().map(|c| c.key.as_str()).collect();
-        assert_eq!(keys[0], "m|interp|bbfs:1 --cache 10%|");
-        assert_eq!(keys[1], "m|interp|bbfs:16 --cache 10%|");
-        assert_eq!(keys[2], "m|interp|bbfs:1 --cache 10% --edge-lean|");
-        assert_eq!(keys[7], "m|interp|bbfs:16 --cache 20% --edge-lean|");
+        assert_eq!(
+            keys[0], "m|jit|bbfs:1 --cache 10%|",
+            "the backend of explore by default"
+        );
+        assert_eq!(keys[1], "m|jit|bbfs:16 --cache 10%|");
+        assert_eq!(keys[2], "m|jit|bbfs:1 --cache 10% --edge-lean|");
+        assert_eq!(keys[7], "m|jit|bbfs:16 --cache 20% --edge-lean|");
         assert_eq!(c[7].strategy, "bbfs");
         assert_eq!(params_json(&c[7]), r#"{"cache":"20%","edge_lean":true,"w":16}"#);
         let argv = c[1].argv(None);
-        assert_eq!(argv[2..6], ["--strategy", "bbfs:16", "--backend", "interp"]);
+        assert_eq!(argv[2..6], ["--strategy", "bbfs:16", "--backend", "jit"]);
         assert!(argv.ends_with(&["--cache".into(), "10%".into(), "--json".into()]));
     }
 
@@ -1274,7 +1277,7 @@ mod tests {
             "#,
         );
         let keys: Vec<&str> = c.iter().map(|c| c.key.as_str()).collect();
-        assert_eq!(keys, ["m|interp|bfs|3", "m|interp|bfs|4", "m|interp|dfs|7"]);
+        assert_eq!(keys, ["m|jit|bfs|3", "m|jit|bfs|4", "m|jit|dfs|7"]);
         assert_eq!(c[0].budgets.time, Some(Duration::from_secs(60)));
         assert_eq!(c[2].budgets.time, Some(Duration::from_secs(2)));
         assert_eq!(c[2].budgets.memory, Some(1 << 30));

@@ -1152,10 +1152,10 @@ mod tests {
         let s = run_cells(&cells, &Mock, &cfg).unwrap();
         assert_eq!((s.skipped, s.ran, s.rows.len()), (4, 2, 6));
         let t = Table::read(&out).unwrap();
-        let bfs_a = t.rows.iter().find(|r| r.key() == "a|interp|bfs|").unwrap();
+        let bfs_a = t.rows.iter().find(|r| r.key() == "a|jit|bfs|").unwrap();
         assert_eq!(bfs_a.get("extra"), r#"{"x":1}"#);
         assert_eq!(bfs_a.get("peak_mem_bytes"), "4096");
-        let crashed = t.rows.iter().find(|r| r.key() == "a|interp|dfs|").unwrap();
+        let crashed = t.rows.iter().find(|r| r.key() == "a|jit|dfs|").unwrap();
         assert_eq!(crashed.get("result"), "crashed");
         assert_eq!(crashed.get("signal"), "SIGSEGV");
         let table = summary_table(&s.rows);
@@ -1182,7 +1182,7 @@ mod tests {
         assert!(t
             .rows
             .iter()
-            .any(|r| r.key() == "a|interp|dfs|" && r.get("result") == "crashed"));
+            .any(|r| r.key() == "a|jit|dfs|" && r.get("result") == "crashed"));
         // --rerun runs the cells of this run again whatever they recorded
         // (b's complete bfs row too), the others' rows staying.
         let cfg = RunConfig {
