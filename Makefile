@@ -182,7 +182,9 @@ bench-dbdfs:
 # `make check-report`: a smaller slice of every paper into
 # results/runs/check-report/, its report.html opened in headless Chromium
 # (apt-get install chromium): a screenshot, and a check that every chart has
-# points for each legend entry and every table rows (scripts/check_report.py).
+# points for each legend entry and every table rows, that memory (bytes per
+# state, store bytes) is shown, and that no chart text is cut
+# (scripts/check_report.py).
 # `make check-regressions`: the regression matrix (seconds) against
 # results/baseline/regressions.csv; fails when a deterministic counter differs
 # or a jit/interp speed ratio (or, where SPIN is installed, the dvemc/SPIN

@@ -6,7 +6,12 @@ screenshot, and checks that it renders with data:
   chart (svg.plot) has points, every legend entry of every chart has at
   least one point inside the chart, the tables have rows, the filter
   script ran (it writes "N of N rows"), every paper section has a table
-  and no rendering error;
+  and no rendering error; memory is shown: the table of runs and the best
+  runs have the columns bytes/state and store bytes (the runs with figures
+  in them), and there is a chart of bytes per state;
+- from the page laid out in Chromium (the report in a frame of a page that
+  measures it): no text of a chart, legend labels included, is cut by the
+  chart's edge or shortened with an ellipsis;
 - from the screenshot (PNG, decoded here with the standard library): the
   page is not blank and the first series colour of the charts is drawn.
 
@@ -14,6 +19,7 @@ Usage: check_report.py REPORT.html [SCREENSHOT.png]. Exit 1 on a failed
 check, 2 when Chromium is missing. Standard library only.
 """
 
+import html
 import html.parser
 import json
 import os
@@ -57,6 +63,9 @@ class Dom(html.parser.HTMLParser):
         self.counts = {}  # span id -> text
         self.span = None
         self.svg_depth = 0
+        self.headers = {}  # table id -> header texts
+        self.cells = {}  # table id -> rows of cell texts
+        self.cell = None  # the text of the th or td being read
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -69,7 +78,7 @@ class Dom(html.parser.HTMLParser):
                 legend = json.loads(a.get("data-legend", "[]"))
                 w = float(a.get("width", "0"))
                 h = float(a.get("height", "0"))
-                self.plots.append([legend, [], w, h, self.section])
+                self.plots.append([legend, [], w, h, self.section, []])
         if tag == "circle" and "pt" in a.get("class", "").split() and self.plots:
             self.plots[-1][1].append((a.get("data-series"), float(a["cx"]), float(a["cy"])))
         if tag == "table":
@@ -80,6 +89,9 @@ class Dom(html.parser.HTMLParser):
                 self.sections[self.section]["tables"] += 1
         if tag == "tr" and self.table_stack:
             self.tables[self.table_stack[-1]] += 1
+            self.cells.setdefault(self.table_stack[-1], []).append([])
+        if tag in ("th", "td") and self.table_stack:
+            self.cell = ""
         if tag == "p" and "error" in a.get("class", "").split() and self.section in self.sections:
             self.sections[self.section]["errors"] += 1
         if tag == "span" and "count" in a.get("class", "").split():
@@ -87,6 +99,13 @@ class Dom(html.parser.HTMLParser):
             self.counts[self.span] = ""
 
     def handle_endtag(self, tag):
+        if tag in ("th", "td") and self.table_stack and self.cell is not None:
+            tid = self.table_stack[-1]
+            if tag == "th":
+                self.headers.setdefault(tid, []).append(self.cell.strip())
+            else:
+                self.cells[tid][-1].append(self.cell.strip())
+            self.cell = None
         if tag == "table" and self.table_stack:
             self.table_stack.pop()
         if tag == "span":
@@ -97,6 +116,63 @@ class Dom(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.span:
             self.counts[self.span] += data
+        if self.cell is not None:
+            self.cell += data
+        if self.svg_depth and self.plots:
+            self.plots[-1][5].append(data.strip())
+
+
+# Opens the report in a frame and lists the chart texts that reach past
+# their chart's edge (every <details> opened, so that all are laid out).
+MEASURE = """<!doctype html><html><body>
+<iframe id="report" src="%s" style="width:1400px;height:3000px"></iframe>
+<pre id="cut">not measured</pre>
+<script>
+document.getElementById('report').addEventListener('load', () => {
+  const doc = document.getElementById('report').contentDocument;
+  doc.querySelectorAll('details').forEach(d => { d.open = true; });
+  const cut = [];
+  doc.querySelectorAll('svg.plot').forEach(svg => {
+    const box = svg.getBoundingClientRect();
+    svg.querySelectorAll('text').forEach(t => {
+      const b = t.getBoundingClientRect();
+      const text = t.textContent.trim();
+      if (text && (b.right > box.right + 0.5 || b.left < box.left - 0.5 ||
+                   b.bottom > box.bottom + 0.5 || b.top < box.top - 0.5 || text.endsWith('\u2026')))
+        cut.push(text);
+    });
+  });
+  document.getElementById('cut').textContent = JSON.stringify(cut);
+});
+</script></body></html>
+"""
+
+
+def cut_texts(exe, report):
+    """The chart texts Chromium lays out past their chart's edge."""
+    page = os.path.join(os.path.dirname(report), ".check_report_measure.html")
+    with open(page, "w") as f:
+        f.write(MEASURE % os.path.basename(report))
+    try:
+        dom = run_chromium(
+            exe, ["--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom"], "file://" + page
+        ).decode()
+    finally:
+        os.remove(page)
+    start = dom.find('<pre id="cut">')
+    text = html.unescape(dom[start + len('<pre id="cut">') : dom.find("</pre>", start)]) if start >= 0 else ""
+    try:
+        return json.loads(text)
+    except ValueError:
+        sys.exit(f"check_report: the page measuring the charts did not run ({text[:200]!r})")
+
+
+def number(text):
+    try:
+        float(text.replace("\u202f", "").replace(",", ""))
+        return True
+    except ValueError:
+        return False
 
 
 def png_pixels(path):
@@ -161,7 +237,7 @@ def main():
     dom.feed(dom_text)
     if not dom.plots:
         failures.append("no chart (svg.plot) on the page")
-    for legend, pts, w, h, section in dom.plots:
+    for legend, pts, w, h, section, _ in dom.plots:
         if not pts:
             failures.append(f"an empty chart in section {section} (legend {legend})")
         for name in legend:
@@ -173,6 +249,17 @@ def main():
     count = dom.counts.get("n-t-runs", "")
     if not count.endswith("rows"):
         failures.append(f"the filter script did not run (row count {count!r})")
+    for table in ("t-runs", "t-best"):
+        headers = dom.headers.get(table, [])
+        for column in ("bytes/state", "store bytes"):
+            if column not in headers:
+                failures.append(f"table {table} has no column {column!r} (columns: {headers})")
+            elif not any(number(r[headers.index(column)]) for r in dom.cells.get(table, []) if len(r) == len(headers)):
+                failures.append(f"table {table}: no run has a figure in {column!r}")
+    if not any("Bytes per stored state" in " ".join(p[5]) for p in dom.plots):
+        failures.append("no chart of bytes per state")
+    for text in cut_texts(exe, report):
+        failures.append(f"a chart's text is cut: {text!r}")
     papers = [s for s in dom.sections if s and s.startswith("paper-")]
     for s in papers:
         if dom.sections[s]["errors"]:

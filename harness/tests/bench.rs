@@ -352,7 +352,12 @@ fn three_shards_merged_equal_the_unsharded_run() {
         md.contains("## Best run per instance and configuration") && md.contains("| adding.1 |"),
         "{md}"
     );
-    for svg in ["stored_vs_visited.svg", "seconds_per_instance.svg"] {
+    assert!(md.contains("| bytes/state | store bytes |"), "{md}");
+    for svg in [
+        "stored_vs_visited.svg",
+        "seconds_per_instance.svg",
+        "bytes_per_state.svg",
+    ] {
         let s = std::fs::read_to_string(rep.join(svg)).unwrap();
         assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"), "{svg}");
     }

@@ -277,21 +277,8 @@ fn checks_on_threads_on_the_command_line() {
 /// `--threads 1` is one thread: every strategy takes it.
 #[test]
 fn every_strategy_takes_threads_1() {
-    for spec in [
-        "bfs",
-        "dfs",
-        "bbfs:4",
-        "alt:2,2",
-        "dbdfs",
-        "highway",
-        "bbmc",
-        "urs",
-        "sdrs",
-        "rurs",
-        "rsdrs",
-        "random-walk",
-    ] {
-        let needs: &[&str] = match spec {
+    for spec in harness::run::strategy::Strategy::EXAMPLES.map(|s| s.to_string()) {
+        let needs: &[&str] = match spec.as_str() {
             "highway" | "bbmc" => &["--breadth", "2", "--runs", "3"],
             "random-walk" => &["--steps", "100", "--runs", "3"],
             "urs" | "sdrs" | "rurs" | "rsdrs" => &["--memory-states", "5", "--steps", "100", "--runs", "3"],
@@ -299,7 +286,7 @@ fn every_strategy_takes_threads_1() {
         };
         let o = dvemc(
             &[
-                &["explore", "--json", "--strategy", spec, "--threads", "1"][..],
+                &["explore", "--json", "--strategy", &spec, "--threads", "1"][..],
                 needs,
             ]
             .concat(),

@@ -14,7 +14,8 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Distinct colours for up to 16 series; more wrap around.
+/// Distinct colours for up to 24 series (as many as a bar chart has bars
+/// before it groups them); more wrap around.
 const PALETTE: &[(u8, u8, u8)] = &[
     (0x1f, 0x77, 0xb4),
     (0xff, 0x7f, 0x0e),
@@ -32,6 +33,14 @@ const PALETTE: &[(u8, u8, u8)] = &[
     (0xa6, 0xce, 0xe3),
     (0xb1, 0x59, 0x28),
     (0x6a, 0x3d, 0x9a),
+    (0x39, 0x3b, 0x79),
+    (0x63, 0x79, 0x39),
+    (0x8c, 0x6d, 0x31),
+    (0x84, 0x3c, 0x39),
+    (0x7b, 0x41, 0x73),
+    (0x52, 0x54, 0xa3),
+    (0xe7, 0x96, 0x9c),
+    (0x8c, 0xa2, 0x52),
 ];
 
 fn color(i: usize) -> RGBColor {
@@ -41,8 +50,19 @@ fn color(i: usize) -> RGBColor {
 
 /// Width of every chart; the legend takes the right `LEGEND_W` pixels.
 const W: u32 = 800;
-const LEGEND_W: u32 = 230;
+const LEGEND_W: u32 = 250;
+/// Height of a chart whose legend fits in it (a longer legend makes the
+/// chart taller).
 const H: u32 = 440;
+/// A legend label is wrapped at this many characters: what the legend's
+/// width holds in its font (size 12, drawn by plotters about 9.7 pixels
+/// high), with room for wide letters.
+const LEGEND_CHARS: usize = 38;
+/// Pixels from one legend line to the next, and between two entries.
+const LEGEND_LINE: u32 = 15;
+const LEGEND_GAP: u32 = 4;
+/// Where the legend's first line is.
+const LEGEND_TOP: u32 = 40;
 
 #[derive(Clone, Debug)]
 pub struct Axis {
@@ -258,18 +278,58 @@ where
     Ok(())
 }
 
-/// The legend, drawn in its own area right of the plot.
+/// `label` in lines of at most `width` characters, broken at spaces (a
+/// longer word is broken where it reaches the width).
+fn wrap(label: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in label.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.len() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        while word.len() > width {
+            let rest = word.split_off(width);
+            lines.push(word.iter().collect());
+            word = rest;
+        }
+        line.extend(word);
+    }
+    lines.push(line);
+    lines
+}
+
+/// The legend's labels, wrapped.
+fn legend_lines(names: &[(String, RGBColor)]) -> Vec<Vec<String>> {
+    names.iter().map(|(n, _)| wrap(n, LEGEND_CHARS)).collect()
+}
+
+/// The height a chart needs for its legend.
+fn legend_height(lines: &[Vec<String>]) -> u32 {
+    LEGEND_TOP
+        + lines
+            .iter()
+            .map(|l| l.len() as u32 * LEGEND_LINE + LEGEND_GAP)
+            .sum::<u32>()
+}
+
+/// The legend, drawn in its own area right of the plot: every label whole,
+/// wrapped over as many lines as it needs.
 fn draw_legend(area: &Area, names: &[(String, RGBColor)]) -> DrawResult {
     let style = ("sans-serif", 12).into_font().color(&BLACK);
-    for (i, (name, c)) in names.iter().enumerate() {
-        let y = 40 + 18 * i as i32;
+    let mut y = LEGEND_TOP as i32;
+    for ((_, c), lines) in names.iter().zip(legend_lines(names)) {
         area.draw(&Circle::new((10, y), 4, c.filled())).map_err(err)?;
-        let mut label = name.clone();
-        if label.chars().count() > 34 {
-            label = label.chars().take(33).collect::<String>() + "…";
+        for line in lines {
+            area.draw(&Text::new(line, (20, y - 7), style.clone()))
+                .map_err(err)?;
+            y += LEGEND_LINE as i32;
         }
-        area.draw(&Text::new(label, (20, y - 7), style.clone()))
-            .map_err(err)?;
+        y += LEGEND_GAP as i32;
     }
     Ok(())
 }
@@ -282,8 +342,9 @@ fn render(
 ) -> Result<String, String> {
     let mut svg = String::new();
     let mut tips = Vec::new();
+    let height = H.max(legend_height(&legend_lines(legend)));
     {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (W, height)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let (plot, side) = root.split_horizontally(W - LEGEND_W);
         body(&plot, &mut tips)?;
@@ -537,6 +598,36 @@ mod tests {
             "{svg}"
         );
         assert!(!svg.contains("empty"));
+    }
+
+    /// A legend label is never cut: it wraps, and the chart grows to hold
+    /// a long legend.
+    #[test]
+    fn legend_labels_wrap_whole() {
+        let label = "dbdfs --dbdfs naive-sound --frontier states --increment 10 (interp)";
+        let lines = wrap(label, LEGEND_CHARS);
+        assert!(
+            lines.len() > 1 && lines.iter().all(|l| l.chars().count() <= LEGEND_CHARS),
+            "{lines:?}"
+        );
+        assert_eq!(lines.join(" "), label);
+        assert_eq!(wrap("abcdefgh ij", 3), ["abc", "def", "gh", "ij"]);
+        let series: Vec<Series> = (0..20)
+            .map(|i| Series::new(format!("{label} #{i}"), vec![(1.0, i as f64)]))
+            .collect();
+        let x = Axis::fit("x", [1.0].into_iter(), 5.0);
+        let y = Axis::fit("y", (0..20).map(f64::from), 5.0);
+        let svg = scatter("t", &x, &y, &series);
+        for i in 0..20 {
+            assert!(svg.contains(&format!("(interp) #{i}\n")), "entry {i} whole");
+        }
+        let height: u32 = svg
+            .split("height=\"")
+            .nth(1)
+            .and_then(|h| h.split('"').next())
+            .and_then(|h| h.parse().ok())
+            .expect("the chart's height");
+        assert!(height > H, "the chart grows with its legend: {height}");
     }
 
     #[test]

@@ -3,13 +3,13 @@
 //! of BenchExec's table generator:
 //!
 //! - overview plots: a quantile plot per configuration (how many runs
-//!   finish within a time), stored against visited states, search time
-//!   against state-space size, states per second;
+//!   finish within a time), states per second, bytes per state, stored
+//!   against visited states, search time against state-space size;
 //! - each paper whose reproduction matrix is among the runs: its tables
 //!   (from `bench report --paper`, written beside the report) with every
 //!   figure that differs from the paper's highlighted, and its plots;
 //! - per instance, its configurations side by side (stored % against
-//!   visited %, time against |S|; the full configuration on hover);
+//!   visited %, time against states; the full configuration on hover);
 //! - the summary tables of `report.md` and every run, sortable (click a
 //!   header) and filterable (type words that must all appear in a row).
 
@@ -19,15 +19,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::summary::{self as report, configuration, seconds, stored, visited, ReportTable, Summary};
+use super::summary::{
+    self as report, by_series, configuration, seconds, stored, visited, ReportTable, Summary, MAX_SERIES,
+};
 use crate::experiments::papers;
 use crate::experiments::plot::{self, escape, Axis, Series};
 use crate::experiments::schema::Row;
 use crate::model::beem::Beem;
-
-/// Configurations beyond this many are grouped by strategy in the quantile
-/// plot (a legend of 200 entries is unreadable).
-const MAX_QUANTILE_SERIES: usize = 12;
 
 /// Writes `report.html` (and the papers' files under `papers/NAME/`) into
 /// `out_dir` from `rows`; returns the files written.
@@ -110,7 +108,7 @@ pub fn write(
     h.push_str(&paper_sections);
     let _ = writeln!(
         h,
-        "<section id=\"instances\"><h2>Per instance</h2>\n<p>Complete runs only; one colour per strategy, one point per run; hover a point for its configuration.</p>\n{instances}</section>"
+        "<section id=\"instances\"><h2>Per instance</h2>\n<p>Complete runs only; one colour per configuration and backend (beyond {MAX_SERIES}, per strategy, store, threads and backend), one point per run; hover a point for its configuration.</p>\n{instances}</section>"
     );
     let _ = writeln!(h, "<section id=\"summary\"><h2>Summary tables</h2>");
     for t in &summary.tables {
@@ -128,28 +126,22 @@ pub fn write(
 
 /// Quantile plot, stored against visited, time against size, throughput.
 fn overview_plots(rows: &[Row], summary: &Summary) -> String {
-    let complete: Vec<&Row> = rows.iter().filter(|r| r.get("result") == "complete").collect();
-    let mut by_config: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    for r in &complete {
-        if let Some(t) = seconds(r) {
-            by_config
-                .entry(format!("{} ({})", configuration(r), r.get("backend")))
-                .or_default()
-                .push(t.max(1e-6));
-        }
-    }
-    if by_config.len() > MAX_QUANTILE_SERIES {
-        by_config.clear();
-        for r in &complete {
-            if let Some(t) = seconds(r) {
-                by_config
-                    .entry(format!("{} ({})", r.get("strategy"), r.get("backend")))
-                    .or_default()
-                    .push(t.max(1e-6));
-            }
-        }
-    }
-    let series: Vec<(String, Vec<f64>)> = by_config.into_iter().collect();
+    let timed: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.get("result") == "complete" && seconds(r).is_some())
+        .collect();
+    let series: Vec<(String, Vec<f64>)> = by_series(&timed, MAX_SERIES)
+        .into_iter()
+        .map(|(name, rs)| {
+            (
+                name,
+                rs.iter()
+                    .filter_map(|r| seconds(r))
+                    .map(|t| t.max(1e-6))
+                    .collect(),
+            )
+        })
+        .collect();
     let mut out = plot::quantiles(
         "Quantile plot: search seconds of the complete runs",
         "search seconds",
@@ -161,31 +153,26 @@ fn overview_plots(rows: &[Row], summary: &Summary) -> String {
     out
 }
 
-/// Per instance: stored % against visited % and seconds against |S|, one
-/// series per strategy.
+/// Per instance: stored % against visited % and seconds against the
+/// states reached, one series per configuration (see `report::by_series`).
 fn instance_plots(rows: &[Row], summary: &Summary) -> String {
-    let mut by_instance: BTreeMap<&str, BTreeMap<&str, Vec<&Row>>> = BTreeMap::new();
+    let mut by_instance: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.get("result") == "complete") {
-        by_instance
-            .entry(r.get("instance"))
-            .or_default()
-            .entry(r.get("strategy"))
-            .or_default()
-            .push(r);
+        by_instance.entry(r.get("instance")).or_default().push(r);
     }
     let mut out = String::new();
-    for (i, (inst, strategies)) in by_instance.iter().enumerate() {
+    for (i, (inst, runs)) in by_instance.iter().enumerate() {
         let Some(size) = summary.sizes.get(*inst) else {
             continue;
         };
         let mut sv = Vec::new();
         let mut ts = Vec::new();
-        for (st, rs) in strategies {
-            let (a, _) = report::instance_series(st, rs, &summary.sizes);
+        for (name, rs) in by_series(runs, MAX_SERIES) {
+            let (a, _) = report::instance_series(&name, &rs, &summary.sizes);
             sv.push(a);
             // Against |S| every run of one instance is at one x: plot time
             // against the states the run reached instead.
-            let mut t = Series::new(*st, Vec::new());
+            let mut t = Series::new(name, Vec::new());
             for r in rs {
                 if let (Some(s), Some(secs)) = (r.num("states").or_else(|| visited(r)), seconds(r)) {
                     t.points.push((s.max(1.0), secs.max(1e-6)));
@@ -386,7 +373,7 @@ fn report_table(h: &mut String, t: &ReportTable) {
 fn runs_table(h: &mut String, rows: &[Row], summary: &Summary) {
     let _ = writeln!(
         h,
-        "<section id=\"runs\"><h2>All runs</h2>\n<p>{} runs. Stored and visited as in the summary; % of |S|.</p>",
+        "<section id=\"runs\"><h2>All runs</h2>\n<p>{} runs. Stored and visited as in the summary; % of |S|. Bytes/state: the store and search structures per stored state; store bytes: the state store.</p>",
         rows.len()
     );
     let _ = writeln!(
@@ -406,6 +393,8 @@ fn runs_table(h: &mut String, rows: &[Row], summary: &Summary) {
         "visited %",
         "search s",
         "states/s",
+        "bytes/state",
+        "store bytes",
         "peak MiB",
         "message",
     ];
@@ -433,6 +422,8 @@ fn runs_table(h: &mut String, rows: &[Row], summary: &Summary) {
             pct(visited(r), r),
             num(seconds(r), 3),
             num(r.states_per_second(), 0),
+            num(report::bytes_per_state(r), 1),
+            num(report::store_bytes(r), 0),
             num(r.num("peak_mem_bytes").map(|b| b / 1048576.0), 1),
             r.get("message").to_string(),
         ];
@@ -440,7 +431,7 @@ fn runs_table(h: &mut String, rows: &[Row], summary: &Summary) {
         for (i, v) in cells.iter().enumerate() {
             let class = match i {
                 3 => " class=\"code\"",
-                6..=12 => " class=\"num\"",
+                6..=14 => " class=\"num\"",
                 _ => "",
             };
             let _ = write!(h, "<td{class}>{}</td>", escape(v));

@@ -6,9 +6,16 @@
 //!   enough to measure it; failures.
 //! - `states_per_s.svg`: states per second per configuration and backend
 //!   (bar: median of the complete runs of at least 0.1 s; dots: the runs).
+//! - `bytes_per_state.svg`: the bytes each stored state cost (store and
+//!   search structures), per configuration and backend.
 //! - `stored_vs_visited.svg`: stored states against visited states, both in
 //!   % of the state space, one point per complete run.
 //! - `seconds_per_instance.svg`: search time against state-space size.
+//!
+//! A chart's series are the configurations with their backend; beyond
+//! [`MAX_SERIES`] of them, each series is a [`setup`] (strategy, store,
+//! threads, backend), so that runs the legend cannot list one by one are
+//! still told apart by what decides their speed and memory.
 //!
 //! *Stored* is the caching paper's S in states: the cache size when there
 //! is a cache, else the `stored_peak` counter, else `states` for strategies
@@ -80,4 +87,65 @@ pub fn report(
         written.extend(html::write(&rows, &summary, out_dir, beem, &title)?);
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::schema::Row;
+
+    fn run(spec: &str, args: &str, store: &str, threads: u64) -> Row {
+        let mut r = Row::empty();
+        for (c, v) in [
+            ("key", format!("m|jit|{spec} {args}|")),
+            ("instance", "m".into()),
+            ("backend", "jit".into()),
+            ("strategy", spec.into()),
+            ("spec", spec.into()),
+            ("args", args.into()),
+            ("result", "complete".into()),
+            ("store", store.into()),
+            ("states", "1000".into()),
+            ("time_s", "0.5".into()),
+            ("store_bytes", "20000".into()),
+            ("bytes_per_state", "20.5".into()),
+            ("extra", format!("{{\"threads\":{threads}}}")),
+        ] {
+            r.set(c, v);
+        }
+        r
+    }
+
+    fn legend(summary: &Summary, file: &str) -> String {
+        let svg = &summary.plots.iter().find(|p| p.file == file).expect(file).svg;
+        let start = svg.find("data-legend=\"").expect("a legend") + 13;
+        svg[start..start + svg[start..].find('"').unwrap()].replace("&quot;", "\"")
+    }
+
+    /// Charts tell configurations apart: by their full configuration, or
+    /// beyond a legend's worth by strategy, store, threads and backend;
+    /// memory is shown in the tables and in a chart.
+    #[test]
+    fn charts_tell_stores_and_threads_apart_and_memory_is_shown() {
+        let few = [run("bfs", "", "exact", 1), run("bfs", "--store tree", "tree", 1)];
+        let s = summarize(&few, &[]);
+        assert_eq!(
+            legend(&s, "stored_vs_visited.svg"),
+            r#"["bfs (jit)","bfs --store tree (jit)"]"#
+        );
+        let mut many: Vec<Row> = (0..MAX_SERIES)
+            .map(|i| run("bfs", &format!("--max-visits {i}"), "exact", 1))
+            .collect();
+        many.push(run("bfs", "--store tree --threads 2", "tree", 2));
+        let s = summarize(&many, &[]);
+        assert_eq!(
+            legend(&s, "seconds_per_instance.svg"),
+            r#"["bfs (jit)","bfs --store tree --threads 2 (jit)"]"#
+        );
+        assert!(legend(&s, "bytes_per_state.svg").contains("bfs --store tree --threads 2 (jit)"));
+        let best = s.tables.iter().find(|t| t.id == "best").unwrap();
+        let col = |h: &str| best.headers.iter().position(|x| x == h).expect(h);
+        assert_eq!(best.rows[0][col("bytes/state")], "20.5");
+        assert_eq!(best.rows[0][col("store bytes")], "20\u{202f}000");
+    }
 }

@@ -26,6 +26,17 @@ pub(crate) fn visited(r: &Row) -> Option<f64> {
         .or_else(|| r.num("states"))
 }
 
+/// The bytes a stored state cost (store and search structures) and the
+/// store's size, where the run measured them (a search that does not
+/// account its memory records 0).
+pub(crate) fn bytes_per_state(r: &Row) -> Option<f64> {
+    r.num("bytes_per_state").filter(|b| *b > 0.0)
+}
+
+pub(crate) fn store_bytes(r: &Row) -> Option<f64> {
+    r.num("store_bytes").filter(|b| *b > 0.0)
+}
+
 pub(crate) fn seconds(r: &Row) -> Option<f64> {
     r.num("time_s").or_else(|| r.num("wall_s"))
 }
@@ -99,6 +110,52 @@ pub(crate) fn configuration(r: &Row) -> String {
     }
 }
 
+/// A run's configuration and backend, as a chart's legend names it.
+pub(crate) fn configuration_label(r: &Row) -> String {
+    format!("{} ({})", configuration(r), r.get("backend"))
+}
+
+/// What a run's speed and memory depend on besides its grid parameters:
+/// the strategy, the store and the threads (as `explore` flags, when not
+/// the defaults) and the backend, from the run's record.
+pub(crate) fn setup(r: &Row) -> String {
+    let mut s = r.get("strategy").to_string();
+    let store = r.get("store");
+    if !store.is_empty() && store != "exact" {
+        s += &format!(" --store {store}");
+    }
+    if let Some(t) = r
+        .extra()
+        .get("threads")
+        .and_then(|t| t.as_u64())
+        .filter(|t| *t > 1)
+    {
+        s += &format!(" --threads {t}");
+    }
+    format!("{s} ({})", r.get("backend"))
+}
+
+/// More series than this in one chart are drawn per [`setup`].
+pub(crate) const MAX_SERIES: usize = 12;
+
+/// The runs of one chart by series: per configuration and backend, or per
+/// [`setup`] beyond `max` configurations.
+pub(crate) fn by_series<'a>(rows: &[&'a Row], max: usize) -> BTreeMap<String, Vec<&'a Row>> {
+    let group = |name: fn(&Row) -> String| {
+        let mut m: BTreeMap<String, Vec<&'a Row>> = BTreeMap::new();
+        for r in rows {
+            m.entry(name(r)).or_default().push(*r);
+        }
+        m
+    };
+    let per_configuration = group(configuration_label);
+    if per_configuration.len() > max {
+        group(setup)
+    } else {
+        per_configuration
+    }
+}
+
 /// A run's hover text in the plots: instance, full configuration, backend
 /// and seed.
 pub(crate) fn run_tip(r: &Row) -> String {
@@ -111,7 +168,7 @@ pub(crate) fn run_tip(r: &Row) -> String {
     )
 }
 
-/// More configurations than this are drawn as one bar per strategy.
+/// More configurations than this are drawn as one bar per [`setup`].
 const MAX_BARS: usize = 24;
 
 /// Runs shorter than this are left out of throughput figures: their
@@ -342,6 +399,8 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         "visited",
         "visited %",
         "search s",
+        "bytes/state",
+        "store bytes",
         "complete runs",
     ]);
     let mut t = ReportTable::new(
@@ -350,7 +409,8 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         "A configuration is a strategy with all its parameters (the seeds of a configuration are its \
          repetitions). Per instance, backend and configuration, the best of the complete runs: fewest \
          states stored, then fewest visited, then the shortest search. Stored and visited are also \
-         given in % of the state space |S|.",
+         given in % of the state space |S|; bytes/state is what a stored state cost \
+         (store and search structures), store bytes the state store's size.",
         &headers,
     )
     .code_columns(&["configuration"]);
@@ -386,6 +446,8 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
                 seconds(b)
                     .map(|x| format!("{x:.3}"))
                     .unwrap_or_else(|| "—".into()),
+                bytes_per_state_text(bytes_per_state(b)),
+                fmt_num(store_bytes(b)),
                 format!("{}/{}", complete.len(), rs.len()),
             ]),
             None => {
@@ -393,7 +455,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
                 res.sort();
                 res.dedup();
                 row.push(format!("no complete run ({})", res.join(", ")));
-                row.extend(std::iter::repeat_n(String::new(), 5));
+                row.extend(std::iter::repeat_n(String::new(), 7));
                 row.push(format!("0/{}", rs.len()));
             }
         }
@@ -420,10 +482,10 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
             "median states/s",
             "spread",
             "median peak memory MiB",
+            "median bytes/state",
         ],
     )
     .code_columns(&["configuration"]);
-    let mut bars = Vec::new();
     let mut by_config: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
     for r in rows {
         by_config
@@ -431,7 +493,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
             .or_default()
             .push(r);
     }
-    for (i, (key, all)) in by_config.iter().enumerate() {
+    for (key, all) in &by_config {
         let rs: Vec<&Row> = all
             .iter()
             .copied()
@@ -471,15 +533,10 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
             median(&mut mem)
                 .map(|x| format!("{x:.1}"))
                 .unwrap_or_else(|| "—".into()),
+            bytes_per_state_text(median(
+                &mut rs.iter().filter_map(|r| bytes_per_state(r)).collect::<Vec<_>>(),
+            )),
         ]);
-        if let Some(m) = m {
-            bars.push(Bar {
-                label: format!("{} ({})", key.0, key.1),
-                value: m,
-                dots: sps.clone(),
-                color: i,
-            });
-        }
     }
     tables.push(t);
 
@@ -507,60 +564,34 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         tables.push(t);
     }
 
-    // Plots. Beyond MAX_BARS configurations, a bar per strategy and
-    // backend (the median over all its configurations' timed runs).
-    if bars.len() > MAX_BARS {
-        let mut per: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
-        for r in rows.iter().filter(|r| {
-            r.get("result") == "complete" && seconds(r).is_some_and(|t| t >= MIN_THROUGHPUT_SECONDS)
-        }) {
-            if let Some(v) = r.states_per_second() {
-                per.entry((r.get("strategy").to_string(), r.get("backend").to_string()))
-                    .or_default()
-                    .push(v);
-            }
-        }
-        bars = per
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, ((st, be), mut v))| {
-                Some(Bar {
-                    label: format!("{st}, all configurations ({be})"),
-                    value: median(&mut v)?,
-                    dots: v,
-                    color: i,
-                })
-            })
-            .collect();
-    }
+    // Plots.
+    let complete: Vec<&Row> = rows.iter().filter(|r| r.get("result") == "complete").collect();
+    let timed: Vec<&Row> = complete
+        .iter()
+        .copied()
+        .filter(|r| seconds(r).is_some_and(|t| t >= MIN_THROUGHPUT_SECONDS))
+        .collect();
     let mut plots = Vec::new();
-    if !bars.is_empty() {
-        let axis = Axis::fit(
-            "states per second",
-            bars.iter().flat_map(|b| b.dots.clone()),
-            50.0,
-        );
-        plots.push(Plot {
-            file: "states_per_s.svg",
-            title: "States per second per configuration".into(),
-            svg: plot::bars(
-                "States per second (bar: median of the complete runs of at least 0.1 s; dots: runs)",
-                &axis,
-                &bars,
-            ),
-        });
-    }
+    plots.extend(bar_plot(
+        "states_per_s.svg",
+        "States per second per configuration",
+        "States per second (bar: median of the complete runs of at least 0.1 s; dots: runs)",
+        "states per second",
+        &timed,
+        Row::states_per_second,
+    ));
+    plots.extend(bar_plot(
+        "bytes_per_state.svg",
+        "Bytes per state per configuration",
+        "Bytes per stored state, store and search structures (bar: median of the complete runs; dots: runs)",
+        "bytes per state",
+        &complete,
+        bytes_per_state,
+    ));
     let mut series = Vec::new();
     let mut seconds_series = Vec::new();
-    for (st, _be) in by_strategy.keys() {
-        if series.iter().any(|s: &Series| &s.name == st) {
-            continue;
-        }
-        let rs: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.get("strategy") == st && r.get("result") == "complete")
-            .collect();
-        let (a, b) = instance_series(st, &rs, &sizes);
+    for (name, rs) in by_series(&complete, MAX_SERIES) {
+        let (a, b) = instance_series(&name, &rs, &sizes);
         series.push(a);
         seconds_series.push(b);
     }
@@ -594,6 +625,47 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         plots,
         sizes,
     }
+}
+
+/// Bytes per state as the tables give it (one decimal).
+fn bytes_per_state_text(v: Option<f64>) -> String {
+    v.map_or_else(|| "—".into(), |x| format!("{x:.1}"))
+}
+
+/// A bar chart of `value` over `rows`: per configuration and backend (per
+/// [`setup`] beyond [`MAX_BARS`] of them), the median as the bar and the
+/// runs as dots; `None` when no run has the value.
+fn bar_plot(
+    file: &'static str,
+    title: &str,
+    caption: &str,
+    axis_label: &str,
+    rows: &[&Row],
+    value: impl Fn(&Row) -> Option<f64>,
+) -> Option<Plot> {
+    let bars: Vec<Bar> = by_series(rows, MAX_BARS)
+        .into_iter()
+        .filter_map(|(label, rs)| {
+            let mut dots: Vec<f64> = rs.iter().filter_map(|r| value(r)).collect();
+            Some((label, median(&mut dots)?, dots))
+        })
+        .enumerate()
+        .map(|(i, (label, value, dots))| Bar {
+            label,
+            value,
+            dots,
+            color: i,
+        })
+        .collect();
+    if bars.is_empty() {
+        return None;
+    }
+    let axis = Axis::fit(axis_label, bars.iter().flat_map(|b| b.dots.clone()), 50.0);
+    Some(Plot {
+        file,
+        title: title.into(),
+        svg: plot::bars(caption, &axis, &bars),
+    })
 }
 
 /// Two series of the complete runs `rs` named `name`: stored % against
