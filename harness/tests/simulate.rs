@@ -178,7 +178,7 @@ fn random_run_replays() {
             printed.push(l.to_string());
             lines.next();
         }
-        let expected = harness::output::trace::changes(info, &state, &next);
+        let expected = harness::output::counterexample::changes(info, &state, &next);
         if expected.is_empty() {
             assert_eq!(printed, ["(no change)"]);
         } else {

@@ -23,7 +23,7 @@ use std::io::{self, BufRead, Write};
 use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
 
 use crate::engine::rng::Rng;
-use crate::output::trace::{changes, step_label};
+use crate::output::counterexample::{changes, step_label};
 
 /// How a random simulation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Counterexamples as the engine builds them: a path of steps from the
 //! initial state, or a lasso (a path whose last state closes a cycle).
-//! Rendering them for people or tools is `crate::output::trace`.
+//! Rendering them for people or tools is `crate::output::counterexample`.
 
 use dve_frontend::model::{Label, Succ};
 

@@ -1,8 +1,8 @@
 //! What a run reports: the run record (its fields are the columns of the
-//! results CSV, `results/SCHEMA.md`) and its human printer, and traces in
-//! text and JSON.
+//! results CSV, `results/SCHEMA.md`) and its human printer, and counterexamples
+//! (the engine's traces) printed as text and JSON.
 //!
 //! Uses: `engine` (the result vocabulary: outcomes, level and DFS statistics).
 
+pub mod counterexample;
 pub mod record;
-pub mod trace;

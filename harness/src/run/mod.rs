@@ -585,7 +585,9 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
             trace = randomized(model, strategy, req, goals, &mut rec)?;
         }
     }
-    rec.trace = trace.as_ref().map(|t| crate::output::trace::to_json(&info, t));
+    rec.trace = trace
+        .as_ref()
+        .map(|t| crate::output::counterexample::to_json(&info, t));
     Ok(Ran {
         record: rec,
         trace,

@@ -567,10 +567,10 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         match (&ran.trace, args.trace_format) {
             (Some(t), TraceFormat::Text) => {
                 let _ = writeln!(human);
-                let _ = harness::output::trace::write_text(&mut human, &ran.info, t);
+                let _ = harness::output::counterexample::write_text(&mut human, &ran.info, t);
             }
             (Some(t), TraceFormat::Json) => {
-                let json = harness::output::trace::to_json(&ran.info, t);
+                let json = harness::output::counterexample::to_json(&ran.info, t);
                 let _ = writeln!(
                     text,
                     "{}",
