@@ -1,0 +1,629 @@
+//! Each strategy family's part of a run: its options from the request, its
+//! algorithm, and its figures into the run record.
+
+use dve_frontend::model::{ModelInfo, NextState};
+
+use super::request::*;
+use super::resolve::known_size;
+use crate::algo::bbmc::{self, SliceOptions, Targets};
+use crate::algo::caching::{
+    self, CacheSize, Derivation, Independence, Options as CachingOptions, Order, Progress, Replacement,
+};
+use crate::algo::check::{self, CheckOptions, Goal, Search, Verdict};
+use crate::algo::dbdfs::{self, FrontierKind, Variant};
+use crate::algo::exhaustive::Traversal;
+use crate::algo::random::{self, Algo, Restart, SearchOptions};
+use crate::engine::{self, Limits, Outcome, Trace};
+use crate::model::beem::Beem;
+use crate::output::record::{Checked, RunRecord};
+use crate::run::strategy::{Params, Strategy};
+
+/// Exhaustive BFS or DFS on the engine's fast paths (`crate::algo::exhaustive`),
+/// into the run's record.
+pub(crate) fn exhaustive(
+    model: &dyn NextState,
+    strategy: Strategy,
+    req: &Request,
+    threads: usize,
+    meter: &Option<engine::progress::Meter>,
+    checkpoint: Option<engine::checkpoint::CheckpointSpec>,
+    rec: &mut RunRecord,
+) -> Result<(), RunError> {
+    let opts = crate::algo::exhaustive::ExploreOptions {
+        traversal: strategy.traversal().expect("an exhaustive strategy"),
+        limits: req.limits,
+        level_table: true,
+        meter: meter.clone(),
+        store: req.params.store.unwrap_or_default(),
+        threads,
+    };
+    let r = match &checkpoint {
+        None => crate::algo::exhaustive::explore(model, &opts),
+        Some(spec) => {
+            crate::algo::exhaustive::explore_checkpointed(model, &opts, spec).map_err(|e| RunError {
+                file: Some(spec.path.display().to_string()),
+                ..RunError::input(format!("{e:#}"))
+            })?
+        }
+    };
+    let samples = match (req.params.sample_interval, meter) {
+        (Some(_), Some(m)) => serde_json::to_value(m.samples(r.states, r.transitions)).ok(),
+        _ => None,
+    };
+    *rec = RunRecord {
+        // What ran, as the caller set it.
+        model: std::mem::take(&mut rec.model),
+        instance: rec.instance.take(),
+        strategy: std::mem::take(&mut rec.strategy),
+        config: std::mem::take(&mut rec.config),
+        backend: std::mem::take(&mut rec.backend),
+        seed: rec.seed,
+        compile_ms: rec.compile_ms,
+        setup_rss_bytes: rec.setup_rss_bytes,
+        samples,
+        ..r
+    };
+    Ok(())
+}
+
+/// The general state exploring algorithm (state caching, sweep-line).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn general_algorithm(
+    model: &dyn NextState,
+    strategy: Strategy,
+    req: &Request,
+    progress_exprs: Vec<dve_frontend::ir::Expr>,
+    independence: Option<&Independence>,
+    instance: Option<&str>,
+    rec: &mut RunRecord,
+    notes: &mut Vec<String>,
+) -> Result<(), RunError> {
+    let p = &req.params;
+    let order = match strategy {
+        Strategy::Bfs => Order::Bfs,
+        Strategy::Dfs => Order::Dfs,
+        Strategy::Bbfs(w) => Order::Bbfs(w),
+        Strategy::Alt(b, d) => Order::Alt(b, d),
+        other => unreachable!("{other} is not an order of the general algorithm"),
+    };
+    let mut size = instance.and_then(|i| known_size(i, req.beem.as_deref()));
+    let mut progress: Option<Progress> = (!p.progress.is_empty()).then(|| Progress {
+        exprs: progress_exprs,
+        names: p.progress.clone(),
+    });
+    if let Some(level) = p.progress_level {
+        notes.push(format!(
+            "exhaustive run to derive the progress measure of level {level}"
+        ));
+        // Under the run's budgets: the states it reaches count as the run's.
+        let g = match caching::sweep::full_graph(model, &req.limits, req.meter.clone()) {
+            Ok(g) => g,
+            Err(stopped) => {
+                // Stopped before the measure could be derived: the
+                // exhaustive run's counters are the run's.
+                rec.result = stopped.result;
+                rec.states = stopped.states;
+                rec.transitions = stopped.transitions;
+                rec.store_bytes = stopped.bytes;
+                rec.peak_rss_bytes = engine::peak_rss_bytes();
+                rec.finish_rates(stopped.time_s);
+                return Ok(());
+            }
+        };
+        size = Some(g.store.len() as u64);
+        let ap = caching::sweep::derive_progress(
+            model,
+            &g,
+            level,
+            p.progress_derivation.unwrap_or(Derivation::Projection),
+        );
+        notes.push(format!(
+            "progress measure: ({}) — {} classes, largest {}, {:.2} % regress transitions",
+            ap.progress.names.join(", "),
+            ap.classes,
+            ap.largest_class,
+            100.0 * ap.regress
+        ));
+        rec.regress_pct = Some(100.0 * ap.regress);
+        progress = Some(ap.progress);
+    }
+    if size.is_none() && matches!(p.cache, Some(CacheSize::Percent(_))) {
+        notes.push("|S| is not in instances.csv: exhaustive run first".into());
+        // Under the run's budgets: the states it reaches count as the run's.
+        let r = crate::algo::exhaustive::explore(
+            model,
+            &crate::algo::exhaustive::ExploreOptions {
+                traversal: Traversal::Bfs,
+                limits: req.limits,
+                level_table: false,
+                meter: req.meter.clone(),
+                store: engine::StoreKind::Exact,
+                threads: 1,
+            },
+        );
+        if !r.result.is_complete() {
+            rec.result = r.result;
+            rec.states = r.states;
+            rec.transitions = r.transitions;
+            rec.store_bytes = r.store_bytes;
+            rec.frontier_bytes = r.frontier_bytes;
+            rec.peak_rss_bytes = r.peak_rss_bytes;
+            rec.finish_rates(r.time_s);
+            return Ok(());
+        }
+        size = Some(r.states);
+    }
+    let opts = CachingOptions {
+        order,
+        cache: p.cache,
+        replacement: p.replacement.unwrap_or(Replacement::Random),
+        chain_reduction: p.chain_reduction,
+        edge_lean: independence,
+        progress: progress.as_ref(),
+        max_visits_factor: Some(p.max_visits.unwrap_or(5.0)),
+        state_space_size: size,
+        limits: req.limits,
+        meter: req.meter.clone(),
+        seed: p.seed.unwrap_or(0),
+        track_distinct: true,
+        check_invariants: false,
+    };
+    let r = caching::run(model, &opts, None);
+    rec.algorithm = Some(
+        match (opts.progress.is_some(), opts.cache.is_some()) {
+            (false, _) => "state-caching",
+            (true, false) => "sweep-line",
+            (true, true) => "sweep-line+caching",
+        }
+        .into(),
+    );
+    rec.result = r.result;
+    rec.states = r.states;
+    rec.state_space_size = r.state_space_size;
+    rec.visits = Some(r.visits);
+    rec.revisits = Some(r.revisits);
+    rec.stored_peak = Some(r.stored_peak);
+    rec.cache_size = r.cache_size;
+    rec.replacement = r.replacement.clone();
+    rec.chain_reduction = Some(r.chain_reduction);
+    rec.edge_lean = Some(r.edge_lean);
+    rec.events = Some(r.events);
+    rec.transitions = r.events;
+    rec.pruned_events = Some(r.pruned_events);
+    rec.evictions = Some(r.deleted);
+    rec.td_peak = Some(r.td_peak);
+    rec.progress = r.progress.clone();
+    rec.persistent = r.persistent;
+    rec.largest_class = r.largest_class;
+    rec.progress_classes = r.progress_classes;
+    rec.s_pct = match r.cache_size {
+        Some(c) => rec.pct(c),
+        None => rec.pct(r.stored_peak),
+    };
+    rec.v_pct = rec.pct(r.visits);
+    rec.p_pct = r.persistent.and_then(|x| rec.pct(x));
+    rec.l_pct = r.largest_class.and_then(|x| rec.pct(x));
+    rec.store_bytes = r.cache_bytes;
+    rec.peak_rss_bytes = r.peak_rss_bytes;
+    rec.finish_rates(r.time_s);
+    Ok(())
+}
+
+/// How many of `runs` seeded runs go at once: one a core, or one at a time
+/// under `--threads 1` (each run is sequential).
+pub(crate) fn workers(p: &Params, runs: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    p.threads.unwrap_or(cores).min(runs).max(1)
+}
+
+/// The budgets of each of `workers` runs made at once: the memory is
+/// shared between them.
+pub(crate) fn per_run(limits: &Limits, workers: usize) -> Limits {
+    Limits {
+        memory_bytes: limits.memory_bytes.map(|m| m / workers.max(1) as u64),
+        ..*limits
+    }
+}
+
+/// highway and bbmc: seeded slices, a witness search on each, and the BMC
+/// baseline.
+pub(crate) fn slices(
+    model: &dyn NextState,
+    info: &ModelInfo,
+    strategy: Strategy,
+    req: &Request,
+    goals: Vec<Goal>,
+    ltl: bool,
+    rec: &mut RunRecord,
+) -> Result<Option<Trace>, RunError> {
+    let p = &req.params;
+    let breadth = p.breadth.unwrap_or(1) as usize;
+    let runs = p.runs.unwrap_or(1) as usize;
+    let workers = workers(p, runs);
+    let opts = SliceOptions {
+        breadth,
+        total: strategy == Strategy::Bbmc,
+        degrade_depth: p.degrade_depth,
+        limits: per_run(&req.limits, workers),
+        meter: req.meter.clone(),
+    };
+    let pred = bbmc::goal_predicate(model, &goals);
+    let targets = Targets {
+        goal: (!goals.is_empty()).then_some(&pred as bbmc::GoalFn),
+        // Deadlocks when asked, or when nothing else is.
+        deadlock: req.checks.deadlock || (goals.is_empty() && !ltl),
+        accepting: ltl,
+    };
+    rec.checked = Checked {
+        deadlock: targets.deadlock,
+        goals: targets.goal.is_some(),
+        cycles: ltl,
+        ..Checked::default()
+    };
+    let seed = p.seed.unwrap_or(0);
+    let (summary, mut kept) = bbmc::run_many(model, &opts, &targets, seed, runs, workers);
+    if let (Some(path), Some(slice)) = (&p.export_lts, &kept.first_slice) {
+        bbmc::export(path, slice, info).map_err(|e| match e {
+            bbmc::ExportError::TooBig(m) => RunError::usage(m),
+            bbmc::ExportError::Io(m) => RunError::input(m),
+        })?;
+    }
+    // The slice is not needed any more: its memory goes to the baseline.
+    kept.first_slice = None;
+    // The baseline runs after the slices, alone: the whole budget.
+    let bmc = bbmc::bmc(model, &targets, &req.limits);
+    let m = runs.max(1) as f64;
+    let recs = &summary.records;
+    let mean = |f: &dyn Fn(&bbmc::SliceRun) -> f64| recs.iter().map(f).sum::<f64>() / m;
+    let witness = kept.witness;
+    rec.algorithm = Some(opts.algorithm().name().to_string());
+    rec.breadth = Some(breadth as u64);
+    rec.degrade_depth = p.degrade_depth.map(u64::from);
+    rec.runs = Some(runs as u64);
+    rec.seed = Some(seed);
+    rec.result = recs
+        .iter()
+        .map(|r| r.result)
+        .find(|r| !r.is_complete())
+        .unwrap_or(Outcome::Complete);
+    rec.incomplete_runs = Some(summary.incomplete);
+    // Every distinct state each run looked at (slice plus successors
+    // considered but not chosen), summed over the runs.
+    rec.states = recs.iter().map(|r| r.generated).sum();
+    rec.transitions = recs.iter().map(|r| r.successors).sum();
+    rec.slice_states = Some(summary.mean_slice_states);
+    rec.slice_transitions = Some(summary.mean_slice_transitions);
+    rec.single_steps = Some(mean(&|r| r.single_steps as f64));
+    rec.back_edges = Some(mean(&|r| r.back_edges as f64));
+    rec.jumps = Some(mean(&|r| r.jumps as f64));
+    rec.biased_queues = Some(mean(&|r| r.biased_queues as f64));
+    rec.queues = Some(summary.mean_queues);
+    rec.max_slice_states = Some(summary.max_slice_states);
+    rec.deadlocks = Some(recs.iter().map(|r| r.deadlocks).sum());
+    rec.introduced_sinks = Some(mean(&|r| r.introduced_sinks as f64));
+    rec.stored_peak = Some(recs.iter().map(|r| r.generated).max().unwrap_or(0));
+    rec.witness_found = Some(summary.witness_found);
+    rec.witness_rate = Some(summary.witness_rate);
+    rec.witness_kind = witness.as_ref().map(|(_, w)| w.kind.name().to_string());
+    let lens: Vec<f64> = recs
+        .iter()
+        .filter_map(|r| r.witness_length.map(|l| l as f64))
+        .collect();
+    rec.witness_length = (!lens.is_empty()).then(|| lens.iter().sum::<f64>() / lens.len() as f64);
+    rec.cex_length = witness.as_ref().map(|(_, w)| w.trace.steps.len() as u64);
+    rec.verdict = Some(
+        if summary.witness_found > 0 {
+            "violated"
+        } else {
+            "no_witness"
+        }
+        .into(),
+    );
+    rec.bmc_states = bmc.states;
+    rec.bmc_kind = bmc.kind.map(|k| k.name().to_string());
+    rec.bmc_result = Some(bmc.result.name().to_string());
+    rec.peak_rss_bytes = engine::peak_rss_bytes();
+    rec.finish_rates(summary.time_s);
+    Ok(witness.map(|(_, w)| w.trace))
+}
+
+/// urs, sdrs, rurs, rsdrs, random-walk.
+pub(crate) fn randomized(
+    model: &dyn NextState,
+    strategy: Strategy,
+    req: &Request,
+    goals: Vec<Goal>,
+    rec: &mut RunRecord,
+) -> Result<Option<Trace>, RunError> {
+    let p = &req.params;
+    let (algo, restart) = match strategy {
+        Strategy::Urs => (Algo::Urs, Restart::Stop),
+        Strategy::Sdrs => (Algo::Sdrs, Restart::Stop),
+        Strategy::Rurs => (Algo::Urs, p.restart.unwrap_or(Restart::Initial)),
+        Strategy::Rsdrs => (Algo::Sdrs, p.restart.unwrap_or(Restart::Initial)),
+        _ => (Algo::RandomWalk, Restart::Initial),
+    };
+    let memory = if algo == Algo::RandomWalk {
+        1
+    } else {
+        p.memory_states.unwrap_or(1) as usize
+    };
+    let runs = p.runs.unwrap_or(1) as usize;
+    let workers = workers(p, runs);
+    // Coverage levels in states, from |S|.
+    let size = rec
+        .instance
+        .as_deref()
+        .and_then(|i| known_size(i, req.beem.as_deref()));
+    if !p.cover_targets.is_empty() && size.is_none() {
+        return Err(RunError::usage(
+            "--cover-targets are percentages of |S|: the model must be a complete BEEM instance (instances.csv)",
+        ));
+    }
+    let targets: Vec<u64> = p
+        .cover_targets
+        .iter()
+        .map(|&pc| {
+            let s = size.unwrap_or(0);
+            if pc.fract() == 0.0 {
+                (s * pc as u64).div_ceil(100)
+            } else {
+                ((pc / 100.0) * s as f64).ceil() as u64
+            }
+        })
+        .collect();
+    let opts = SearchOptions {
+        restart,
+        mixing: p.mixing,
+        successor_choice: p.successor_choice.unwrap_or_default(),
+        limits: per_run(&req.limits, workers),
+        cover_targets: targets.clone(),
+        stop_when_covered: p.stop_when_covered,
+        sample_interval: p.sample_interval.map(std::time::Duration::from_secs_f64),
+        meter: req.meter.clone(),
+        ..SearchOptions::new(algo, memory, p.steps.unwrap_or(1_000_000))
+    };
+    let pred = bbmc::goal_predicate(model, &goals);
+    let goal = (!goals.is_empty()).then_some(&pred as bbmc::GoalFn);
+    rec.checked.goals = goal.is_some();
+    let seed = p.seed.unwrap_or(0);
+    let all = random::run_many(model, &opts, goal, seed, runs, workers);
+    let s = random::summarize(&opts, seed, &all);
+    let first_goal = all.iter().position(|r| r.goal_step.is_some());
+    rec.algorithm = Some(algo.name().to_string());
+    rec.memory_states = (algo != Algo::RandomWalk).then_some(memory as u64);
+    rec.restart = Some(
+        if algo == Algo::RandomWalk {
+            "initial_at_deadlock"
+        } else {
+            restart.name()
+        }
+        .to_string(),
+    );
+    rec.mixing = p.mixing;
+    rec.successor_choice = Some(opts.successor_choice.name().to_string());
+    rec.runs = Some(runs as u64);
+    rec.seed = Some(seed);
+    rec.steps_bound = Some(opts.steps);
+    rec.steps = Some(s.steps);
+    rec.restarts = Some(s.restarts);
+    rec.stored_peak = Some(s.stored_peak);
+    rec.covered = Some(s.covered);
+    rec.states = all.iter().map(|r| r.covered).sum();
+    rec.transitions = all.iter().map(|r| r.steps).sum();
+    rec.redundancy = Some(s.redundancy);
+    if !targets.is_empty() {
+        let levels: Vec<serde_json::Value> = (0..targets.len())
+            .map(|i| {
+                serde_json::json!({
+                    "percent": p.cover_targets[i],
+                    "states": targets[i],
+                    "reached": s.cover_reached[i],
+                    "mean_steps": s.mean_cover_steps[i],
+                    "mean_time_s": s.mean_cover_time_s[i],
+                })
+            })
+            .collect();
+        rec.cover = Some(serde_json::Value::Array(levels));
+    }
+    if p.sample_interval.is_some() {
+        rec.samples = serde_json::to_value(&all[0].samples).ok();
+    }
+    rec.stop = (runs == 1).then(|| {
+        serde_json::to_value(all[0].stop)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    });
+    if !goals.is_empty() {
+        rec.witness_found = Some(s.goal_found);
+        rec.witness_rate = Some(s.goal_rate);
+        rec.goal_step = first_goal.and_then(|i| all[i].goal_step);
+    }
+    rec.verdict = Some(
+        if s.goal_found > 0 {
+            "violated"
+        } else {
+            "no_witness"
+        }
+        .into(),
+    );
+    let witness = first_goal.and_then(|i| all[i].witness.clone());
+    rec.witness_kind = witness.as_ref().map(|_| "goal".to_string());
+    rec.cex_length = witness.as_ref().map(|w| w.steps.len() as u64);
+    rec.result = all
+        .iter()
+        .map(|r| r.stop.outcome())
+        .find(|o| !o.is_complete())
+        .unwrap_or(Outcome::Complete);
+    rec.peak_rss_bytes = engine::peak_rss_bytes();
+    rec.finish_rates(s.time_s);
+    Ok(witness)
+}
+
+/// An exhaustive BFS or DFS: a check of the properties asked (assertions,
+/// deadlocks, run-time errors, goals, an LTL property's accepting cycles),
+/// or a plain exploration when none is; its counterexample into `trace`,
+/// BEEM's figures of the instance into `reference` (`--stats`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn exhaustive_or_check(
+    model: &dyn NextState,
+    ir: &dve_frontend::ir::Model,
+    strategy: Strategy,
+    req: &Request,
+    p: &Params,
+    goals: Vec<Goal>,
+    has_asserts: bool,
+    digest: u64,
+    instance: Option<&str>,
+    rec: &mut RunRecord,
+    trace: &mut Option<Trace>,
+    reference: &mut Option<crate::model::beem::StatFile>,
+) -> Result<(), RunError> {
+    let ltl = ir.property.is_some();
+    let meter = req.meter.clone();
+    let checking = ltl
+        || !goals.is_empty()
+        || req.checks.deadlock
+        || req.checks.error
+        || (req.checks.assert && has_asserts);
+    let threads = p.threads.unwrap_or(1);
+    if threads > 1 && ltl {
+        let (what, plain) = match req.property {
+            Some(n) => (format!("--property {n} is an LTL property"), ""),
+            None => (
+                "the model has a property process (as BEEM's .propN.dve files do)".to_string(),
+                ", or --ignore-property to explore the plain system",
+            ),
+        };
+        return Err(RunError::usage(format!(
+            "--threads {threads}: {what}, and the nested DFS that searches its accepting cycles is sequential: give --threads 1{plain}"
+        )));
+    }
+    if checking && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
+        return Err(RunError::input(
+            "--store: property checks (deadlocks, assertions, goals, LTL) keep the exact store for now; drop --check, --goal and --property to only explore"
+                .to_string(),
+        ));
+    }
+    if checking {
+        let search = if ltl {
+            Search::Ndfs
+        } else if strategy == Strategy::Dfs {
+            Search::Dfs
+        } else {
+            Search::Bfs
+        };
+        rec.checked = Checked {
+            deadlock: req.checks.deadlock,
+            assert: req.checks.assert && has_asserts,
+            error: req.checks.error,
+            goals: !goals.is_empty(),
+            cycles: ltl,
+        };
+        let opts = CheckOptions {
+            search,
+            checks: req.checks,
+            goals,
+            all_violations: req.all_violations,
+            limits: req.limits,
+            meter: meter.clone(),
+        };
+        let r = check::check_threads(model, ir, &opts, threads);
+        if threads > 1 {
+            rec.threads = Some(threads as u64);
+        }
+        rec.strategy = search.name().to_string();
+        rec.result = r.result;
+        rec.verdict = Some(
+            match r.verdict {
+                Verdict::Holds => "holds",
+                Verdict::Violated => "violated",
+                Verdict::Unknown => "unknown",
+            }
+            .into(),
+        );
+        rec.violation_kind = r.violation_kind.map(|k| k.name().to_string());
+        rec.violation = r.violation.clone();
+        rec.violations = Some(r.violations);
+        rec.cex_length = r.cex_length.map(|c| c as u64);
+        rec.states = r.states;
+        rec.transitions = r.transitions;
+        rec.deadlocks = Some(r.deadlocks);
+        rec.error_transitions = Some(r.error_transitions);
+        rec.store_bytes = r.store_bytes;
+        rec.peak_rss_bytes = r.peak_rss_bytes;
+        rec.finish_rates(r.time_s);
+        *trace = r.first.map(|v| v.trace);
+    } else {
+        let checkpoint = p
+            .checkpoint
+            .as_ref()
+            .map(|path| engine::checkpoint::CheckpointSpec {
+                path: path.clone(),
+                digest,
+            });
+        exhaustive(
+            model,
+            strategy,
+            req,
+            p.threads.unwrap_or(1),
+            &meter,
+            checkpoint,
+            rec,
+        )?;
+        if req.stats {
+            *reference =
+                instance.and_then(|i| Beem::locate(req.beem.as_deref()).ok()?.stats(i).ok().flatten());
+            if let Some(r) = &*reference {
+                rec.beem_reference = serde_json::to_value(r).ok();
+            }
+        } else {
+            rec.level_table = None;
+        }
+    }
+    Ok(())
+}
+
+/// Iterative depth-bounded DFS (`algo::dbdfs`) into the run's record.
+pub(super) fn depth_bounded(
+    model: &dyn NextState,
+    req: &Request,
+    p: &Params,
+    rec: &mut RunRecord,
+) -> Result<(), RunError> {
+    let meter = req.meter.clone();
+    let opts = dbdfs::Options {
+        depth_cutoff: p.depth_cutoff,
+        increment: p.increment.unwrap_or(50),
+        variant: p.dbdfs.unwrap_or(Variant::Threshold),
+        frontier: p.frontier.unwrap_or(FrontierKind::Tree),
+        limits: req.limits,
+        meter: meter.clone(),
+        record_frontiers: false,
+        verify_rebuild: false,
+        store: p.store.unwrap_or_default(),
+    };
+    let r = dbdfs::dbdfs(model, &opts).map_err(RunError::usage)?;
+    rec.store = opts.store.to_string();
+    rec.dbdfs = Some(r.dbdfs.to_string());
+    rec.frontier = Some(r.frontier.to_string());
+    rec.depth_cutoff = r.depth_cutoff.map(u64::from);
+    rec.increment = Some(r.increment as u64);
+    rec.result = r.result;
+    rec.state_space_exhausted = Some(r.state_space_exhausted);
+    rec.states = r.states;
+    rec.expansions = Some(r.expansions);
+    rec.revisits = Some(r.revisits);
+    rec.transitions = r.transitions;
+    rec.max_depth = Some(r.max_depth_explored as u64);
+    rec.frontier_sizes = Some(r.frontier_sizes.clone());
+    rec.get_state_time_s = Some(r.get_state_time_s);
+    rec.replay_steps = Some(r.replay_steps);
+    rec.store_bytes = r.store_bytes + r.table_bytes;
+    rec.frontier_bytes = r.frontier_bytes;
+    rec.peak_rss_bytes = r.peak_rss_bytes;
+    rec.iterations = serde_json::to_value(&r.iterations).ok();
+    rec.finish_rates(r.time_s);
+    Ok(())
+}
