@@ -26,8 +26,10 @@ const MASKS: &[(&str, &str)] = &[
         r"^(time|states/s|compile ms|store bytes|frontier bytes|bytes/state|peak resident mem|resident after setup|get state time):(\s+).*$",
         "${1}:${2}[..]",
     ),
-    // The BEEM directory's place on this machine.
+    // The BEEM directory's and the executable's places on this machine.
     (r#"[^\s"]*/beem/dve/"#, "[..]/beem/dve/"),
+    (r"--beem \S+", "--beem [..]"),
+    (r"\S*/dvemc explore ", "[..]/dvemc explore "),
     // Durations, with the blanks that align them.
     (r" *\b\d+(\.\d+)? ?(µs|ms|s)\b *", "[..]"),
     // bench run: the estimate of the time left, and the summary's
