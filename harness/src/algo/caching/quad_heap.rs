@@ -2,9 +2,9 @@
 //! replacement orders' candidate entries.
 //!
 //! Why not `std`'s binary heap: the candidate heap of an in-degree order
-//! holds every key a member had (stale ones are skipped when popped), 17
-//! times the cache on leader_election.4, and a pop walked its twenty-odd
-//! levels with a cache miss each: 25 % of a caching run. Four children
+//! holds every key a member had (stale ones are skipped when popped), many
+//! times the cache, and a pop walks its twenty-odd levels with a cache
+//! miss each, a large share of a caching run. Four children
 //! per node halve the levels, and the four sit in one or two cache lines.
 //! The order of pops is the same as any min-heap's: the least entry first
 //! (equal entries are equal, whichever comes first).

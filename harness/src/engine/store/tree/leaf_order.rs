@@ -57,11 +57,9 @@ use crate::engine::store::{Insert, StateStore};
 /// States sampled (the first ones of a breadth-first search and those of
 /// a random walk)...
 pub const SAMPLE: usize = 1 << 15;
-/// ... of which one in this many from the walk (half: bytes per state
-/// with the ctree store, BFS only / a quarter walk / half walk: hanoi.4
-/// 18.2/11.6/11.8, frogs.4 4.7/5.3/4.7, production_cell.6 6.2/6.2/5.9,
-/// leader_election.5 4.2/4.4/4.5, needham.4 4.4/4.7/4.7, hanoi.3
-/// 7.4/7.4/7.3; the others of the seven bench-spin instances the same)...
+/// ... of which one in this many from the walk (half: the walk reaches
+/// the words that vary only deep down, which a breadth-first sample alone
+/// misses; results/store/NOTES.md gives the bytes per state of each share)...
 const WALK_SHARE: usize = 2;
 /// ... of at most this many steps per state wanted (a walk that keeps
 /// returning to states it saw stops).

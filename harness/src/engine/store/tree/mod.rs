@@ -30,8 +30,8 @@
 //! indices, about 4 bytes) and its index slot (4 bytes / load, 5 to 7.5)
 //! and whatever inner pairs are new; the parts of a state that it shares
 //! with stored states (most of them, after the first levels of a search)
-//! cost nothing more: 9-10.5 bytes per state on anderson.6, at.4 and
-//! elevator2.3. `bytes_used` counts every chunk and index slot. Dense ids
+//! cost nothing more (the guide's page on stores gives the bytes per
+//! state). `bytes_used` counts every chunk and index slot. Dense ids
 //! keep the root's index: a table whose slot is the id (LTSmin's) would
 //! save it, at the price of ids that change when the table grows.
 //!

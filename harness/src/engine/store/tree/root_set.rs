@@ -15,9 +15,8 @@
 //! A slot is `R + 4` bits: 0 when empty, else `1 + (displacement << R |
 //! remainder)`. With no deletions, a lookup scans from the home bucket to
 //! the first bucket that has an empty slot. A key whose `MAX_DISP + 1`
-//! buckets are all full goes, whole, to a small overflow set (measured
-//! with random keys at 90 % load: 0.36 % of them; with 3 bits of
-//! displacement 1.2 %, with 5 bits 0.07 %: 4 bits cost least in all).
+//! buckets are all full goes, whole, to a small overflow set (4 bits of
+//! displacement cost least in all, overflow included: results/store/NOTES.md).
 //!
 //! **Growth.** At a load of 9/10 the buckets double; when a part of a key
 //! needs more bits than the set gives it, the parts widen. A widening
@@ -425,9 +424,8 @@ impl RootSet {
     ///
     /// Every key lands on a random bucket of the new table: each one's
     /// home is prefetched before it is placed, in the same order (so the
-    /// table is the same), so that the misses overlap (placed one by one,
-    /// hanoi.3's 9.1 million keys took 1.43 s of its 10 s search; so,
-    /// 0.38 s).
+    /// table is the same), so that the misses overlap instead of each key
+    /// waiting for its own.
     fn rebuild(&mut self, wl: u32, wr: u32, b: u32) {
         let mut to = RootSet::with(wl, wr, b);
         let mut ring = crate::engine::store::PrefetchRing::new();

@@ -3,10 +3,8 @@
 //!
 //! Why: a [`RootSet`] doubles its buckets at 9/10 load, in place, so that
 //! its peak is the doubled table; near the end of a budget that peak is
-//! what stops a search, with much of the budget unused. lann.8 and
-//! driving_phils.3 stopped so at 3,865,470,566 roots (2^29 buckets, at 2.4
-//! and 3.7 bytes a state: 9-14 GB of the 19.5 GiB allowed), because the
-//! doubling to 2^30 buckets would take about 21.5 GB.
+//! what stops a search, with much of the budget unused (the census's
+//! largest runs stopped so: results/store/NOTES.md).
 //!
 //! So when the open table's next growth does not fit, the table is sealed
 //! (kept as it is, only read from then on) and a new one is opened beside

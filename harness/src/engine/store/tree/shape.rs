@@ -27,7 +27,7 @@ pub(crate) fn read_words(state: &[u8], out: &mut [u32]) {
     out[n..].fill(0);
     if !tail.is_empty() {
         // (Byte by byte: a copy into a 4-byte buffer read back whole
-        // stalled the store-to-load forwarding, 3 % of a search.)
+        // stalls the store-to-load forwarding.)
         out[n] = tail.iter().rev().fold(0, |w, &b| w << 8 | b as u32);
     }
 }
