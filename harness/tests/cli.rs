@@ -827,7 +827,8 @@ fn sections(help: &str) -> Vec<(String, Vec<String>)> {
 /// user sees under which heading the options of a strategy are.
 #[test]
 fn explore_options_are_grouped_by_the_strategies_that_take_them() {
-    use harness::run::strategy::{Strategy, OPTIONS};
+    use harness::run::options::OPTIONS;
+    use harness::run::strategy::Strategy;
     let long = help(&["explore", "--help"]);
     let named = |token: &str| -> Vec<&'static str> {
         let by_family: Vec<&'static str> = Strategy::EXAMPLES

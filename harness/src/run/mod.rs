@@ -10,6 +10,7 @@
 pub mod strategy;
 
 mod families;
+pub mod options;
 mod request;
 mod resolve;
 
@@ -36,7 +37,7 @@ use crate::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
 /// checks differ from explore's default (the assertions, if the model has
 /// any): a library request that checks nothing explores as `bfs` does.
 fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool) -> String {
-    let takes = |flag: &str| strategy::validate(strategy, &[flag], p).is_ok();
+    let takes = |flag: &str| options::validate(strategy, &[flag], p).is_ok();
     let mut parts = vec![strategy::config_text(strategy, p)];
     if takes("goal") {
         parts.extend(
@@ -68,7 +69,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     let strategy = req.strategy.unwrap_or(Strategy::Bfs);
     let p = &req.params;
     let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
-    strategy::validate(strategy, &given, p).map_err(RunError::usage)?;
+    options::validate(strategy, &given, p).map_err(RunError::usage)?;
     if let Some(b) = &req.beem {
         if !b.is_dir() {
             return Err(RunError::input(format!(

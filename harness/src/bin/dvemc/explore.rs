@@ -103,7 +103,7 @@ fn level(s: &str) -> Result<u8, String> {
 }
 
 /// The headings of `explore --help`. A heading that names strategies holds
-/// only options the registry (`harness::run::strategy::OPTIONS`) gives to those
+/// only options the registry (`harness::run::options::OPTIONS`) gives to those
 /// strategies, and every one of them takes one of its options (the tests
 /// check both), so a user sees which options belong to the strategy chosen.
 pub mod heading {

@@ -263,9 +263,9 @@ fn run(cli: Cli) -> Result<u8> {
         }
         Command::Strategies { json } => {
             if json {
-                println!("{}", harness::run::strategy::registry_json());
+                println!("{}", harness::run::options::registry_json());
             } else {
-                print!("{}", harness::run::strategy::registry_text());
+                print!("{}", harness::run::options::registry_text());
             }
             Ok(EXIT_OK)
         }

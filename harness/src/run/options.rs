@@ -1,0 +1,513 @@
+//! Which strategies take which option of `explore` ([`OPTIONS`]), the
+//! check of what was given against it and of the combinations
+//! ([`validate`]), and the registry as `dvemc strategies` prints it.
+
+use crate::engine::StoreKind;
+use crate::run::strategy::*;
+
+/// Which strategies take an option.
+#[derive(Clone, Copy, Debug)]
+pub enum Takers {
+    /// Every strategy.
+    All,
+    /// These strategy names.
+    Only(&'static [&'static str]),
+}
+
+impl Takers {
+    pub fn take(self, s: Strategy) -> bool {
+        match self {
+            Takers::All => true,
+            Takers::Only(names) => names.contains(&s.name()),
+        }
+    }
+}
+
+/// One option of `explore` and the strategies that take it.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionInfo {
+    /// The flag without dashes (`cache`).
+    pub flag: &'static str,
+    pub takers: Takers,
+}
+
+pub(crate) const CACHING: &[&str] = &["bfs", "dfs", "bbfs", "alt"];
+pub(crate) const SWEEP: &[&str] = &["bfs", "dfs"];
+pub(crate) const SEEDED: &[&str] = &[
+    "bfs",
+    "dfs",
+    "bbfs",
+    "alt",
+    "highway",
+    "bbmc",
+    "urs",
+    "sdrs",
+    "rurs",
+    "rsdrs",
+    "random-walk",
+];
+pub(crate) const DBDFS: &[&str] = &["dbdfs"];
+pub(crate) const SLICES: &[&str] = &["highway", "bbmc"];
+pub(crate) const REPEATED: &[&str] = &["highway", "bbmc", "urs", "sdrs", "rurs", "rsdrs", "random-walk"];
+pub(crate) const MEMORY_BOUNDED: &[&str] = &["urs", "sdrs", "rurs", "rsdrs"];
+pub(crate) const STEPPED: &[&str] = &["urs", "sdrs", "rurs", "rsdrs", "random-walk"];
+pub(crate) const SAMPLED: &[&str] = &["bfs", "dfs", "urs", "sdrs", "rurs", "rsdrs", "random-walk"];
+pub(crate) const PROPERTIES: &[&str] = &[
+    "bfs",
+    "dfs",
+    "highway",
+    "bbmc",
+    "urs",
+    "sdrs",
+    "rurs",
+    "rsdrs",
+    "random-walk",
+];
+
+/// Every strategy option of `explore` (budgets and general options apply to
+/// every strategy and are not listed).
+pub const OPTIONS: &[OptionInfo] = &[
+    OptionInfo {
+        flag: "store",
+        takers: Takers::Only(&["bfs", "dfs", "dbdfs"]),
+    },
+    // Every strategy runs on one thread; `validate` says which take more.
+    OptionInfo {
+        flag: "threads",
+        takers: Takers::All,
+    },
+    OptionInfo {
+        flag: "checkpoint",
+        takers: Takers::Only(&["bfs"]),
+    },
+    OptionInfo {
+        flag: "cache",
+        takers: Takers::Only(CACHING),
+    },
+    OptionInfo {
+        flag: "replacement",
+        takers: Takers::Only(CACHING),
+    },
+    OptionInfo {
+        flag: "chain-reduction",
+        takers: Takers::Only(CACHING),
+    },
+    OptionInfo {
+        flag: "edge-lean",
+        takers: Takers::Only(CACHING),
+    },
+    OptionInfo {
+        flag: "max-visits",
+        takers: Takers::Only(CACHING),
+    },
+    OptionInfo {
+        flag: "progress",
+        takers: Takers::Only(SWEEP),
+    },
+    OptionInfo {
+        flag: "progress-level",
+        takers: Takers::Only(SWEEP),
+    },
+    OptionInfo {
+        flag: "progress-derivation",
+        takers: Takers::Only(SWEEP),
+    },
+    OptionInfo {
+        flag: "seed",
+        takers: Takers::Only(SEEDED),
+    },
+    OptionInfo {
+        flag: "depth-cutoff",
+        takers: Takers::Only(DBDFS),
+    },
+    OptionInfo {
+        flag: "increment",
+        takers: Takers::Only(DBDFS),
+    },
+    OptionInfo {
+        flag: "dbdfs",
+        takers: Takers::Only(DBDFS),
+    },
+    OptionInfo {
+        flag: "frontier",
+        takers: Takers::Only(DBDFS),
+    },
+    OptionInfo {
+        flag: "breadth",
+        takers: Takers::Only(SLICES),
+    },
+    OptionInfo {
+        flag: "degrade-depth",
+        takers: Takers::Only(&["bbmc"]),
+    },
+    OptionInfo {
+        flag: "export-lts",
+        takers: Takers::Only(SLICES),
+    },
+    OptionInfo {
+        flag: "runs",
+        takers: Takers::Only(REPEATED),
+    },
+    OptionInfo {
+        flag: "memory-states",
+        takers: Takers::Only(MEMORY_BOUNDED),
+    },
+    OptionInfo {
+        flag: "steps",
+        takers: Takers::Only(STEPPED),
+    },
+    OptionInfo {
+        flag: "mixing",
+        takers: Takers::Only(&["urs", "rurs"]),
+    },
+    OptionInfo {
+        flag: "restart",
+        takers: Takers::Only(&["rurs", "rsdrs"]),
+    },
+    OptionInfo {
+        flag: "successor-choice",
+        takers: Takers::Only(STEPPED),
+    },
+    OptionInfo {
+        flag: "cover-targets",
+        takers: Takers::Only(STEPPED),
+    },
+    OptionInfo {
+        flag: "stop-when-covered",
+        takers: Takers::Only(STEPPED),
+    },
+    OptionInfo {
+        flag: "sample-interval",
+        takers: Takers::Only(SAMPLED),
+    },
+    OptionInfo {
+        flag: "goal",
+        takers: Takers::Only(PROPERTIES),
+    },
+    OptionInfo {
+        flag: "property",
+        takers: Takers::Only(PROPERTIES),
+    },
+    OptionInfo {
+        flag: "check",
+        takers: Takers::Only(&["bfs", "dfs", "highway", "bbmc"]),
+    },
+    OptionInfo {
+        flag: "all-violations",
+        takers: Takers::Only(SWEEP),
+    },
+    OptionInfo {
+        flag: "trace-format",
+        takers: Takers::Only(PROPERTIES),
+    },
+    OptionInfo {
+        flag: "stats",
+        takers: Takers::Only(SWEEP),
+    },
+];
+
+/// The registry as `dvemc strategies` prints it: a paragraph a strategy
+/// (its form, family and summary, the paper it implements, the options it
+/// takes), so that `--help`'s list of names has the details one command
+/// away.
+pub fn registry_text() -> String {
+    let mut out = String::new();
+    for (info, s) in REGISTRY.iter().zip(Strategy::EXAMPLES) {
+        out += &format!("{:<12} {} ({})\n", info.form, info.summary, info.family.name());
+        if !info.paper.is_empty() {
+            out += &format!("{:<12} paper: {}\n", "", info.paper);
+        }
+        out += &format!("{:<12} options: {}\n", "", options_of(s).join(" "));
+    }
+    out + "Every strategy also takes --backend, the budgets --max-states, --time-limit and\n\
+           --memory-limit, and --json (`dvemc explore --help` says what each option does).\n"
+}
+
+/// The registry as JSON: one object a strategy (`form`, `family`,
+/// `summary`, `paper`, `options`).
+pub fn registry_json() -> serde_json::Value {
+    REGISTRY
+        .iter()
+        .zip(Strategy::EXAMPLES)
+        .map(|(info, s)| {
+            serde_json::json!({
+                "form": info.form,
+                "family": info.family.name(),
+                "summary": info.summary,
+                "paper": info.paper,
+                "options": options_of(s),
+            })
+        })
+        .collect()
+}
+
+/// The options `strategy` takes, as `--flag` texts.
+pub fn options_of(strategy: Strategy) -> Vec<String> {
+    OPTIONS
+        .iter()
+        .filter(|o| o.takers.take(strategy))
+        .map(|o| format!("--{}", o.flag))
+        .collect()
+}
+
+/// Checks the options given (`given`: flags without dashes, as in
+/// [`OPTIONS`]; others are ignored) against the registry, then the
+/// combinations of values. The message names the option and says what
+/// would be accepted.
+pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), String> {
+    for flag in given {
+        let Some(o) = OPTIONS.iter().find(|o| o.flag == *flag) else {
+            continue;
+        };
+        if !o.takers.take(strategy) {
+            let takes = options_of(strategy);
+            let takes = if takes.is_empty() {
+                "no strategy options".to_string()
+            } else {
+                takes.join(", ")
+            };
+            let takers = match o.takers {
+                Takers::All => String::new(),
+                Takers::Only(names) => names.join(", "),
+            };
+            return Err(format!(
+                "--{flag} is not an option of --strategy {strategy} (it is one of: {takers}); {strategy} takes {takes}, and the budgets --max-states, --time-limit, --memory-limit"
+            ));
+        }
+    }
+    let has = |f: &str| given.contains(&f);
+    let plain_exhaustive = matches!(strategy, Strategy::Bfs | Strategy::Dfs) && !p.general_algorithm();
+    if has("seed") && plain_exhaustive {
+        return Err(format!(
+            "--seed: exhaustive {strategy} makes no random choice (the seed drives the cache replacement: give --cache)"
+        ));
+    }
+    if !p.progress.is_empty() && p.progress_level.is_some() {
+        return Err("give --progress or --progress-level, not both".into());
+    }
+    if p.progress_derivation.is_some() && p.progress_level.is_none() {
+        return Err(
+            "--progress-derivation chooses how --progress-level derives its measure: give --progress-level too".into(),
+        );
+    }
+    if p.replacement.is_some() && p.cache.is_none() {
+        return Err("--replacement needs --cache".into());
+    }
+    if p.general_algorithm() && matches!(strategy, Strategy::Bfs | Strategy::Dfs) {
+        for f in ["goal", "property", "all-violations", "stats"] {
+            if has(f) {
+                return Err(format!(
+                    "--{f}: the general algorithm (state caching, sweep-line) explores only; drop the caching options to check properties"
+                ));
+            }
+        }
+        if has("check") {
+            return Err(
+                "--check: the general algorithm (state caching, sweep-line) explores only; drop the caching options to check properties".into(),
+            );
+        }
+    }
+    if let Some(path) = &p.export_lts {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if ext != "aut" && ext != "dot" {
+            return Err(format!(
+                "--export-lts {}: the format comes from the extension, .aut or .dot",
+                path.display()
+            ));
+        }
+    }
+    if let Some(x) = p.mixing {
+        if !(0.0..=1.0).contains(&x) {
+            return Err("--mixing must be between 0 and 1".into());
+        }
+    }
+    if let Some(f) = p.max_visits {
+        if !(f > 0.0 && f.is_finite()) {
+            return Err("--max-visits must be a positive number".into());
+        }
+    }
+    if matches!(strategy, Strategy::Highway | Strategy::Bbmc) && p.breadth.is_none() {
+        return Err(format!(
+            "--strategy {strategy} needs a breadth bound: --breadth N"
+        ));
+    }
+    if MEMORY_BOUNDED.contains(&strategy.name()) && p.memory_states.is_none() {
+        return Err(format!(
+            "--strategy {strategy} needs a memory bound: --memory-states N"
+        ));
+    }
+    if p.stop_when_covered && p.cover_targets.is_empty() {
+        return Err("--stop-when-covered needs --cover-targets".into());
+    }
+    if p.cover_targets.iter().any(|&t| !(t > 0.0 && t <= 100.0)) {
+        return Err("--cover-targets: each level is a percentage of |S| above 0 and at most 100".into());
+    }
+    if p.general_algorithm() && p.store.is_some_and(|s| s != crate::engine::StoreKind::Exact) {
+        return Err(
+            "--store: the general algorithm (state caching, sweep-line) keeps its own cache; --store applies to exhaustive bfs and dfs, and dbdfs".into(),
+        );
+    }
+    if strategy == Strategy::Dfs && p.store.is_some_and(|s| s.is_probabilistic()) {
+        return Err(
+            "--store compact: hash compaction keeps only the states still to expand, so it serves bfs (a DFS stack goes back to old states)".into(),
+        );
+    }
+    if strategy == Strategy::Dbdfs {
+        if let Some(why) = p.store.and_then(crate::algo::dbdfs::store_refusal) {
+            return Err(why);
+        }
+    }
+    if strategy == Strategy::Dfs && p.store == Some(crate::engine::StoreKind::CTree) {
+        return Err(
+            "--store ctree: its states have no number, so it serves bfs only (its queue holds them); dfs takes --store tree".into(),
+        );
+    }
+    if p.checkpoint.is_some() && (p.store != Some(StoreKind::CTree) || p.threads.is_some_and(|t| t > 1)) {
+        return Err(
+            "--checkpoint: the breadth-first search of the ctree store on one thread writes checkpoints (--store ctree)".into(),
+        );
+    }
+    if let Some(t) = p.threads.filter(|t| *t > 1) {
+        if let Some(why) = sequential(strategy, p) {
+            return Err(format!("--threads {t}: {why}: give --threads 1 or leave it out"));
+        }
+        if let Some(s) = p
+            .store
+            .filter(|s| !matches!(s, StoreKind::Exact | StoreKind::Tree))
+        {
+            return Err(format!(
+                "--threads {t}: the parallel search shares the exact store or the tree store (--store exact or tree), not --store {s}"
+            ));
+        }
+    }
+    if p.general_algorithm() && has("sample-interval") {
+        return Err(
+            "--sample-interval: the general algorithm (state caching, sweep-line) does not sample".into(),
+        );
+    }
+    if strategy.family() == Family::Randomized && has("check") {
+        return Err(
+            "--check: the randomized searches check reachability goals only (--goal, --property), not deadlocks".into(),
+        );
+    }
+    Ok(())
+}
+
+/// Why `strategy` runs on one thread only (`None`: exhaustive bfs and dfs,
+/// which take `--threads N`).
+pub(crate) fn sequential(strategy: Strategy, p: &Params) -> Option<String> {
+    if p.general_algorithm() || strategy.family() == Family::Caching {
+        return Some("the general algorithm (state caching, sweep-line) is sequential".into());
+    }
+    Some(match strategy.family() {
+        Family::Exhaustive => return None,
+        Family::DepthBounded => format!("{strategy} is sequential, each iteration one depth-first search"),
+        _ => format!(
+            "each run of {strategy} is sequential, and its --runs go side by side on every core (--threads 1: one at a time)"
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::caching::CacheSize;
+
+    #[test]
+    fn parse_and_print_round_trip() {
+        for s in [
+            "bfs",
+            "dfs",
+            "dbdfs",
+            "bbfs:4",
+            "bbfs:inf",
+            "alt:8,4",
+            "alt:inf,0",
+            "alt:0,inf",
+            "highway",
+            "bbmc",
+            "urs",
+            "sdrs",
+            "rurs",
+            "rsdrs",
+            "random-walk",
+        ] {
+            assert_eq!(s.parse::<Strategy>().unwrap().to_string(), s);
+        }
+        assert!("bfs:3".parse::<Strategy>().unwrap_err().contains("no parameters"));
+        assert!("nope"
+            .parse::<Strategy>()
+            .unwrap_err()
+            .contains("unknown strategy"));
+    }
+
+    #[test]
+    fn every_strategy_is_registered_and_options_are_checked() {
+        for s in Strategy::EXAMPLES {
+            assert_eq!(s.info().form.split(':').next(), Some(s.name()));
+        }
+        // `registry_text` and `registry_json` pair them by position.
+        assert_eq!(REGISTRY.len(), Strategy::EXAMPLES.len());
+        for (info, s) in REGISTRY.iter().zip(Strategy::EXAMPLES) {
+            assert_eq!(s.info().form, info.form);
+        }
+        let p = Params::default();
+        let e = validate(Strategy::Dbdfs, &["cache"], &p).unwrap_err();
+        assert!(
+            e.starts_with("--cache is not an option of --strategy dbdfs"),
+            "{e}"
+        );
+        assert!(e.contains("--depth-cutoff"), "{e}");
+        assert!(validate(Strategy::Dbdfs, &["increment"], &p).is_ok());
+        let e = validate(Strategy::Highway, &["degrade-depth"], &p).unwrap_err();
+        assert!(e.contains("not an option of --strategy highway"), "{e}");
+        let e = validate(Strategy::Bfs, &["seed"], &p).unwrap_err();
+        assert!(e.contains("no random choice"), "{e}");
+        let cached = Params {
+            cache: Some(CacheSize::Percent(10.0)),
+            ..Params::default()
+        };
+        assert!(validate(Strategy::Bfs, &["seed", "cache"], &cached).is_ok());
+        assert!(validate(Strategy::Bfs, &["goal", "cache"], &cached).is_err());
+        assert!(validate(Strategy::Urs, &[], &p)
+            .unwrap_err()
+            .contains("--memory-states"));
+        assert_eq!(parse_count("-5").unwrap_err(), "must be a non-negative integer");
+        assert_eq!(parse_count("1_000").unwrap(), 1000);
+        assert_eq!(parse_positive("0").unwrap_err(), "must be at least 1");
+        assert_eq!(config_text(Strategy::Bfs, &cached), "bfs --cache 10%");
+        assert_eq!(shell_word("x + 1,it's"), r"'x + 1,it'\''s'");
+    }
+
+    /// `--threads 1` is one thread, which every strategy runs on; more are
+    /// refused, with the reason, where the search is sequential.
+    #[test]
+    fn every_strategy_takes_one_thread_and_only_bfs_dfs_more() {
+        for s in Strategy::EXAMPLES {
+            let threads = |t| Params {
+                threads: Some(t),
+                breadth: Some(2),
+                memory_states: Some(10),
+                ..Params::default()
+            };
+            assert_eq!(validate(s, &["threads"], &threads(1)), Ok(()), "{s}");
+            let more = validate(s, &["threads"], &threads(2));
+            if matches!(s, Strategy::Bfs | Strategy::Dfs) {
+                assert_eq!(more, Ok(()), "{s}");
+            } else {
+                let e = more.unwrap_err();
+                assert!(
+                    e.starts_with("--threads 2: ") && e.contains("sequential"),
+                    "{s}: {e}"
+                );
+            }
+        }
+        let cached = Params {
+            threads: Some(2),
+            cache: Some(CacheSize::Percent(10.0)),
+            ..Params::default()
+        };
+        let e = validate(Strategy::Bfs, &["threads", "cache"], &cached).unwrap_err();
+        assert!(e.contains("the general algorithm"), "{e}");
+    }
+}
