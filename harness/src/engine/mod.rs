@@ -13,6 +13,9 @@
 //! Algorithms (`crate::algo::caching`, `crate::algo::dbdfs`, `crate::algo::bbmc`,
 //! `crate::algo::random`, `crate::algo::check`) configure these pieces and hold
 //! only what is their own; every run ends with one [`Outcome`].
+//!
+//! Uses: nothing of the crate above it; models only through
+//! `dve_frontend::model`.
 
 pub mod checkpoint;
 pub mod frontier;

@@ -6,6 +6,8 @@
 //! [`run`] loads the model, builds the backend, runs the strategy's
 //! algorithm and returns one [`RunRecord`] (`crate::output::record`) with the
 //! counterexample, if any. Nothing here prints: the command line does.
+//!
+//! Uses: `algo`, `output`, `model`, `engine`.
 
 pub mod strategy;
 

@@ -111,7 +111,7 @@ pub mod heading {
     pub const BUDGETS: &str = "Budgets";
     pub const PROPERTIES: &str = "Properties (bfs, dfs, highway, bbmc, randomized)";
     pub const OUTPUT: &str = "Output";
-    pub const STORE: &str = "Store and threads (bfs, dfs, dbdfs)";
+    pub const STORE: &str = "Store and checkpoints (bfs, dfs, dbdfs)";
     pub const CACHING: &str = "State caching and sweep-line (bfs, dfs, bbfs, alt)";
     pub const DBDFS: &str = "Depth-bounded DFS (dbdfs)";
     pub const BREADTH: &str = "Breadth-bounded (highway, bbmc)";
@@ -278,7 +278,7 @@ pub struct ExploreArgs {
     /// strategy is sequential and takes 1 only (highway, bbmc and the
     /// randomized searches then make their --runs one at a time rather than
     /// side by side on every core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = heading::STORE)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = heading::MODEL)]
     pub threads: Option<u32>,
     /// Go on from FILE, and write it if the search stops (bfs --store ctree)
     ///
