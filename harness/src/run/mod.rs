@@ -19,18 +19,16 @@ mod resolve;
 use families::*;
 pub use request::{ErrorKind, Ran, Request, RunError};
 pub use resolve::{known_size, resolve_model};
+use resolve::{load, Loaded};
 
 use dve_frontend::model::NextState;
 
 use crate::algo::caching::Independence;
-use crate::algo::check::{self, Goal};
+use crate::algo::check::{self};
 use crate::engine::{self};
 use crate::model::backend::{self, Backend};
-use crate::model::beem::{Beem, PropertyKind};
 use crate::output::record::RunRecord;
 use strategy::{Family, Params, Strategy};
-
-use crate::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
 
 /// The run's configuration: the strategy and its parameters
 /// ([`strategy::config_text`]), then the properties it checks, so that
@@ -82,83 +80,14 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     }
     let mut notes = Vec::new();
 
-    // The model, and the property's goal or product model.
-    let mut goals = req.goals.clone();
-    let mut model_path = req
-        .model
-        .as_deref()
-        .map(|m| resolve_model(m, req.beem.as_deref()))
-        .transpose()?;
-    if let Some(n) = req.property {
-        let Some((_, Some(instance))) = model_path.clone() else {
-            return Err(RunError::input(
-                "--property needs a BEEM instance as MODEL (such as `adding.1` or a path to dve/adding.1.dve)",
-            ));
-        };
-        let beem = Beem::locate(req.beem.as_deref()).map_err(|e| RunError::input(e.to_string()))?;
-        let row = beem
-            .properties()
-            .map_err(|e| RunError::input(e.to_string()))?
-            .into_iter()
-            .find(|r| r.instance == instance && r.prop_id == n)
-            .ok_or_else(|| RunError::input(format!("properties.csv has no property {n} for {instance}")))?;
-        let kind = match row.kind {
-            PropertyKind::Reachability => {
-                goals.push(row.formula.clone());
-                "reachability"
-            }
-            PropertyKind::Ltl => {
-                let prop_path = beem.property_model_path(&instance, n);
-                if !prop_path.is_file() {
-                    return Err(RunError::input(format!(
-                        "{} (the model of LTL property {n}) does not exist",
-                        prop_path.display()
-                    )));
-                }
-                model_path = Some((prop_path, None));
-                "LTL"
-            }
-        };
-        notes.push(format!("property {n} of {instance} ({kind}): {}", row.formula));
-    }
-    let mut exprs = goals.clone();
-    exprs.extend(p.progress.iter().cloned());
-    let load_opts = dve_frontend::LoadOptions {
-        ignore_property: req.ignore_property,
-        exprs,
-    };
-    if let Some(m) = &req.meter {
-        m.set_phase("loading");
-    }
-    // A checkpoint belongs to the model's text (and to whether its
-    // property process is kept).
-    let digest = match &model_path {
-        Some((path, _)) => std::fs::read(path)
-            .map(|b| engine::checkpoint::digest(&b))
-            .unwrap_or(0),
-        None => engine::checkpoint::digest(EMBEDDED_SOURCE.as_bytes()),
-    } ^ u64::from(req.ignore_property);
-    let (loaded, instance, display_name) = match &model_path {
-        Some((path, instance)) => (
-            dve_frontend::load_file_with(path, &load_opts).map_err(RunError::load)?,
-            instance.clone(),
-            path.display().to_string(),
-        ),
-        None => (
-            dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts)
-                .map_err(RunError::load)?,
-            None,
-            format!("{EMBEDDED_NAME} (built-in)"),
-        ),
-    };
-    let ir = loaded.model;
-    let mut exprs = loaded.exprs;
-    let progress_exprs = exprs.split_off(goals.len());
-    let goals: Vec<Goal> = goals
-        .into_iter()
-        .zip(exprs)
-        .map(|(text, expr)| Goal { text, expr })
-        .collect();
+    let Loaded {
+        ir,
+        goals,
+        progress_exprs,
+        digest,
+        instance,
+        display_name,
+    } = load(req, &p.progress, &mut notes)?;
     let ltl = ir.property.is_some();
     let general = strategy.family() == Family::Caching || p.general_algorithm();
     // An exhaustive breadth-first run takes the default threads unless

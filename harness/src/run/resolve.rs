@@ -2,7 +2,10 @@
 //! the BEEM directory, or a clear error naming what is neither.
 
 use super::request::*;
-use crate::model::beem::Beem;
+use crate::algo::check::Goal;
+use crate::engine;
+use crate::model::beem::{Beem, PropertyKind};
+use crate::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
 use std::path::{Path, PathBuf};
 
 /// A BEEM instance name (no directory part, no extension, not an existing file).
@@ -85,4 +88,105 @@ pub fn known_size(instance: &str, beem: Option<&Path>) -> Option<u64> {
         .into_iter()
         .find(|r| r.instance == instance && r.complete)
         .and_then(|r| r.states)
+}
+
+/// What [`load`] gives: the model, its goals and progress expressions
+/// compiled against it, and what the record and a checkpoint need.
+pub(super) struct Loaded {
+    pub ir: dve_frontend::ir::Model,
+    pub goals: Vec<Goal>,
+    pub progress_exprs: Vec<dve_frontend::ir::Expr>,
+    /// A checkpoint belongs to the model's text (and to whether its
+    /// property process is kept).
+    pub digest: u64,
+    pub instance: Option<String>,
+    pub display_name: String,
+}
+
+/// Loads the model a request names (the built-in example without one), with
+/// a BEEM property's goal or product model (`--property`) and the
+/// expressions `progress` the sweep-line measures; a note for the property.
+pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) -> Result<Loaded, RunError> {
+    let mut goals = req.goals.clone();
+    let mut model_path = req
+        .model
+        .as_deref()
+        .map(|m| resolve_model(m, req.beem.as_deref()))
+        .transpose()?;
+    if let Some(n) = req.property {
+        let Some((_, Some(instance))) = model_path.clone() else {
+            return Err(RunError::input(
+                "--property needs a BEEM instance as MODEL (such as `adding.1` or a path to dve/adding.1.dve)",
+            ));
+        };
+        let beem = Beem::locate(req.beem.as_deref()).map_err(|e| RunError::input(e.to_string()))?;
+        let row = beem
+            .properties()
+            .map_err(|e| RunError::input(e.to_string()))?
+            .into_iter()
+            .find(|r| r.instance == instance && r.prop_id == n)
+            .ok_or_else(|| RunError::input(format!("properties.csv has no property {n} for {instance}")))?;
+        let kind = match row.kind {
+            PropertyKind::Reachability => {
+                goals.push(row.formula.clone());
+                "reachability"
+            }
+            PropertyKind::Ltl => {
+                let prop_path = beem.property_model_path(&instance, n);
+                if !prop_path.is_file() {
+                    return Err(RunError::input(format!(
+                        "{} (the model of LTL property {n}) does not exist",
+                        prop_path.display()
+                    )));
+                }
+                model_path = Some((prop_path, None));
+                "LTL"
+            }
+        };
+        notes.push(format!("property {n} of {instance} ({kind}): {}", row.formula));
+    }
+    let mut exprs = goals.clone();
+    exprs.extend(progress.iter().cloned());
+    let load_opts = dve_frontend::LoadOptions {
+        ignore_property: req.ignore_property,
+        exprs,
+    };
+    if let Some(m) = &req.meter {
+        m.set_phase("loading");
+    }
+    let digest = match &model_path {
+        Some((path, _)) => std::fs::read(path)
+            .map(|b| engine::checkpoint::digest(&b))
+            .unwrap_or(0),
+        None => engine::checkpoint::digest(EMBEDDED_SOURCE.as_bytes()),
+    } ^ u64::from(req.ignore_property);
+    let (loaded, instance, display_name) = match &model_path {
+        Some((path, instance)) => (
+            dve_frontend::load_file_with(path, &load_opts).map_err(RunError::load)?,
+            instance.clone(),
+            path.display().to_string(),
+        ),
+        None => (
+            dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts)
+                .map_err(RunError::load)?,
+            None,
+            format!("{EMBEDDED_NAME} (built-in)"),
+        ),
+    };
+    let ir = loaded.model;
+    let mut exprs = loaded.exprs;
+    let progress_exprs = exprs.split_off(goals.len());
+    let goals: Vec<Goal> = goals
+        .into_iter()
+        .zip(exprs)
+        .map(|(text, expr)| Goal { text, expr })
+        .collect();
+    Ok(Loaded {
+        ir,
+        goals,
+        progress_exprs,
+        digest,
+        instance,
+        display_name,
+    })
 }
