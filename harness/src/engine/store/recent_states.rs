@@ -17,8 +17,7 @@
 //! of its slot). The table grows with the search, to at most [`MAX_BYTES`]
 //! (it should stay in the core's level-2 cache), and its bytes are the
 //! store's. The exact store does not use it: its one lookup a successor
-//! already overlaps its misses across a batch. (Measurements and the
-//! variants tried: results/store/NOTES.md.)
+//! already overlaps its misses across a batch.
 
 /// The most bytes the table takes.
 pub const MAX_BYTES: usize = 1 << 20;

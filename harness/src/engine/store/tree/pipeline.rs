@@ -5,7 +5,8 @@ use super::pair_table::*;
 use super::shape::*;
 use super::TreeStore;
 
-/// Successors a [`Pipeline`] keeps in flight (more were no faster).
+/// Successors a [`Pipeline`] keeps in flight: enough for their misses to
+/// overlap.
 pub(crate) const IN_FLIGHT: usize = 8;
 
 /// Successors being encoded below the root, each waiting for the index

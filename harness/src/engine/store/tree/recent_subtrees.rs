@@ -7,8 +7,7 @@
 //! largest but the root's) misses the cache. But a breadth-first level's
 //! successors repeat their halves: most lookups in the root's children's
 //! tables find a pair looked up a moment before. A half met lately is found here by its words alone, and the
-//! whole subtree under it is skipped. (Measurements and the variants
-//! tried: results/store/NOTES.md.)
+//! whole subtree under it is skipped.
 //!
 //! Exact: an entry is the half's words, compared whole, with the index the
 //! half's table gave them, and a table maps equal contents to one index
