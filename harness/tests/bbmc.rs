@@ -317,8 +317,8 @@ fn wide_breadth_gives_the_whole_state_space() {
     for (name, m) in models() {
         let f = full(m.as_ref());
         let report = bfs(m.as_ref(), &Limits::default(), false);
-        assert_eq!(report.states, f.store.len() as u64);
-        let widest = report.max_level_states.unwrap() as usize;
+        assert_eq!(report.core.states, f.store.len() as u64);
+        let widest = report.bfs.as_ref().and_then(|g| g.max_level_states).unwrap() as usize;
         assert_eq!(widest, f.widest, "{name}");
         for breadth in [widest, widest + 7] {
             for seed in 0..3 {
@@ -327,11 +327,15 @@ fn wide_breadth_gives_the_whole_state_space() {
                     &SliceOptions::bounded(breadth),
                     &mut Rng::seeded(seed),
                 );
-                assert_eq!(slice.len() as u64, report.states, "{name} N={breadth}");
+                assert_eq!(slice.len() as u64, report.core.states, "{name} N={breadth}");
                 assert_eq!(slice.edges.len() as u64, f.transitions, "{name} N={breadth}");
-                assert_eq!(Some(slice.deadlocks()), report.deadlocks, "{name}");
+                assert_eq!(Some(slice.deadlocks()), report.core.deadlocks, "{name}");
                 // Then it is a breadth-first search: queues are BFS levels.
-                assert_eq!(slice.queues() as u64, report.levels.unwrap(), "{name}");
+                assert_eq!(
+                    slice.queues() as u64,
+                    report.bfs.as_ref().and_then(|g| g.levels).unwrap(),
+                    "{name}"
+                );
                 assert_eq!(slice.jumps, 0);
             }
         }
@@ -563,7 +567,7 @@ fn bmc_is_bfs_stopped_at_the_first_witness() {
         let (ir, _) = load(inst, &[]);
         let m = Interpreter::new(ir);
         let r = bmc(&m, &acc, &Limits::default());
-        let total = bfs(&m, &Limits::default(), false).states;
+        let total = bfs(&m, &Limits::default(), false).core.states;
         assert_eq!(r.kind.is_some(), has, "{inst}");
         if let Some(s) = r.states {
             assert!(s >= 1 && s <= total, "{inst}: {s} of {total}");

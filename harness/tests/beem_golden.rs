@@ -41,43 +41,48 @@ fn check_instance(beem: &Beem, name: &str, expected_states: u64) -> Vec<String> 
         },
     );
     for (r, what) in [(&bfs, "bfs"), (&dfs, "dfs")] {
-        if !r.result.is_complete() {
-            problems.push(format!("{name} {what}: ended {}", r.result));
+        if !r.core.result.is_complete() {
+            problems.push(format!("{name} {what}: ended {}", r.core.result));
         }
-        if r.states != expected_states {
+        if r.core.states != expected_states {
             problems.push(format!(
                 "{name} {what}: {} states, BEEM {}",
-                r.states, expected_states
+                r.core.states, expected_states
             ));
         }
         if let Some(st) = &stats {
-            if r.transitions != st.edges {
+            if r.core.transitions != st.edges {
                 problems.push(format!(
                     "{name} {what}: {} transitions, BEEM {}",
-                    r.transitions, st.edges
+                    r.core.transitions, st.edges
                 ));
             }
         }
     }
-    if bfs.transitions != dfs.transitions || bfs.deadlocks != dfs.deadlocks {
+    if bfs.core.transitions != dfs.core.transitions || bfs.core.deadlocks != dfs.core.deadlocks {
         problems.push(format!(
             "{name}: BFS and DFS disagree on transitions or deadlocks"
         ));
     }
     if let Some(st) = stats {
-        if bfs.levels != Some(st.levels) {
-            problems.push(format!("{name}: {:?} BFS levels, BEEM {}", bfs.levels, st.levels));
+        if bfs.bfs.as_ref().and_then(|g| g.levels) != Some(st.levels) {
+            problems.push(format!(
+                "{name}: {:?} BFS levels, BEEM {}",
+                bfs.bfs.as_ref().and_then(|g| g.levels),
+                st.levels
+            ));
         }
-        let table = bfs.level_table.as_deref().unwrap_or(&[]);
+        let table = bfs.details.level_table.as_deref().unwrap_or(&[]);
         let ours: Vec<(u64, u64)> = table.iter().map(|l| (l.states, l.edges)).collect();
         let theirs: Vec<(u64, u64)> = st.bfs_levels.iter().map(|l| (l.states, l.edges)).collect();
         if ours != theirs {
             problems.push(format!("{name}: BFS level profile differs from BEEM's"));
         }
-        if bfs.back_level_edges != Some(st.back_level_edges) {
+        if bfs.bfs.as_ref().and_then(|g| g.back_level_edges) != Some(st.back_level_edges) {
             problems.push(format!(
                 "{name}: {:?} back-level edges, BEEM {}",
-                bfs.back_level_edges, st.back_level_edges
+                bfs.bfs.as_ref().and_then(|g| g.back_level_edges),
+                st.back_level_edges
             ));
         }
         if let (Some(expected), Some(got)) = (st.dfs, dfs.dfs_stats()) {

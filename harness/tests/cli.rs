@@ -895,7 +895,7 @@ fn strategies_lists_the_registry() {
     let forms: Vec<&str> = list.iter().map(|s| s["form"].as_str().expect("form")).collect();
     assert_eq!(
         forms.join(", "),
-        harness::run::strategy::Strategy::FORMS,
+        harness::run::strategy::Strategy::forms(),
         "the strategies listed are those --strategy names"
     );
     let opts = |form: &str| -> Vec<String> {

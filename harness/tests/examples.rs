@@ -33,15 +33,15 @@ fn example_models_match_the_independent_oracle() {
                     ..Default::default()
                 },
             );
-            assert!(r.result.is_complete(), "{name} {strategy}");
+            assert!(r.core.result.is_complete(), "{name} {strategy}");
             assert_eq!(
-                (r.states, r.transitions, r.deadlocks),
+                (r.core.states, r.core.transitions, r.core.deadlocks),
                 (states, transitions, Some(deadlocks)),
                 "{name} {strategy}"
             );
-            assert_eq!(r.error_transitions, Some(0), "{name}");
+            assert_eq!(r.core.error_transitions, Some(0), "{name}");
             if strategy == Traversal::Bfs {
-                assert_eq!(r.levels, Some(levels), "{name}");
+                assert_eq!(r.bfs.as_ref().and_then(|g| g.levels), Some(levels), "{name}");
             }
         }
         assert_eq!(m.model().state_len, bytes, "{name}");

@@ -33,7 +33,7 @@ use harness::algo::check::{check, CheckOptions, Checks, Search};
 use harness::algo::dbdfs::{FrontierKind, Variant};
 use harness::model::backend::Backend;
 use harness::model::beem::Beem;
-use harness::run::strategy::{Params, Strategy};
+use harness::run::strategy::{CachingParams, DbdfsParams, Params, Strategy};
 use harness::run::{run, Request};
 
 const MAX_STATES: u64 = 300_000;
@@ -45,15 +45,22 @@ const NESTED_DFS: &str = "nested dfs";
 const ON_THE_INTERPRETER_TOO: &[&str] = &["bfs", "dfs", "bfs --threads 4", "dfs --threads 4", NESTED_DFS];
 
 fn configurations() -> Vec<(String, Strategy, Params)> {
-    let cache_all = Params {
+    let cache_all = CachingParams {
         cache: Some(CacheSize::Percent(100.0)),
         replacement: Some(Replacement::Stratified(4)),
+        ..CachingParams::default()
+    };
+    let caching = |caching: CachingParams| Params {
+        caching,
         ..Params::default()
     };
     let dbdfs = |v: Variant| Params {
-        dbdfs: Some(v),
-        frontier: Some(FrontierKind::Tree),
-        increment: Some(20),
+        dbdfs: DbdfsParams {
+            variant: Some(v),
+            frontier: Some(FrontierKind::Tree),
+            increment: Some(20),
+            ..DbdfsParams::default()
+        },
         ..Params::default()
     };
     vec![
@@ -139,23 +146,27 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             Strategy::Alt(Some(2), Some(3)),
             Params::default(),
         ),
-        ("dfs --cache 100%".into(), Strategy::Dfs, cache_all.clone()),
+        (
+            "dfs --cache 100%".into(),
+            Strategy::Dfs,
+            caching(cache_all.clone()),
+        ),
         (
             "bfs --cache 100% --edge-lean --chain-reduction".into(),
             Strategy::Bfs,
-            Params {
+            caching(CachingParams {
                 edge_lean: true,
                 chain_reduction: true,
                 ..cache_all
-            },
+            }),
         ),
         (
             "dfs --progress-level 0 (sweep-line)".into(),
             Strategy::Dfs,
-            Params {
+            caching(CachingParams {
                 progress_level: Some(0),
-                ..Params::default()
-            },
+                ..CachingParams::default()
+            }),
         ),
         (
             "dbdfs naive-sound".into(),
@@ -240,8 +251,8 @@ fn every_exact_configuration_gives_beems_state_count() {
                 ..Request::default()
             };
             let got = match run(&req) {
-                Ok(r) if r.record.result.is_complete() => Ok(r.record.states),
-                Ok(r) => Err(format!("ended {}", r.record.result)),
+                Ok(r) if r.record.core.result.is_complete() => Ok(r.record.core.states),
+                Ok(r) => Err(format!("ended {}", r.record.core.result)),
                 Err(e) => Err(e.to_string()),
             };
             (name.clone(), got)

@@ -63,13 +63,13 @@ type Counters = (
 
 fn counters(r: &RunRecord) -> Counters {
     (
-        r.states,
-        r.transitions,
-        r.deadlocks,
-        r.levels,
-        r.back_level_edges,
-        r.max_back_level_edge,
-        serde_json::to_string(&r.level_table).unwrap(),
+        r.core.states,
+        r.core.transitions,
+        r.core.deadlocks,
+        r.bfs.as_ref().and_then(|g| g.levels),
+        r.bfs.as_ref().and_then(|g| g.back_level_edges),
+        r.bfs.as_ref().and_then(|g| g.max_back_level_edge),
+        serde_json::to_string(&r.details.level_table).unwrap(),
     )
 }
 
@@ -78,10 +78,10 @@ fn every_counter_equals_the_sequential_search() {
     let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
     for inst in ["adding.4", "bakery.3", "leader_election.3", "brp.2", "peterson.3"] {
         let one = explore(&beem, inst, 1, Backend::Jit);
-        assert!(one.result.is_complete(), "{inst}");
+        assert!(one.core.result.is_complete(), "{inst}");
         for threads in [2, 3, 4] {
             let r = explore(&beem, inst, threads, Backend::Jit);
-            assert_eq!(r.result, one.result, "{inst} {threads} threads");
+            assert_eq!(r.core.result, one.core.result, "{inst} {threads} threads");
             assert_eq!(counters(&r), counters(&one), "{inst} {threads} threads");
         }
     }
@@ -97,8 +97,8 @@ fn the_shared_tree_store_counts_as_the_exact_one() {
         let one_dfs = explore_with(&beem, inst, Strategy::Dfs, 1, Backend::Jit);
         for threads in [2, 4] {
             let r = explore_in(&beem, inst, Strategy::Bfs, threads, Backend::Jit, StoreKind::Tree);
-            assert_eq!(r.store, "tree");
-            assert_eq!(r.config, format!("bfs --store tree --threads {threads}"));
+            assert_eq!(r.core.store, "tree");
+            assert_eq!(r.core.config, format!("bfs --store tree --threads {threads}"));
             assert_eq!(counters(&r), counters(&one), "{inst} {threads} threads");
             let r = explore_in(&beem, inst, Strategy::Dfs, threads, Backend::Jit, StoreKind::Tree);
             assert_eq!(
@@ -130,7 +130,12 @@ fn eight_threads_again_and_again() {
 
 /// The counters the depth-first-like order shares with the sequential DFS.
 fn dfs_counters(r: &RunRecord) -> (u64, u64, Option<u64>, Option<u64>) {
-    (r.states, r.transitions, r.deadlocks, r.error_transitions)
+    (
+        r.core.states,
+        r.core.transitions,
+        r.core.deadlocks,
+        r.core.error_transitions,
+    )
 }
 
 #[test]
@@ -138,13 +143,17 @@ fn the_depth_first_like_order_counts_as_the_sequential_dfs() {
     let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
     for inst in ["adding.4", "bakery.3", "leader_election.3", "brp.2", "peterson.3"] {
         let one = explore_with(&beem, inst, Strategy::Dfs, 1, Backend::Jit);
-        assert!(one.result.is_complete(), "{inst}");
+        assert!(one.core.result.is_complete(), "{inst}");
         for threads in [2, 3, 4] {
             let r = explore_with(&beem, inst, Strategy::Dfs, threads, Backend::Jit);
-            assert_eq!(r.result, one.result, "{inst} {threads} threads");
-            assert_eq!(r.config, format!("dfs --threads {threads}"));
+            assert_eq!(r.core.result, one.core.result, "{inst} {threads} threads");
+            assert_eq!(r.core.config, format!("dfs --threads {threads}"));
             assert_eq!(dfs_counters(&r), dfs_counters(&one), "{inst} {threads} threads");
-            assert_eq!(r.levels, None, "{inst}: no levels in a depth-first-like order");
+            assert_eq!(
+                r.bfs.as_ref().and_then(|g| g.levels),
+                None,
+                "{inst}: no levels in a depth-first-like order"
+            );
         }
     }
     let inst = "bakery.4";

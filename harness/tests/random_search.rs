@@ -98,7 +98,7 @@ fn memory_never_holds_more_than_n_states() {
         Box::new(beem_model("lifts.1", &[]).0),
     ];
     for m in &models {
-        let total = bfs(m.as_ref(), &Limits::default(), false).states;
+        let total = bfs(m.as_ref(), &Limits::default(), false).core.states;
         for n in [1usize, 2, 7, 100, total as usize / 5, total as usize + 3] {
             for base in all_variants() {
                 let opts = SearchOptions {
@@ -229,7 +229,7 @@ fn cover_times_and_full_coverage() {
 }
 
 fn cover_all(m: &dyn NextState) {
-    let total = bfs(m, &Limits::default(), false).states;
+    let total = bfs(m, &Limits::default(), false).core.states;
     let targets: Vec<u64> = [60, 70, 80, 90, 100]
         .iter()
         .map(|p| (total * p).div_ceil(100))

@@ -69,15 +69,20 @@ fn counter() -> Counter {
 #[test]
 fn ring_bfs() {
     let r = bfs(&ring(10), &Limits::default(), true);
-    assert_eq!(r.result, Outcome::Complete);
+    assert_eq!(r.core.result, Outcome::Complete);
     assert_eq!(
-        (r.states, r.transitions, r.deadlocks, r.error_transitions),
+        (
+            r.core.states,
+            r.core.transitions,
+            r.core.deadlocks,
+            r.core.error_transitions
+        ),
         (10, 10, Some(0), Some(0))
     );
-    assert_eq!(r.levels, Some(10));
-    assert_eq!(r.back_level_edges, Some(1));
-    assert_eq!(r.max_back_level_edge, Some(9));
-    let t = r.level_table.unwrap();
+    assert_eq!(r.bfs.as_ref().and_then(|g| g.levels), Some(10));
+    assert_eq!(r.bfs.as_ref().and_then(|g| g.back_level_edges), Some(1));
+    assert_eq!(r.bfs.as_ref().and_then(|g| g.max_back_level_edge), Some(9));
+    let t = r.details.level_table.unwrap();
     assert_eq!(t.len(), 10);
     assert!(t.iter().all(|l| l.states == 1 && l.edges == 1));
     assert_eq!(t[9].back_level_edges, 1);
@@ -86,7 +91,10 @@ fn ring_bfs() {
 #[test]
 fn ring_dfs() {
     let r = dfs(&ring(10), &Limits::default());
-    assert_eq!((r.states, r.transitions, r.deadlocks), (10, 10, Some(0)));
+    assert_eq!(
+        (r.core.states, r.core.transitions, r.core.deadlocks),
+        (10, 10, Some(0))
+    );
     assert_eq!(
         r.dfs_stats(),
         Some(DfsStats {
@@ -96,7 +104,7 @@ fn ring_dfs() {
             cross_edges: 0
         })
     );
-    assert_eq!(r.levels, None);
+    assert_eq!(r.bfs.as_ref().and_then(|g| g.levels), None);
 }
 
 #[test]
@@ -105,7 +113,12 @@ fn self_loop() {
     let b = bfs(&g, &Limits::default(), false);
     // Self-loops are not back-level edges (BEEM's definition).
     assert_eq!(
-        (b.states, b.transitions, b.levels, b.back_level_edges),
+        (
+            b.core.states,
+            b.core.transitions,
+            b.bfs.as_ref().and_then(|g| g.levels),
+            b.bfs.as_ref().and_then(|g| g.back_level_edges)
+        ),
         (1, 2, Some(1), Some(0))
     );
     let d = dfs(&g, &Limits::default());
@@ -125,17 +138,23 @@ fn tree_bfs_and_dfs() {
     let g = binary_tree(6);
     let n = 127;
     let b = bfs(&g, &Limits::default(), true);
-    assert_eq!((b.states, b.transitions, b.deadlocks), (n, n - 1, Some(64)));
-    assert_eq!(b.levels, Some(7));
-    assert_eq!(b.back_level_edges, Some(0));
-    assert_eq!(b.max_level_states, Some(64));
-    let t = b.level_table.unwrap();
+    assert_eq!(
+        (b.core.states, b.core.transitions, b.core.deadlocks),
+        (n, n - 1, Some(64))
+    );
+    assert_eq!(b.bfs.as_ref().and_then(|g| g.levels), Some(7));
+    assert_eq!(b.bfs.as_ref().and_then(|g| g.back_level_edges), Some(0));
+    assert_eq!(b.bfs.as_ref().and_then(|g| g.max_level_states), Some(64));
+    let t = b.details.level_table.unwrap();
     for (k, l) in t.iter().enumerate() {
         assert_eq!(l.states, 1 << k);
         assert_eq!(l.edges, if k == 6 { 0 } else { 2 << k });
     }
     let d = dfs(&g, &Limits::default());
-    assert_eq!((d.states, d.transitions, d.deadlocks), (n, n - 1, Some(64)));
+    assert_eq!(
+        (d.core.states, d.core.transitions, d.core.deadlocks),
+        (n, n - 1, Some(64))
+    );
     assert_eq!(
         d.dfs_stats(),
         Some(DfsStats {
@@ -151,7 +170,7 @@ fn tree_bfs_and_dfs() {
 fn known_edge_classification() {
     let g = classified();
     let d = dfs(&g, &Limits::default());
-    assert_eq!((d.states, d.transitions), (4, 7));
+    assert_eq!((d.core.states, d.core.transitions), (4, 7));
     // 0->1 F, 1->2 F, 2->0 B, 2->2 B, 1->3 F, 3->1 B, 0->2 C.
     assert_eq!(
         d.dfs_stats(),
@@ -163,12 +182,12 @@ fn known_edge_classification() {
         })
     );
     let b = bfs(&g, &Limits::default(), true);
-    assert_eq!(b.levels, Some(3));
+    assert_eq!(b.bfs.as_ref().and_then(|g| g.levels), Some(3));
     // Levels {0}, {1, 2}, {3}: back-level edges 1->2, 2->0, 3->1 (not the
     // self-loop 2->2).
-    assert_eq!(b.back_level_edges, Some(3));
-    assert_eq!(b.max_back_level_edge, Some(1));
-    let t = b.level_table.unwrap();
+    assert_eq!(b.bfs.as_ref().and_then(|g| g.back_level_edges), Some(3));
+    assert_eq!(b.bfs.as_ref().and_then(|g| g.max_back_level_edge), Some(1));
+    let t = b.details.level_table.unwrap();
     assert_eq!(
         t.iter()
             .map(|l| (l.states, l.edges, l.back_level_edges))
@@ -190,7 +209,12 @@ fn error_transitions_are_edges_into_a_state() {
             },
         );
         assert_eq!(
-            (r.states, r.transitions, r.error_transitions, r.deadlocks),
+            (
+                r.core.states,
+                r.core.transitions,
+                r.core.error_transitions,
+                r.core.deadlocks
+            ),
             (3, 3, Some(2), Some(1)),
             "{s}"
         );
@@ -223,8 +247,8 @@ fn state_limit() {
             threads: 1,
         };
         let r = explore(&ring(100), &opts);
-        assert_eq!(r.result, Outcome::StateLimit, "{s} {store}");
-        assert_eq!(r.states, 5, "{s} {store}");
+        assert_eq!(r.core.result, Outcome::StateLimit, "{s} {store}");
+        assert_eq!(r.core.states, 5, "{s} {store}");
         // A limit the model stays within is no limit.
         let opts = ExploreOptions {
             limits: Limits {
@@ -234,7 +258,11 @@ fn state_limit() {
             ..opts
         };
         let r = explore(&ring(10), &opts);
-        assert_eq!((r.result, r.states), (Outcome::Complete, 10), "{s} {store}");
+        assert_eq!(
+            (r.core.result, r.core.states),
+            (Outcome::Complete, 10),
+            "{s} {store}"
+        );
         let opts = ExploreOptions {
             limits: Limits {
                 max_states: Some(0),
@@ -243,7 +271,11 @@ fn state_limit() {
             ..opts
         };
         let r = explore(&ring(10), &opts);
-        assert_eq!((r.result, r.states), (Outcome::StateLimit, 0), "{s} {store}");
+        assert_eq!(
+            (r.core.result, r.core.states),
+            (Outcome::StateLimit, 0),
+            "{s} {store}"
+        );
     }
 }
 
@@ -264,7 +296,7 @@ fn parallel_budgets() {
                 ..Default::default()
             };
             let r = explore(&model, &opts);
-            assert_eq!(r.states, n, "{threads} threads, limit {n}");
+            assert_eq!(r.core.states, n, "{threads} threads, limit {n}");
         }
         let opts = ExploreOptions {
             traversal: Traversal::Bfs,
@@ -278,7 +310,7 @@ fn parallel_budgets() {
         };
         let t0 = std::time::Instant::now();
         let r = explore(&counter(), &opts);
-        assert_eq!(r.result, Outcome::TimeLimit, "{threads} threads");
+        assert_eq!(r.core.result, Outcome::TimeLimit, "{threads} threads");
         assert!(t0.elapsed() < Duration::from_secs(5));
         let limit = 8u64 << 20;
         let opts = ExploreOptions {
@@ -291,13 +323,10 @@ fn parallel_budgets() {
             ..Default::default()
         };
         let r = explore(&binary_tree(20), &opts);
-        assert_eq!(r.result, Outcome::MemoryLimit, "{threads} threads");
-        assert!(r.states > 10_000, "{threads} threads: {}", r.states);
-        assert!(
-            r.store_bytes <= limit,
-            "{threads} threads: {} bytes",
-            r.store_bytes
-        );
+        assert_eq!(r.core.result, Outcome::MemoryLimit, "{threads} threads");
+        assert!(r.core.states > 10_000, "{threads} threads: {}", r.core.states);
+        let store = r.cost.store_bytes.expect("measured");
+        assert!(store <= limit, "{threads} threads: {store} bytes");
     }
 }
 
@@ -318,9 +347,9 @@ fn time_limit() {
         };
         let t0 = std::time::Instant::now();
         let r = explore(&counter(), &opts);
-        assert_eq!(r.result, Outcome::TimeLimit, "{s} {store}");
+        assert_eq!(r.core.result, Outcome::TimeLimit, "{s} {store}");
         assert!(t0.elapsed() < Duration::from_secs(5), "{s} {store}");
-        assert!(r.states > 1000, "{s} {store}");
+        assert!(r.core.states > 1000, "{s} {store}");
     }
 }
 
@@ -340,17 +369,14 @@ fn memory_limit() {
             threads: 1,
         };
         let r = explore(&counter(), &opts);
-        assert_eq!(r.result, Outcome::MemoryLimit, "{s} {store}");
-        assert!(
-            r.store_bytes + r.frontier_bytes <= limit,
-            "{s} {store}: {} + {}",
-            r.store_bytes,
-            r.frontier_bytes
-        );
-        assert!(r.states > 10_000, "{s} {store}: {}", r.states);
+        assert_eq!(r.core.result, Outcome::MemoryLimit, "{s} {store}");
+        let (kept, frontier) = (r.cost.store_bytes.unwrap(), r.cost.frontier_bytes.unwrap());
+        assert!(kept + frontier <= limit, "{s} {store}: {kept} + {frontier}");
+        assert!(r.core.states > 10_000, "{s} {store}: {}", r.core.states);
         // Counted (the root set keeps a state in fewer than 4 bytes).
         let least = if store == StoreKind::CTree { 1.0 } else { 4.0 };
-        assert!(r.bytes_per_state > least, "{s} {store}: {}", r.bytes_per_state);
+        let per_state = r.cost.bytes_per_state.expect("measured");
+        assert!(per_state > least, "{s} {store}: {per_state}");
     }
 }
 
@@ -480,30 +506,39 @@ fn check_against_beem(model: &dyn NextState, instance: &str) {
         return;
     };
     let b = bfs(model, &Limits::default(), true);
-    assert_eq!(b.states, st.states, "{instance} states");
-    assert_eq!(b.transitions, st.edges, "{instance} edges");
-    assert_eq!(b.levels, Some(st.levels), "{instance} levels");
-    assert_eq!(b.max_level_states, st.max_level, "{instance} max-level");
-    let table = b.level_table.as_ref().unwrap();
+    assert_eq!(b.core.states, st.states, "{instance} states");
+    assert_eq!(b.core.transitions, st.edges, "{instance} edges");
+    assert_eq!(
+        b.bfs.as_ref().and_then(|g| g.levels),
+        Some(st.levels),
+        "{instance} levels"
+    );
+    assert_eq!(
+        b.bfs.as_ref().and_then(|g| g.max_level_states),
+        st.max_level,
+        "{instance} max-level"
+    );
+    let table = b.details.level_table.as_ref().unwrap();
     let ours: Vec<(u64, u64)> = table.iter().map(|l| (l.states, l.edges)).collect();
     let theirs: Vec<(u64, u64)> = st.bfs_levels.iter().map(|l| (l.states, l.edges)).collect();
     assert_eq!(ours, theirs, "{instance} bfs-levels");
     assert_eq!(
-        b.back_level_edges,
+        b.bfs.as_ref().and_then(|g| g.back_level_edges),
         Some(st.back_level_edges),
         "{instance} back-level-edges"
     );
     assert_eq!(
-        b.max_back_level_edge, st.max_back_level_edge,
+        b.bfs.as_ref().and_then(|g| g.max_back_level_edge),
+        st.max_back_level_edge,
         "{instance} max-back-level-edge"
     );
     let d = dfs(model, &Limits::default());
-    assert_eq!(d.states, st.states, "{instance} dfs states");
-    assert_eq!(d.transitions, st.edges, "{instance} dfs edges");
+    assert_eq!(d.core.states, st.states, "{instance} dfs states");
+    assert_eq!(d.core.transitions, st.edges, "{instance} dfs edges");
     assert_eq!(d.dfs_stats(), st.dfs, "{instance} dfs-info");
     eprintln!(
         "{instance}: {} states, {} edges, {} levels, {} back-level edges (max {:?}), dfs {:?}: as BEEM",
-        b.states, b.transitions, st.levels, st.back_level_edges, st.max_back_level_edge, st.dfs
+        b.core.states, b.core.transitions, st.levels, st.back_level_edges, st.max_back_level_edge, st.dfs
     );
 }
 

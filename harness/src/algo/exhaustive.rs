@@ -56,7 +56,7 @@ use crate::engine::{
     StoreKind,
 };
 pub use crate::engine::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
-use crate::output::record::RunRecord;
+use crate::output::record::{BfsMetrics, Core, Cost, Details, DfsMetrics, RunRecord};
 
 /// The order of an exhaustive search (the general algorithm of
 /// `algo::caching` has more: its `Order`).
@@ -124,30 +124,41 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
     };
     let time_s = start.elapsed().as_secs_f64();
     let mut rec = RunRecord {
-        model: model.info().name.clone(),
-        strategy: strategy.to_string(),
-        config: match opts.store {
-            StoreKind::Exact => format!("{strategy} --threads {}", opts.threads),
-            kind => format!("{strategy} --store {kind} --threads {}", opts.threads),
+        core: Core {
+            model: model.info().name.clone(),
+            strategy: strategy.to_string(),
+            config: match opts.store {
+                StoreKind::Exact => format!("{strategy} --threads {}", opts.threads),
+                kind => format!("{strategy} --store {kind} --threads {}", opts.threads),
+            },
+            store: opts.store.to_string(),
+            state_len: model.state_len() as u64,
+            result: r.result,
+            states: r.states,
+            transitions: r.transitions,
+            deadlocks: Some(r.deadlocks),
+            error_transitions: Some(r.error_transitions),
+            ..Core::default()
         },
-        store: opts.store.to_string(),
-        threads: Some(opts.threads as u64),
-        state_len: model.state_len() as u64,
-        result: r.result,
-        states: r.states,
-        transitions: r.transitions,
-        deadlocks: Some(r.deadlocks),
-        error_transitions: Some(r.error_transitions),
-        levels: bfs.then_some(r.levels.len() as u64),
-        back_level_edges: bfs.then_some(r.back_level_edges),
-        max_back_level_edge: bfs.then_some(r.max_back_level_edge),
-        max_level_states: bfs.then(|| r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
-        store_bytes: r.store_bytes,
-        frontier_bytes: r.frontier_bytes,
+        bfs: bfs.then(|| BfsMetrics {
+            levels: Some(r.levels.len() as u64),
+            back_level_edges: Some(r.back_level_edges),
+            max_back_level_edge: Some(r.max_back_level_edge),
+            max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+        }),
+        cost: Cost {
+            store_bytes: Some(r.store_bytes),
+            frontier_bytes: Some(r.frontier_bytes),
+            ..Cost::default()
+        },
+        details: Details {
+            threads: Some(opts.threads as u64),
+            ..Details::default()
+        },
         ..RunRecord::default()
     };
     if opts.level_table && bfs {
-        rec.level_table = Some(r.levels);
+        rec.details.level_table = Some(r.levels);
     }
     finish(rec, time_s)
 }
@@ -155,13 +166,8 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
 /// The rates, peak memory and bytes per state of a record whose frontier
 /// (queues, stacks, buffers) counts as the store does.
 fn finish(mut rec: RunRecord, time_s: f64) -> RunRecord {
-    rec.peak_rss_bytes = peak_rss_bytes();
+    rec.cost.peak_rss_bytes = peak_rss_bytes();
     rec.finish_rates(time_s);
-    rec.bytes_per_state = if rec.states > 0 {
-        (rec.store_bytes + rec.frontier_bytes) as f64 / rec.states as f64
-    } else {
-        0.0
-    };
     rec
 }
 
@@ -200,28 +206,40 @@ fn ctree_record(
     time_s: f64,
 ) -> RunRecord {
     let mut rec = RunRecord {
-        model: model.info().name.clone(),
-        strategy: Traversal::Bfs.to_string(),
-        config: format!("bfs --store {}", StoreKind::CTree),
-        store: StoreKind::CTree.to_string(),
-        threads: Some(1),
-        state_len: model.state_len() as u64,
-        result: r.result,
-        states: r.states,
-        transitions: r.transitions,
-        deadlocks: Some(r.deadlocks),
-        error_transitions: Some(r.error_transitions),
-        levels: Some(r.levels.len() as u64),
-        max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
-        store_bytes: r.store_bytes,
-        frontier_bytes: r.frontier_bytes,
-        root_tables: Some(r.root_tables as u64),
-        memory_need: r.memory_need,
-        checkpoint,
+        core: Core {
+            model: model.info().name.clone(),
+            strategy: Traversal::Bfs.to_string(),
+            config: format!("bfs --store {}", StoreKind::CTree),
+            store: StoreKind::CTree.to_string(),
+            state_len: model.state_len() as u64,
+            result: r.result,
+            states: r.states,
+            transitions: r.transitions,
+            deadlocks: Some(r.deadlocks),
+            error_transitions: Some(r.error_transitions),
+            ..Core::default()
+        },
+        bfs: Some(BfsMetrics {
+            levels: Some(r.levels.len() as u64),
+            max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+            ..BfsMetrics::default()
+        }),
+        cost: Cost {
+            store_bytes: Some(r.store_bytes),
+            frontier_bytes: Some(r.frontier_bytes),
+            ..Cost::default()
+        },
+        details: Details {
+            threads: Some(1),
+            root_tables: Some(r.root_tables as u64),
+            memory_need: r.memory_need,
+            checkpoint,
+            ..Details::default()
+        },
         ..RunRecord::default()
     };
     if opts.level_table {
-        rec.level_table = Some(r.levels);
+        rec.details.level_table = Some(r.levels);
     }
     // The queue holds the states themselves: bytes per state count it.
     finish(rec, time_s)
@@ -239,12 +257,23 @@ fn explore_into<S: Store>(
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let mut store = make(&budget);
     let mut rec = RunRecord {
-        model: model.info().name.clone(),
-        strategy: strategy.to_string(),
-        config: strategy.to_string(),
-        store: opts.store.to_string(),
-        threads: Some(1),
-        state_len: model.state_len() as u64,
+        core: Core {
+            model: model.info().name.clone(),
+            strategy: strategy.to_string(),
+            config: strategy.to_string(),
+            store: opts.store.to_string(),
+            state_len: model.state_len() as u64,
+            ..Core::default()
+        },
+        // The BFS queue is the store's order: no bytes of its own.
+        cost: Cost {
+            frontier_bytes: Some(0),
+            ..Cost::default()
+        },
+        details: Details {
+            threads: Some(1),
+            ..Details::default()
+        },
         ..RunRecord::default()
     };
     match strategy {
@@ -254,56 +283,54 @@ fn explore_into<S: Store>(
                 root: Root::Initial,
             };
             let r = engine::dfs(model, &mut store, &budget, opts, &mut Nothing);
-            rec.result = r.result;
-            rec.transitions = r.transitions;
-            rec.deadlocks = Some(r.deadlocks);
-            rec.error_transitions = Some(r.error_transitions);
-            rec.dfs_max_stack = Some(r.stats.max_stack);
-            rec.dfs_front_edges = Some(r.stats.front_edges);
-            rec.dfs_back_edges = Some(r.stats.back_edges);
-            rec.dfs_cross_edges = Some(r.stats.cross_edges);
-            rec.frontier_bytes = r.frontier_bytes;
+            rec.core.result = r.result;
+            rec.core.transitions = r.transitions;
+            rec.core.deadlocks = Some(r.deadlocks);
+            rec.core.error_transitions = Some(r.error_transitions);
+            rec.dfs = Some(DfsMetrics::of(&r.stats));
+            rec.cost.frontier_bytes = Some(r.frontier_bytes);
         }
         Traversal::Bfs => {
             let r = engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut Nothing);
-            rec.result = r.result;
-            rec.transitions = r.transitions;
-            rec.deadlocks = Some(r.deadlocks);
-            rec.error_transitions = Some(r.error_transitions);
-            rec.levels = Some(r.levels.len() as u64);
-            rec.back_level_edges = Some(r.back_level_edges);
-            rec.max_back_level_edge = Some(r.max_back_level_edge);
-            rec.max_level_states = Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0));
+            rec.core.result = r.result;
+            rec.core.transitions = r.transitions;
+            rec.core.deadlocks = Some(r.deadlocks);
+            rec.core.error_transitions = Some(r.error_transitions);
+            rec.bfs = Some(BfsMetrics {
+                levels: Some(r.levels.len() as u64),
+                back_level_edges: Some(r.back_level_edges),
+                max_back_level_edge: Some(r.max_back_level_edge),
+                max_level_states: Some(r.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+            });
             if opts.level_table {
-                rec.level_table = Some(r.levels);
+                rec.details.level_table = Some(r.levels);
             }
         }
     }
     let time_s = start.elapsed().as_secs_f64();
-    rec.states = store.len() as u64;
-    rec.store_bytes = store.bytes_used() as u64;
+    rec.core.states = store.len() as u64;
+    rec.cost.store_bytes = Some(store.bytes_used() as u64);
     if !store.gives_ids() {
         // Back-level edges need the id of the state found again.
-        rec.back_level_edges = None;
-        rec.max_back_level_edge = None;
-        if let Some(t) = rec.level_table.as_mut() {
+        if let Some(b) = rec.bfs.as_mut() {
+            b.back_level_edges = None;
+            b.max_back_level_edge = None;
+        }
+        if let Some(t) = rec.details.level_table.as_mut() {
             t.iter_mut().for_each(|l| l.back_level_edges = 0);
         }
     }
     if let Some(e) = store.expected_omissions() {
-        rec.expected_omissions = Some(e);
-        if rec.result.is_complete() {
-            rec.result = Outcome::Probabilistic;
+        rec.details.expected_omissions = Some(e);
+        if rec.core.result.is_complete() {
+            rec.core.result = Outcome::Probabilistic;
         }
     }
-    rec.peak_rss_bytes = peak_rss_bytes();
+    rec.cost.peak_rss_bytes = peak_rss_bytes();
     rec.finish_rates(time_s);
     // The DFS stack is not kept per state: bytes per state count the store.
-    rec.bytes_per_state = if rec.states > 0 {
-        rec.store_bytes as f64 / rec.states as f64
-    } else {
-        0.0
-    };
+    let states = rec.core.states.max(1) as f64;
+    rec.cost.bytes_per_state = rec.cost.store_bytes.map(|b| b as f64 / states);
     rec
 }
 
@@ -348,13 +375,13 @@ fn dfs_keeping(model: &dyn NextState, limits: &Limits, cap: usize) -> RunRecord 
     };
     let r = engine::dfs(model, &mut store, &budget, opts, &mut Nothing);
     RunRecord {
-        states: store.len() as u64,
-        transitions: r.transitions,
-        deadlocks: Some(r.deadlocks),
-        dfs_max_stack: Some(r.stats.max_stack),
-        dfs_front_edges: Some(r.stats.front_edges),
-        dfs_back_edges: Some(r.stats.back_edges),
-        dfs_cross_edges: Some(r.stats.cross_edges),
+        core: Core {
+            states: store.len() as u64,
+            transitions: r.transitions,
+            deadlocks: Some(r.deadlocks),
+            ..Core::default()
+        },
+        dfs: Some(DfsMetrics::of(&r.stats)),
         ..RunRecord::default()
     }
 }
@@ -372,8 +399,8 @@ mod tests {
         let model = dve_frontend::interp::Interpreter::new(dve_frontend::load_file(&path).unwrap());
         let limits = Limits::default();
         let all = dfs_keeping(&model, &limits, usize::MAX);
-        assert!(all.states > 1000, "a model big enough to matter");
-        let stats = |r: &RunRecord| (r.states, r.transitions, r.deadlocks, r.dfs_stats());
+        assert!(all.core.states > 1000, "a model big enough to matter");
+        let stats = |r: &RunRecord| (r.core.states, r.core.transitions, r.core.deadlocks, r.dfs_stats());
         for cap in [0, 64, 4096, 65536] {
             assert_eq!(
                 stats(&dfs_keeping(&model, &limits, cap)),
@@ -424,7 +451,7 @@ mod ctree_tests {
         // Stopped once more, the checkpoint is another model's for
         // another digest.
         let r = crate::algo::exhaustive::explore_checkpointed(&model, &opts(Some(200_000)), &spec).unwrap();
-        assert!(r.checkpoint.unwrap().saved);
+        assert!(r.details.checkpoint.unwrap().saved);
         let other = CheckpointSpec {
             digest: 2,
             ..spec.clone()
@@ -463,9 +490,9 @@ mod ctree_tests {
             // Each part may hold a little more than the last.
             let memory = (parts < 6).then(|| first + parts * step);
             let r = crate::algo::exhaustive::explore_checkpointed(&model, &opts(memory), &spec).unwrap();
-            let info = r.checkpoint.clone().unwrap();
+            let info = r.details.checkpoint.clone().unwrap();
             assert_eq!(info.resumed_parts, parts);
-            assert_eq!(info.saved, r.result == crate::engine::Outcome::MemoryLimit);
+            assert_eq!(info.saved, r.core.result == crate::engine::Outcome::MemoryLimit);
             assert_eq!(spec.path.exists(), info.saved);
             parts += 1;
             if !info.saved {
@@ -473,15 +500,15 @@ mod ctree_tests {
             }
         };
         assert!(parts > 2, "the budgets stop it: {parts} parts");
-        assert!(last.result.is_complete());
+        assert!(last.core.result.is_complete());
         let counters = |r: &crate::output::record::RunRecord| {
             (
-                r.states,
-                r.transitions,
-                r.deadlocks,
-                r.levels,
-                r.max_level_states,
-                r.level_table.clone(),
+                r.core.states,
+                r.core.transitions,
+                r.core.deadlocks,
+                r.bfs.as_ref().and_then(|g| g.levels),
+                r.bfs.as_ref().and_then(|g| g.max_level_states),
+                r.details.level_table.clone(),
             )
         };
         assert_eq!(counters(&last), counters(&once), "{inst}");
@@ -497,25 +524,31 @@ mod ctree_tests {
         let model = beem_model("anderson.1");
         let run = |memory: Option<u64>| explore(&model, &ctree_options(memory));
         let once = run(None);
-        assert_eq!(once.root_tables, Some(1));
+        assert_eq!(once.details.root_tables, Some(1));
         let counters = |r: &crate::output::record::RunRecord| {
-            (r.states, r.transitions, r.deadlocks, r.level_table.clone())
+            (
+                r.core.states,
+                r.core.transitions,
+                r.core.deadlocks,
+                r.details.level_table.clone(),
+            )
         };
         let mut sealed = 0;
         // Budgets from below what the search allocates to twice that (its
         // last doublings need more than they end with).
-        let peak = once.store_bytes + once.frontier_bytes;
+        let bytes = |r: &RunRecord| r.cost.store_bytes.unwrap() + r.cost.frontier_bytes.unwrap();
+        let peak = bytes(&once);
         for k in (6..=20).step_by(2) {
             let r = run(Some(peak * k / 10));
-            assert!(r.result.is_complete() || r.result == crate::engine::Outcome::MemoryLimit);
-            assert!(r.store_bytes + r.frontier_bytes <= peak * k / 10);
-            if r.result.is_complete() {
+            assert!(r.core.result.is_complete() || r.core.result == crate::engine::Outcome::MemoryLimit);
+            assert!(bytes(&r) <= peak * k / 10);
+            if r.core.result.is_complete() {
                 assert_eq!(counters(&r), counters(&once), "{k}/10 of {peak} bytes");
-                sealed += usize::from(r.root_tables > Some(1));
-                assert_eq!(r.memory_need, None);
+                sealed += usize::from(r.details.root_tables > Some(1));
+                assert_eq!(r.details.memory_need, None);
             } else {
                 // What did not fit, by part: more than the budget.
-                let n = r.memory_need.clone().expect("what it needed");
+                let n = r.details.memory_need.clone().expect("what it needed");
                 assert_eq!(n.budget, peak * k / 10);
                 let sum = n.store + n.queues + n.root_set_growth + n.tables_growth + n.queue_growth;
                 assert!(sum > n.budget, "{n:?}");
@@ -547,9 +580,10 @@ mod ctree_tests {
                 )
             };
             let (exact, ctree) = (run(StoreKind::Exact), run(StoreKind::CTree));
-            assert!(ctree.result.is_complete(), "{inst}");
+            assert!(ctree.core.result.is_complete(), "{inst}");
             let counters = |r: &crate::output::record::RunRecord| {
                 let levels: Vec<(u64, u64)> = r
+                    .details
                     .level_table
                     .as_ref()
                     .unwrap()
@@ -557,17 +591,21 @@ mod ctree_tests {
                     .map(|l| (l.states, l.edges))
                     .collect();
                 (
-                    r.states,
-                    r.transitions,
-                    r.deadlocks,
-                    r.error_transitions,
-                    r.levels,
+                    r.core.states,
+                    r.core.transitions,
+                    r.core.deadlocks,
+                    r.core.error_transitions,
+                    r.bfs.as_ref().and_then(|g| g.levels),
                     levels,
                 )
             };
             assert_eq!(counters(&ctree), counters(&exact), "{inst}");
-            assert_eq!(ctree.back_level_edges, None, "{inst}: not counted");
-            assert!(ctree.bytes_per_state < exact.bytes_per_state, "{inst}");
+            assert_eq!(
+                ctree.bfs.as_ref().and_then(|g| g.back_level_edges),
+                None,
+                "{inst}: not counted"
+            );
+            assert!(ctree.cost.bytes_per_state < exact.cost.bytes_per_state, "{inst}");
         }
     }
 }

@@ -18,6 +18,9 @@ use super::exec::{signal_name, ChildResult, Termination};
 use super::matrix::{params_json, Cell};
 use super::provenance::Provenance;
 
+/// The layout of the columns (results/SCHEMA.md says what changed with each).
+pub const SCHEMA_VERSION: u32 = 2;
+
 /// The cell's coordinates and the runner's verdict on it, first.
 const LEADING: &[&str] = &[
     // cell coordinates
@@ -50,6 +53,7 @@ const TRAILING: &[&str] = &[
     "wall_s",
     "cpu_s",
     "peak_mem_bytes",
+    "schema_version",
     "dvemc_version",
     "git_commit",
     "host",
@@ -484,6 +488,7 @@ pub fn build_row(
             String::new()
         },
     );
+    r.set("schema_version", SCHEMA_VERSION.to_string());
     r.set("dvemc_version", prov.version.clone());
     r.set("git_commit", prov.git_commit.clone());
     r.set("host", prov.host.clone());

@@ -92,11 +92,11 @@ pub fn verify_beem(
                 VerifyRow {
                     instance: name.clone(),
                     expected,
-                    got: r.states,
-                    matches: r.result.is_complete() && r.states == expected,
+                    got: r.core.states,
+                    matches: r.core.result.is_complete() && r.core.states == expected,
                     seconds: start.elapsed().as_secs_f64(),
-                    bytes_per_state: r.bytes_per_state,
-                    result: r.result.name().to_string(),
+                    bytes_per_state: r.cost.bytes_per_state.unwrap_or(0.0),
+                    result: r.core.result.name().to_string(),
                 }
             }
         };

@@ -18,10 +18,40 @@ use serde_json::Value;
 pub use crate::engine::units::{human_bytes, human_secs};
 use crate::engine::{LevelStats, Outcome};
 
-/// One run (see the module documentation; every field is a column).
+/// One run: what every strategy reports ([`Core`], [`Cost`]) and the
+/// metrics of the family that ran (see the module documentation).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunRecord {
+    #[serde(flatten)]
+    pub core: Core,
+    #[serde(flatten)]
+    pub bfs: Option<BfsMetrics>,
+    #[serde(flatten)]
+    pub dfs: Option<DfsMetrics>,
+    #[serde(flatten)]
+    pub caching: Option<CachingMetrics>,
+    #[serde(flatten)]
+    pub dbdfs: Option<DbdfsMetrics>,
+    #[serde(flatten)]
+    pub slices: Option<SliceMetrics>,
+    #[serde(flatten)]
+    pub random: Option<RandomMetrics>,
+    #[serde(flatten)]
+    pub cost: Cost,
+    #[serde(flatten)]
+    pub details: Details,
+
+    /// What the run checked (the human report's wording; not in the JSON,
+    /// where `config` gives the options).
+    #[serde(skip)]
+    pub checked: Checked,
+}
+
+/// What ran, how it ended, and the counters of every search.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Core {
     // ---- What ran.
     /// The model file as given (resolved against the BEEM directory for an
     /// instance name), or `phils2.dve (built-in)`.
@@ -37,9 +67,6 @@ pub struct RunRecord {
     pub backend: String,
     /// The visited set: `exact` or `tree`.
     pub store: String,
-    /// Threads of an exhaustive search (in the CSV's `extra`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub threads: Option<u64>,
     pub state_len: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
@@ -83,7 +110,31 @@ pub struct RunRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_depth: Option<u64>,
 
-    // ---- Breadth-first search (BEEM's <bfs-info>).
+    // ---- Of several families (caching, slices, randomized searches).
+    /// The variant that ran: state-caching, sweep-line (the general
+    /// algorithm); highway, bounded, graceful_degradation; urs, sdrs, random-walk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub algorithm: Option<String>,
+    /// Most states held at once (caching: largest |O| + |C|; slices and
+    /// randomized searches: the largest run's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stored_peak: Option<u64>,
+    /// Seeded runs (slices, randomized searches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runs: Option<u64>,
+    /// Runs whose slice (or walk) holds a witness, and their share.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_found: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_rate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witness_kind: Option<String>,
+}
+
+/// Breadth-first search (BEEM's `<bfs-info>`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BfsMetrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub levels: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -92,8 +143,12 @@ pub struct RunRecord {
     pub max_back_level_edge: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_level_states: Option<u64>,
+}
 
-    // ---- Depth-first search (BEEM's <dfs-info>).
+/// Depth-first search (BEEM's `<dfs-info>`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DfsMetrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dfs_max_stack: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -102,8 +157,12 @@ pub struct RunRecord {
     pub dfs_back_edges: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dfs_cross_edges: Option<u64>,
+}
 
-    // ---- State caching and sweep-line (Evangelista, Kristensen).
+/// State caching and sweep-line (Evangelista, Kristensen).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CachingMetrics {
     /// |S|, when known (instances.csv or an exhaustive run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state_space_size: Option<u64>,
@@ -116,9 +175,6 @@ pub struct RunRecord {
     pub chain_reduction: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub edge_lean: Option<bool>,
-    /// Largest |O| + |C|.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stored_peak: Option<u64>,
     /// Largest TD-tree.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub td_peak: Option<u64>,
@@ -156,8 +212,12 @@ pub struct RunRecord {
     /// transitions, in % of the transitions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regress_pct: Option<f64>,
+}
 
-    // ---- Depth-bounded DFS (Udupa, Desai, Rajamani).
+/// Depth-bounded DFS (Udupa, Desai, Rajamani).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DbdfsMetrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dbdfs: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,18 +234,17 @@ pub struct RunRecord {
     pub get_state_time_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replay_steps: Option<u64>,
+}
 
-    // ---- Breadth-bounded model checking (Meulen, Stappers, Willemse);
-    // means over the runs.
-    /// highway, bounded, graceful_degradation; urs, sdrs, random-walk.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub algorithm: Option<String>,
+/// Breadth-bounded model checking (Meulen, Stappers, Willemse); means
+/// over the runs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SliceMetrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breadth: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub degrade_depth: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub runs: Option<u64>,
     /// Runs a budget cut short.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub incomplete_runs: Option<u64>,
@@ -209,13 +268,6 @@ pub struct RunRecord {
     pub max_slice_states: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub introduced_sinks: Option<f64>,
-    /// Runs whose slice (or walk) holds a witness, and their share.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub witness_found: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub witness_rate: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub witness_kind: Option<String>,
     /// Mean length of the witnesses found, in transitions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub witness_length: Option<f64>,
@@ -226,8 +278,12 @@ pub struct RunRecord {
     pub bmc_kind: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bmc_result: Option<String>,
+}
 
-    // ---- Randomized searches (Abed, Tripakis, Vincent); means over the runs.
+/// Randomized searches (Abed, Tripakis, Vincent); means over the runs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RandomMetrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_states: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -255,26 +311,16 @@ pub struct RunRecord {
     pub stop: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub goal_step: Option<u64>,
+}
 
-    // ---- Time and memory.
-    pub time_s: f64,
-    pub states_per_s: f64,
+/// Structured details and the thread count: in the JSON, not columns (rows
+/// keep them in `extra`, but for `trace` and `beem_reference`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Details {
+    /// Threads of the search.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub compile_ms: Option<f64>,
-    /// Bytes allocated by the visited set at the end.
-    pub store_bytes: u64,
-    /// Largest allocation of the search structures (queue, stack, frontier,
-    /// tables beside the store).
-    pub frontier_bytes: u64,
-    /// (store + search structures) / states.
-    pub bytes_per_state: f64,
-    /// Peak resident set size of the process (0 if unknown).
-    pub peak_rss_bytes: u64,
-    /// Peak resident set size once the model was loaded and compiled,
-    /// before the search (0 if unknown).
-    pub setup_rss_bytes: u64,
-
-    // ---- Structured details (JSON only; in rows they go to `extra`).
+    pub threads: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level_table: Option<Vec<LevelStats>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -310,11 +356,32 @@ pub struct RunRecord {
     /// and their seconds, and whether this run wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<crate::engine::checkpoint::CheckpointInfo>,
+}
 
-    /// What the run checked (the human report's wording; not in the JSON,
-    /// where `config` gives the options).
-    #[serde(skip)]
-    pub checked: Checked,
+/// Time and memory.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Cost {
+    pub time_s: f64,
+    pub states_per_s: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_ms: Option<f64>,
+    /// Bytes allocated by the visited set at the end (none: not measured,
+    /// as for the slices and the randomized searches).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub store_bytes: Option<u64>,
+    /// Largest allocation of the search structures (queue, stack, frontier,
+    /// tables beside the store).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontier_bytes: Option<u64>,
+    /// (store + search structures) / states, where the store was measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_per_state: Option<f64>,
+    /// Peak resident set size of the process (0 if unknown).
+    pub peak_rss_bytes: u64,
+    /// Peak resident set size once the model was loaded and compiled,
+    /// before the search (0 if unknown).
+    pub setup_rss_bytes: u64,
 }
 
 /// The properties a run checked: what its verdict is about. A deadlock or a
@@ -333,162 +400,81 @@ pub struct Checked {
     pub cycles: bool,
 }
 
-/// The scalar fields, in order: the record's columns in a results row.
-pub const FIELDS: &[&str] = &[
-    "model",
-    "instance",
-    "strategy",
-    "config",
-    "backend",
-    "store",
-    "state_len",
-    "seed",
-    "result",
-    "verdict",
-    "violation_kind",
-    "violation",
-    "violations",
-    "cex_length",
-    "states",
-    "transitions",
-    "deadlocks",
-    "error_transitions",
-    "expansions",
-    "visits",
-    "revisits",
-    "max_depth",
-    "levels",
-    "back_level_edges",
-    "max_back_level_edge",
-    "max_level_states",
-    "dfs_max_stack",
-    "dfs_front_edges",
-    "dfs_back_edges",
-    "dfs_cross_edges",
-    "state_space_size",
-    "cache_size",
-    "replacement",
-    "chain_reduction",
-    "edge_lean",
-    "stored_peak",
-    "td_peak",
-    "events",
-    "pruned_events",
-    "evictions",
-    "persistent",
-    "largest_class",
-    "progress_classes",
-    "S",
-    "V",
-    "P",
-    "L",
-    "regress_pct",
-    "dbdfs",
-    "frontier",
-    "depth_cutoff",
-    "increment",
-    "state_space_exhausted",
-    "get_state_time_s",
-    "replay_steps",
-    "algorithm",
-    "breadth",
-    "degrade_depth",
-    "runs",
-    "incomplete_runs",
-    "slice_states",
-    "slice_transitions",
-    "single_steps",
-    "back_edges",
-    "jumps",
-    "biased_queues",
-    "queues",
-    "max_slice_states",
-    "introduced_sinks",
-    "witness_found",
-    "witness_rate",
-    "witness_kind",
-    "witness_length",
-    "bmc_states",
-    "bmc_kind",
-    "bmc_result",
-    "memory_states",
-    "restart",
-    "mixing",
-    "successor_choice",
-    "steps_bound",
-    "steps",
-    "restarts",
-    "covered",
-    "redundancy",
-    "stop",
-    "goal_step",
-    "time_s",
-    "states_per_s",
-    "compile_ms",
-    "store_bytes",
-    "frontier_bytes",
-    "bytes_per_state",
-    "peak_rss_bytes",
-    "setup_rss_bytes",
-];
+/// The scalar fields, in order: the record's columns in a results row, read
+/// off [`Core`], each family's metrics and [`Cost`], as the JSON has them.
+pub static FIELDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    use serde_aux::serde_introspection::serde_introspect as fields;
+    [
+        fields::<Core>(),
+        fields::<BfsMetrics>(),
+        fields::<DfsMetrics>(),
+        fields::<CachingMetrics>(),
+        fields::<DbdfsMetrics>(),
+        fields::<SliceMetrics>(),
+        fields::<RandomMetrics>(),
+        fields::<Cost>(),
+    ]
+    .concat()
+});
 
-/// Structured fields: in the JSON, not columns (rows keep them in `extra`,
-/// but for `trace`, which is dropped).
-pub const STRUCTURED: &[&str] = &[
-    "level_table",
-    "frontier_sizes",
-    "iterations",
-    "progress",
-    "cover",
-    "samples",
-    "beem_reference",
-    "trace",
-    "expected_omissions",
-    "root_tables",
-    "memory_need",
-    "checkpoint",
-];
+/// The structured fields (see [`Details`]).
+pub static STRUCTURED: std::sync::LazyLock<&'static [&'static str]> =
+    std::sync::LazyLock::new(serde_aux::serde_introspection::serde_introspect::<Details>);
 
-impl RunRecord {
-    /// BEEM's `<dfs-info>` counters of a DFS run.
-    pub fn dfs_stats(&self) -> Option<crate::engine::DfsStats> {
-        Some(crate::engine::DfsStats {
-            max_stack: self.dfs_max_stack?,
-            front_edges: self.dfs_front_edges?,
-            back_edges: self.dfs_back_edges?,
-            cross_edges: self.dfs_cross_edges?,
-        })
-    }
-
-    /// Sets `time_s`, `states_per_s` and `bytes_per_state`.
-    pub fn finish_rates(&mut self, time_s: f64) {
-        self.time_s = time_s;
-        self.states_per_s = if time_s > 0.0 {
-            self.states as f64 / time_s
-        } else {
-            0.0
-        };
-        self.bytes_per_state = if self.states > 0 {
-            (self.store_bytes + self.frontier_bytes) as f64 / self.states as f64
-        } else {
-            0.0
-        };
-    }
-
+impl CachingMetrics {
     /// `x` in % of |S|, when |S| is known.
     pub fn pct(&self, x: u64) -> Option<f64> {
         self.state_space_size
             .filter(|&s| s > 0)
             .map(|s| 100.0 * x as f64 / s as f64)
     }
+}
+
+impl DfsMetrics {
+    pub fn of(s: &crate::engine::DfsStats) -> DfsMetrics {
+        DfsMetrics {
+            dfs_max_stack: Some(s.max_stack),
+            dfs_front_edges: Some(s.front_edges),
+            dfs_back_edges: Some(s.back_edges),
+            dfs_cross_edges: Some(s.cross_edges),
+        }
+    }
+}
+
+impl RunRecord {
+    /// BEEM's `<dfs-info>` counters of a DFS run.
+    pub fn dfs_stats(&self) -> Option<crate::engine::DfsStats> {
+        let d = self.dfs.as_ref()?;
+        Some(crate::engine::DfsStats {
+            max_stack: d.dfs_max_stack?,
+            front_edges: d.dfs_front_edges?,
+            back_edges: d.dfs_back_edges?,
+            cross_edges: d.dfs_cross_edges?,
+        })
+    }
+
+    /// Sets `time_s`, `states_per_s` and `bytes_per_state`.
+    pub fn finish_rates(&mut self, time_s: f64) {
+        let states = self.core.states;
+        let c = &mut self.cost;
+        c.time_s = time_s;
+        c.states_per_s = if time_s > 0.0 { states as f64 / time_s } else { 0.0 };
+        c.bytes_per_state = c.store_bytes.map(|store| {
+            if states > 0 {
+                (store + c.frontier_bytes.unwrap_or(0)) as f64 / states as f64
+            } else {
+                0.0
+            }
+        });
+    }
 
     /// The exit code of `explore`: 1 when a property is violated (a
     /// witness found), 4 when a budget or an interruption ended the run
     /// early, else 0.
     pub fn exit_code(&self) -> u8 {
-        if self.verdict.as_deref() == Some("violated") {
+        if self.core.verdict.as_deref() == Some("violated") {
             1
-        } else if self.result.ran_to_end() {
+        } else if self.core.result.ran_to_end() {
             0
         } else {
             4
@@ -501,7 +487,7 @@ impl RunRecord {
         let Value::Object(map) = serde_json::to_value(self).unwrap_or(Value::Null) else {
             return Ok(());
         };
-        for key in FIELDS {
+        for key in FIELDS.iter() {
             let Some(v) = map.get(*key) else { continue };
             let text = match (*key, v) {
                 (_, Value::Null) => continue,
@@ -535,10 +521,10 @@ impl RunRecord {
             };
             writeln!(out, "{:<22}{text}", format!("{}:", label(key)))?;
         }
-        if let Some(p) = &self.progress {
+        if let Some(p) = &self.details.progress {
             writeln!(out, "{:<22}({})", "progress measure:", p.join(", "))?;
         }
-        if let Some(f) = &self.frontier_sizes {
+        if let Some(f) = &self.details.frontier_sizes {
             let sizes: Vec<String> = f.iter().map(u64::to_string).collect();
             writeln!(out, "{:<22}{}", "frontier sizes:", sizes.join(" "))?;
         }
@@ -561,7 +547,11 @@ impl RunRecord {
         .into_iter()
         .filter_map(|(on, what)| on.then_some(what))
         .collect();
-        let kind = self.violation_kind.as_deref().or(self.witness_kind.as_deref());
+        let kind = self
+            .core
+            .violation_kind
+            .as_deref()
+            .or(self.core.witness_kind.as_deref());
         match verdict {
             "violated" if kind == Some("goal") => "reached".into(),
             "holds" if what.is_empty() && c.goals => "unreachable".into(),
@@ -628,7 +618,7 @@ mod tests {
         let full: RunRecord = serde_json::from_value(Value::Object(
             FIELDS
                 .iter()
-                .chain(STRUCTURED)
+                .chain(STRUCTURED.iter())
                 .map(|k| {
                     let v = match *k {
                         "result" => Value::from("complete"),
@@ -652,7 +642,7 @@ mod tests {
         let text = serde_json::to_string(&full).unwrap();
         let mut keys: Vec<(usize, &str)> = FIELDS
             .iter()
-            .chain(STRUCTURED)
+            .chain(STRUCTURED.iter())
             .map(|k| {
                 (
                     text.find(&format!("\"{k}\":"))
@@ -665,7 +655,7 @@ mod tests {
         let keys: Vec<&str> = keys.into_iter().map(|(_, k)| k).collect();
         let top = serde_json::from_str::<serde_json::Map<String, Value>>(&text).unwrap();
         assert_eq!(top.len(), keys.len(), "a field not listed");
-        let want: Vec<&str> = FIELDS.iter().chain(STRUCTURED).copied().collect();
+        let want: Vec<&str> = FIELDS.iter().chain(STRUCTURED.iter()).copied().collect();
         assert_eq!(keys, want);
     }
 }

@@ -15,7 +15,7 @@ use crate::algo::exhaustive::Traversal;
 use crate::algo::random::{self, Algo, Restart, SearchOptions};
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::beem::Beem;
-use crate::output::record::{Checked, RunRecord};
+use crate::output::record::{CachingMetrics, Checked, DbdfsMetrics, RandomMetrics, RunRecord, SliceMetrics};
 use crate::run::strategy::{Params, Strategy};
 
 /// Exhaustive BFS or DFS on the engine's fast paths (`crate::algo::exhaustive`),
@@ -47,22 +47,22 @@ pub(crate) fn exhaustive(
         }
     };
     let samples = match (req.params.sample_interval, meter) {
-        (Some(_), Some(m)) => serde_json::to_value(m.samples(r.states, r.transitions)).ok(),
+        (Some(_), Some(m)) => serde_json::to_value(m.samples(r.core.states, r.core.transitions)).ok(),
         _ => None,
     };
-    *rec = RunRecord {
-        // What ran, as the caller set it.
-        model: std::mem::take(&mut rec.model),
-        instance: rec.instance.take(),
-        strategy: std::mem::take(&mut rec.strategy),
-        config: std::mem::take(&mut rec.config),
-        backend: std::mem::take(&mut rec.backend),
-        seed: rec.seed,
-        compile_ms: rec.compile_ms,
-        setup_rss_bytes: rec.setup_rss_bytes,
-        samples,
-        ..r
-    };
+    // What ran, as the caller set it.
+    let mut r = r;
+    let (c, given) = (&mut r.core, &mut rec.core);
+    c.model = std::mem::take(&mut given.model);
+    c.instance = given.instance.take();
+    c.strategy = std::mem::take(&mut given.strategy);
+    c.config = std::mem::take(&mut given.config);
+    c.backend = std::mem::take(&mut given.backend);
+    c.seed = given.seed;
+    r.cost.compile_ms = rec.cost.compile_ms;
+    r.cost.setup_rss_bytes = rec.cost.setup_rss_bytes;
+    r.details.samples = samples;
+    *rec = r;
     Ok(())
 }
 
@@ -87,11 +87,12 @@ pub(crate) fn general_algorithm(
         other => unreachable!("{other} is not an order of the general algorithm"),
     };
     let mut size = instance.and_then(|i| known_size(i, req.beem.as_deref()));
-    let mut progress: Option<Progress> = (!p.progress.is_empty()).then(|| Progress {
+    let mut progress: Option<Progress> = (!p.caching.progress.is_empty()).then(|| Progress {
         exprs: progress_exprs,
-        names: p.progress.clone(),
+        names: p.caching.progress.clone(),
     });
-    if let Some(level) = p.progress_level {
+    let mut regress_pct = None;
+    if let Some(level) = p.caching.progress_level {
         notes.push(format!(
             "exhaustive run to derive the progress measure of level {level}"
         ));
@@ -101,11 +102,11 @@ pub(crate) fn general_algorithm(
             Err(stopped) => {
                 // Stopped before the measure could be derived: the
                 // exhaustive run's counters are the run's.
-                rec.result = stopped.result;
-                rec.states = stopped.states;
-                rec.transitions = stopped.transitions;
-                rec.store_bytes = stopped.bytes;
-                rec.peak_rss_bytes = engine::peak_rss_bytes();
+                rec.core.result = stopped.result;
+                rec.core.states = stopped.states;
+                rec.core.transitions = stopped.transitions;
+                rec.cost.store_bytes = Some(stopped.bytes);
+                rec.cost.peak_rss_bytes = engine::peak_rss_bytes();
                 rec.finish_rates(stopped.time_s);
                 return Ok(());
             }
@@ -115,7 +116,7 @@ pub(crate) fn general_algorithm(
             model,
             &g,
             level,
-            p.progress_derivation.unwrap_or(Derivation::Projection),
+            p.caching.progress_derivation.unwrap_or(Derivation::Projection),
         );
         notes.push(format!(
             "progress measure: ({}) — {} classes, largest {}, {:.2} % regress transitions",
@@ -124,10 +125,10 @@ pub(crate) fn general_algorithm(
             ap.largest_class,
             100.0 * ap.regress
         ));
-        rec.regress_pct = Some(100.0 * ap.regress);
+        regress_pct = Some(100.0 * ap.regress);
         progress = Some(ap.progress);
     }
-    if size.is_none() && matches!(p.cache, Some(CacheSize::Percent(_))) {
+    if size.is_none() && matches!(p.caching.cache, Some(CacheSize::Percent(_))) {
         notes.push("|S| is not in instances.csv: exhaustive run first".into());
         // Under the run's budgets: the states it reaches count as the run's.
         let r = crate::algo::exhaustive::explore(
@@ -141,26 +142,26 @@ pub(crate) fn general_algorithm(
                 threads: 1,
             },
         );
-        if !r.result.is_complete() {
-            rec.result = r.result;
-            rec.states = r.states;
-            rec.transitions = r.transitions;
-            rec.store_bytes = r.store_bytes;
-            rec.frontier_bytes = r.frontier_bytes;
-            rec.peak_rss_bytes = r.peak_rss_bytes;
-            rec.finish_rates(r.time_s);
+        if !r.core.result.is_complete() {
+            rec.core.result = r.core.result;
+            rec.core.states = r.core.states;
+            rec.core.transitions = r.core.transitions;
+            rec.cost.store_bytes = r.cost.store_bytes;
+            rec.cost.frontier_bytes = r.cost.frontier_bytes;
+            rec.cost.peak_rss_bytes = r.cost.peak_rss_bytes;
+            rec.finish_rates(r.cost.time_s);
             return Ok(());
         }
-        size = Some(r.states);
+        size = Some(r.core.states);
     }
     let opts = CachingOptions {
         order,
-        cache: p.cache,
-        replacement: p.replacement.unwrap_or(Replacement::Random),
-        chain_reduction: p.chain_reduction,
+        cache: p.caching.cache,
+        replacement: p.caching.replacement.unwrap_or(Replacement::Random),
+        chain_reduction: p.caching.chain_reduction,
         edge_lean: independence,
         progress: progress.as_ref(),
-        max_visits_factor: Some(p.max_visits.unwrap_or(5.0)),
+        max_visits_factor: Some(p.caching.max_visits.unwrap_or(5.0)),
         state_space_size: size,
         limits: req.limits,
         meter: req.meter.clone(),
@@ -169,7 +170,7 @@ pub(crate) fn general_algorithm(
         check_invariants: false,
     };
     let r = caching::run(model, &opts, None);
-    rec.algorithm = Some(
+    rec.core.algorithm = Some(
         match (opts.progress.is_some(), opts.cache.is_some()) {
             (false, _) => "state-caching",
             (true, false) => "sweep-line",
@@ -177,34 +178,36 @@ pub(crate) fn general_algorithm(
         }
         .into(),
     );
-    rec.result = r.result;
-    rec.states = r.states;
-    rec.state_space_size = r.state_space_size;
-    rec.visits = Some(r.visits);
-    rec.revisits = Some(r.revisits);
-    rec.stored_peak = Some(r.stored_peak);
-    rec.cache_size = r.cache_size;
-    rec.replacement = r.replacement.clone();
-    rec.chain_reduction = Some(r.chain_reduction);
-    rec.edge_lean = Some(r.edge_lean);
-    rec.events = Some(r.events);
-    rec.transitions = r.events;
-    rec.pruned_events = Some(r.pruned_events);
-    rec.evictions = Some(r.deleted);
-    rec.td_peak = Some(r.td_peak);
-    rec.progress = r.progress.clone();
-    rec.persistent = r.persistent;
-    rec.largest_class = r.largest_class;
-    rec.progress_classes = r.progress_classes;
-    rec.s_pct = match r.cache_size {
-        Some(c) => rec.pct(c),
-        None => rec.pct(r.stored_peak),
+    rec.core.result = r.result;
+    rec.core.states = r.states;
+    rec.core.visits = Some(r.visits);
+    rec.core.revisits = Some(r.revisits);
+    rec.core.stored_peak = Some(r.stored_peak);
+    rec.core.transitions = r.events;
+    rec.details.progress = r.progress.clone();
+    let mut m = CachingMetrics {
+        state_space_size: r.state_space_size,
+        cache_size: r.cache_size,
+        replacement: r.replacement.clone(),
+        chain_reduction: Some(r.chain_reduction),
+        edge_lean: Some(r.edge_lean),
+        td_peak: Some(r.td_peak),
+        events: Some(r.events),
+        pruned_events: Some(r.pruned_events),
+        evictions: Some(r.deleted),
+        persistent: r.persistent,
+        largest_class: r.largest_class,
+        progress_classes: r.progress_classes,
+        regress_pct,
+        ..CachingMetrics::default()
     };
-    rec.v_pct = rec.pct(r.visits);
-    rec.p_pct = r.persistent.and_then(|x| rec.pct(x));
-    rec.l_pct = r.largest_class.and_then(|x| rec.pct(x));
-    rec.store_bytes = r.cache_bytes;
-    rec.peak_rss_bytes = r.peak_rss_bytes;
+    m.s_pct = m.pct(r.cache_size.unwrap_or(r.stored_peak));
+    m.v_pct = m.pct(r.visits);
+    m.p_pct = r.persistent.and_then(|x| m.pct(x));
+    m.l_pct = r.largest_class.and_then(|x| m.pct(x));
+    rec.caching = Some(m);
+    rec.cost.store_bytes = Some(r.cache_bytes);
+    rec.cost.peak_rss_bytes = r.peak_rss_bytes;
     rec.finish_rates(r.time_s);
     Ok(())
 }
@@ -237,13 +240,13 @@ pub(crate) fn slices(
     rec: &mut RunRecord,
 ) -> Result<Option<Trace>, RunError> {
     let p = &req.params;
-    let breadth = p.breadth.unwrap_or(1) as usize;
+    let breadth = p.slices.breadth.unwrap_or(1) as usize;
     let runs = p.runs.unwrap_or(1) as usize;
     let workers = workers(p, runs);
     let opts = SliceOptions {
         breadth,
         total: strategy == Strategy::Bbmc,
-        degrade_depth: p.degrade_depth,
+        degrade_depth: p.slices.degrade_depth,
         limits: per_run(&req.limits, workers),
         meter: req.meter.clone(),
     };
@@ -262,7 +265,7 @@ pub(crate) fn slices(
     };
     let seed = p.seed.unwrap_or(0);
     let (summary, mut kept) = bbmc::run_many(model, &opts, &targets, seed, runs, workers);
-    if let (Some(path), Some(slice)) = (&p.export_lts, &kept.first_slice) {
+    if let (Some(path), Some(slice)) = (&p.slices.export_lts, &kept.first_slice) {
         bbmc::export(path, slice, info).map_err(|e| match e {
             bbmc::ExportError::TooBig(m) => RunError::usage(m),
             bbmc::ExportError::Io(m) => RunError::input(m),
@@ -276,42 +279,29 @@ pub(crate) fn slices(
     let recs = &summary.records;
     let mean = |f: &dyn Fn(&bbmc::SliceRun) -> f64| recs.iter().map(f).sum::<f64>() / m;
     let witness = kept.witness;
-    rec.algorithm = Some(opts.algorithm().name().to_string());
-    rec.breadth = Some(breadth as u64);
-    rec.degrade_depth = p.degrade_depth.map(u64::from);
-    rec.runs = Some(runs as u64);
-    rec.seed = Some(seed);
-    rec.result = recs
+    rec.core.algorithm = Some(opts.algorithm().name().to_string());
+    rec.core.runs = Some(runs as u64);
+    rec.core.seed = Some(seed);
+    rec.core.result = recs
         .iter()
         .map(|r| r.result)
         .find(|r| !r.is_complete())
         .unwrap_or(Outcome::Complete);
-    rec.incomplete_runs = Some(summary.incomplete);
     // Every distinct state each run looked at (slice plus successors
     // considered but not chosen), summed over the runs.
-    rec.states = recs.iter().map(|r| r.generated).sum();
-    rec.transitions = recs.iter().map(|r| r.successors).sum();
-    rec.slice_states = Some(summary.mean_slice_states);
-    rec.slice_transitions = Some(summary.mean_slice_transitions);
-    rec.single_steps = Some(mean(&|r| r.single_steps as f64));
-    rec.back_edges = Some(mean(&|r| r.back_edges as f64));
-    rec.jumps = Some(mean(&|r| r.jumps as f64));
-    rec.biased_queues = Some(mean(&|r| r.biased_queues as f64));
-    rec.queues = Some(summary.mean_queues);
-    rec.max_slice_states = Some(summary.max_slice_states);
-    rec.deadlocks = Some(recs.iter().map(|r| r.deadlocks).sum());
-    rec.introduced_sinks = Some(mean(&|r| r.introduced_sinks as f64));
-    rec.stored_peak = Some(recs.iter().map(|r| r.generated).max().unwrap_or(0));
-    rec.witness_found = Some(summary.witness_found);
-    rec.witness_rate = Some(summary.witness_rate);
-    rec.witness_kind = witness.as_ref().map(|(_, w)| w.kind.name().to_string());
+    rec.core.states = recs.iter().map(|r| r.generated).sum();
+    rec.core.transitions = recs.iter().map(|r| r.successors).sum();
+    rec.core.deadlocks = Some(recs.iter().map(|r| r.deadlocks).sum());
+    rec.core.stored_peak = Some(recs.iter().map(|r| r.generated).max().unwrap_or(0));
+    rec.core.witness_found = Some(summary.witness_found);
+    rec.core.witness_rate = Some(summary.witness_rate);
+    rec.core.witness_kind = witness.as_ref().map(|(_, w)| w.kind.name().to_string());
     let lens: Vec<f64> = recs
         .iter()
         .filter_map(|r| r.witness_length.map(|l| l as f64))
         .collect();
-    rec.witness_length = (!lens.is_empty()).then(|| lens.iter().sum::<f64>() / lens.len() as f64);
-    rec.cex_length = witness.as_ref().map(|(_, w)| w.trace.steps.len() as u64);
-    rec.verdict = Some(
+    rec.core.cex_length = witness.as_ref().map(|(_, w)| w.trace.steps.len() as u64);
+    rec.core.verdict = Some(
         if summary.witness_found > 0 {
             "violated"
         } else {
@@ -319,10 +309,25 @@ pub(crate) fn slices(
         }
         .into(),
     );
-    rec.bmc_states = bmc.states;
-    rec.bmc_kind = bmc.kind.map(|k| k.name().to_string());
-    rec.bmc_result = Some(bmc.result.name().to_string());
-    rec.peak_rss_bytes = engine::peak_rss_bytes();
+    rec.cost.peak_rss_bytes = engine::peak_rss_bytes();
+    rec.slices = Some(SliceMetrics {
+        breadth: Some(breadth as u64),
+        degrade_depth: p.slices.degrade_depth.map(u64::from),
+        incomplete_runs: Some(summary.incomplete),
+        slice_states: Some(summary.mean_slice_states),
+        slice_transitions: Some(summary.mean_slice_transitions),
+        single_steps: Some(mean(&|r| r.single_steps as f64)),
+        back_edges: Some(mean(&|r| r.back_edges as f64)),
+        jumps: Some(mean(&|r| r.jumps as f64)),
+        biased_queues: Some(mean(&|r| r.biased_queues as f64)),
+        queues: Some(summary.mean_queues),
+        max_slice_states: Some(summary.max_slice_states),
+        introduced_sinks: Some(mean(&|r| r.introduced_sinks as f64)),
+        witness_length: (!lens.is_empty()).then(|| lens.iter().sum::<f64>() / lens.len() as f64),
+        bmc_states: bmc.states,
+        bmc_kind: bmc.kind.map(|k| k.name().to_string()),
+        bmc_result: Some(bmc.result.name().to_string()),
+    });
     rec.finish_rates(summary.time_s);
     Ok(witness.map(|(_, w)| w.trace))
 }
@@ -339,28 +344,30 @@ pub(crate) fn randomized(
     let (algo, restart) = match strategy {
         Strategy::Urs => (Algo::Urs, Restart::Stop),
         Strategy::Sdrs => (Algo::Sdrs, Restart::Stop),
-        Strategy::Rurs => (Algo::Urs, p.restart.unwrap_or(Restart::Initial)),
-        Strategy::Rsdrs => (Algo::Sdrs, p.restart.unwrap_or(Restart::Initial)),
+        Strategy::Rurs => (Algo::Urs, p.random.restart.unwrap_or(Restart::Initial)),
+        Strategy::Rsdrs => (Algo::Sdrs, p.random.restart.unwrap_or(Restart::Initial)),
         _ => (Algo::RandomWalk, Restart::Initial),
     };
     let memory = if algo == Algo::RandomWalk {
         1
     } else {
-        p.memory_states.unwrap_or(1) as usize
+        p.random.memory_states.unwrap_or(1) as usize
     };
     let runs = p.runs.unwrap_or(1) as usize;
     let workers = workers(p, runs);
     // Coverage levels in states, from |S|.
     let size = rec
+        .core
         .instance
         .as_deref()
         .and_then(|i| known_size(i, req.beem.as_deref()));
-    if !p.cover_targets.is_empty() && size.is_none() {
+    if !p.random.cover_targets.is_empty() && size.is_none() {
         return Err(RunError::usage(
             "--cover-targets are percentages of |S|: the model must be a complete BEEM instance (instances.csv)",
         ));
     }
     let targets: Vec<u64> = p
+        .random
         .cover_targets
         .iter()
         .map(|&pc| {
@@ -374,14 +381,14 @@ pub(crate) fn randomized(
         .collect();
     let opts = SearchOptions {
         restart,
-        mixing: p.mixing,
-        successor_choice: p.successor_choice.unwrap_or_default(),
+        mixing: p.random.mixing,
+        successor_choice: p.random.successor_choice.unwrap_or_default(),
         limits: per_run(&req.limits, workers),
         cover_targets: targets.clone(),
-        stop_when_covered: p.stop_when_covered,
+        stop_when_covered: p.random.stop_when_covered,
         sample_interval: p.sample_interval.map(std::time::Duration::from_secs_f64),
         meter: req.meter.clone(),
-        ..SearchOptions::new(algo, memory, p.steps.unwrap_or(1_000_000))
+        ..SearchOptions::new(algo, memory, p.random.steps.unwrap_or(1_000_000))
     };
     let pred = bbmc::goal_predicate(model, &goals);
     let goal = (!goals.is_empty()).then_some(&pred as bbmc::GoalFn);
@@ -390,33 +397,17 @@ pub(crate) fn randomized(
     let all = random::run_many(model, &opts, goal, seed, runs, workers);
     let s = random::summarize(&opts, seed, &all);
     let first_goal = all.iter().position(|r| r.goal_step.is_some());
-    rec.algorithm = Some(algo.name().to_string());
-    rec.memory_states = (algo != Algo::RandomWalk).then_some(memory as u64);
-    rec.restart = Some(
-        if algo == Algo::RandomWalk {
-            "initial_at_deadlock"
-        } else {
-            restart.name()
-        }
-        .to_string(),
-    );
-    rec.mixing = p.mixing;
-    rec.successor_choice = Some(opts.successor_choice.name().to_string());
-    rec.runs = Some(runs as u64);
-    rec.seed = Some(seed);
-    rec.steps_bound = Some(opts.steps);
-    rec.steps = Some(s.steps);
-    rec.restarts = Some(s.restarts);
-    rec.stored_peak = Some(s.stored_peak);
-    rec.covered = Some(s.covered);
-    rec.states = all.iter().map(|r| r.covered).sum();
-    rec.transitions = all.iter().map(|r| r.steps).sum();
-    rec.redundancy = Some(s.redundancy);
+    rec.core.algorithm = Some(algo.name().to_string());
+    rec.core.runs = Some(runs as u64);
+    rec.core.seed = Some(seed);
+    rec.core.stored_peak = Some(s.stored_peak);
+    rec.core.states = all.iter().map(|r| r.covered).sum();
+    rec.core.transitions = all.iter().map(|r| r.steps).sum();
     if !targets.is_empty() {
         let levels: Vec<serde_json::Value> = (0..targets.len())
             .map(|i| {
                 serde_json::json!({
-                    "percent": p.cover_targets[i],
+                    "percent": p.random.cover_targets[i],
                     "states": targets[i],
                     "reached": s.cover_reached[i],
                     "mean_steps": s.mean_cover_steps[i],
@@ -424,23 +415,16 @@ pub(crate) fn randomized(
                 })
             })
             .collect();
-        rec.cover = Some(serde_json::Value::Array(levels));
+        rec.details.cover = Some(serde_json::Value::Array(levels));
     }
     if p.sample_interval.is_some() {
-        rec.samples = serde_json::to_value(&all[0].samples).ok();
+        rec.details.samples = serde_json::to_value(&all[0].samples).ok();
     }
-    rec.stop = (runs == 1).then(|| {
-        serde_json::to_value(all[0].stop)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    });
     if !goals.is_empty() {
-        rec.witness_found = Some(s.goal_found);
-        rec.witness_rate = Some(s.goal_rate);
-        rec.goal_step = first_goal.and_then(|i| all[i].goal_step);
+        rec.core.witness_found = Some(s.goal_found);
+        rec.core.witness_rate = Some(s.goal_rate);
     }
-    rec.verdict = Some(
+    rec.core.verdict = Some(
         if s.goal_found > 0 {
             "violated"
         } else {
@@ -449,14 +433,40 @@ pub(crate) fn randomized(
         .into(),
     );
     let witness = first_goal.and_then(|i| all[i].witness.clone());
-    rec.witness_kind = witness.as_ref().map(|_| "goal".to_string());
-    rec.cex_length = witness.as_ref().map(|w| w.steps.len() as u64);
-    rec.result = all
+    rec.core.witness_kind = witness.as_ref().map(|_| "goal".to_string());
+    rec.core.cex_length = witness.as_ref().map(|w| w.steps.len() as u64);
+    rec.core.result = all
         .iter()
         .map(|r| r.stop.outcome())
         .find(|o| !o.is_complete())
         .unwrap_or(Outcome::Complete);
-    rec.peak_rss_bytes = engine::peak_rss_bytes();
+    rec.cost.peak_rss_bytes = engine::peak_rss_bytes();
+    rec.random = Some(RandomMetrics {
+        memory_states: (algo != Algo::RandomWalk).then_some(memory as u64),
+        restart: Some(
+            if algo == Algo::RandomWalk {
+                "initial_at_deadlock"
+            } else {
+                restart.name()
+            }
+            .to_string(),
+        ),
+        mixing: p.random.mixing,
+        successor_choice: Some(opts.successor_choice.name().to_string()),
+        steps_bound: Some(opts.steps),
+        steps: Some(s.steps),
+        restarts: Some(s.restarts),
+        covered: Some(s.covered),
+        redundancy: Some(s.redundancy),
+        stop: (runs == 1).then(|| {
+            serde_json::to_value(all[0].stop)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        }),
+        // Only a run that looked for a goal has one.
+        goal_step: first_goal.and_then(|i| all[i].goal_step),
+    });
     rec.finish_rates(s.time_s);
     Ok(witness)
 }
@@ -531,11 +541,11 @@ pub(super) fn exhaustive_or_check(
         };
         let r = check::check_threads(model, ir, &opts, threads);
         if threads > 1 {
-            rec.threads = Some(threads as u64);
+            rec.details.threads = Some(threads as u64);
         }
-        rec.strategy = search.name().to_string();
-        rec.result = r.result;
-        rec.verdict = Some(
+        rec.core.strategy = search.name().to_string();
+        rec.core.result = r.result;
+        rec.core.verdict = Some(
             match r.verdict {
                 Verdict::Holds => "holds",
                 Verdict::Violated => "violated",
@@ -543,16 +553,16 @@ pub(super) fn exhaustive_or_check(
             }
             .into(),
         );
-        rec.violation_kind = r.violation_kind.map(|k| k.name().to_string());
-        rec.violation = r.violation.clone();
-        rec.violations = Some(r.violations);
-        rec.cex_length = r.cex_length.map(|c| c as u64);
-        rec.states = r.states;
-        rec.transitions = r.transitions;
-        rec.deadlocks = Some(r.deadlocks);
-        rec.error_transitions = Some(r.error_transitions);
-        rec.store_bytes = r.store_bytes;
-        rec.peak_rss_bytes = r.peak_rss_bytes;
+        rec.core.violation_kind = r.violation_kind.map(|k| k.name().to_string());
+        rec.core.violation = r.violation.clone();
+        rec.core.violations = Some(r.violations);
+        rec.core.cex_length = r.cex_length.map(|c| c as u64);
+        rec.core.states = r.states;
+        rec.core.transitions = r.transitions;
+        rec.core.deadlocks = Some(r.deadlocks);
+        rec.core.error_transitions = Some(r.error_transitions);
+        rec.cost.store_bytes = Some(r.store_bytes);
+        rec.cost.peak_rss_bytes = r.peak_rss_bytes;
         rec.finish_rates(r.time_s);
         *trace = r.first.map(|v| v.trace);
     } else {
@@ -576,10 +586,10 @@ pub(super) fn exhaustive_or_check(
             *reference =
                 instance.and_then(|i| Beem::locate(req.beem.as_deref()).ok()?.stats(i).ok().flatten());
             if let Some(r) = &*reference {
-                rec.beem_reference = serde_json::to_value(r).ok();
+                rec.details.beem_reference = serde_json::to_value(r).ok();
             }
         } else {
-            rec.level_table = None;
+            rec.details.level_table = None;
         }
     }
     Ok(())
@@ -594,10 +604,10 @@ pub(super) fn depth_bounded(
 ) -> Result<(), RunError> {
     let meter = req.meter.clone();
     let opts = dbdfs::Options {
-        depth_cutoff: p.depth_cutoff,
-        increment: p.increment.unwrap_or(50),
-        variant: p.dbdfs.unwrap_or(Variant::Threshold),
-        frontier: p.frontier.unwrap_or(FrontierKind::Tree),
+        depth_cutoff: p.dbdfs.depth_cutoff,
+        increment: p.dbdfs.increment.unwrap_or(50),
+        variant: p.dbdfs.variant.unwrap_or(Variant::Threshold),
+        frontier: p.dbdfs.frontier.unwrap_or(FrontierKind::Tree),
         limits: req.limits,
         meter: meter.clone(),
         record_frontiers: false,
@@ -605,25 +615,27 @@ pub(super) fn depth_bounded(
         store: p.store.unwrap_or_default(),
     };
     let r = dbdfs::dbdfs(model, &opts).map_err(RunError::usage)?;
-    rec.store = opts.store.to_string();
-    rec.dbdfs = Some(r.dbdfs.to_string());
-    rec.frontier = Some(r.frontier.to_string());
-    rec.depth_cutoff = r.depth_cutoff.map(u64::from);
-    rec.increment = Some(r.increment as u64);
-    rec.result = r.result;
-    rec.state_space_exhausted = Some(r.state_space_exhausted);
-    rec.states = r.states;
-    rec.expansions = Some(r.expansions);
-    rec.revisits = Some(r.revisits);
-    rec.transitions = r.transitions;
-    rec.max_depth = Some(r.max_depth_explored as u64);
-    rec.frontier_sizes = Some(r.frontier_sizes.clone());
-    rec.get_state_time_s = Some(r.get_state_time_s);
-    rec.replay_steps = Some(r.replay_steps);
-    rec.store_bytes = r.store_bytes + r.table_bytes;
-    rec.frontier_bytes = r.frontier_bytes;
-    rec.peak_rss_bytes = r.peak_rss_bytes;
-    rec.iterations = serde_json::to_value(&r.iterations).ok();
+    rec.core.store = opts.store.to_string();
+    rec.core.result = r.result;
+    rec.core.states = r.states;
+    rec.core.expansions = Some(r.expansions);
+    rec.core.revisits = Some(r.revisits);
+    rec.core.transitions = r.transitions;
+    rec.core.max_depth = Some(r.max_depth_explored as u64);
+    rec.details.frontier_sizes = Some(r.frontier_sizes.clone());
+    rec.cost.store_bytes = Some(r.store_bytes + r.table_bytes);
+    rec.cost.frontier_bytes = Some(r.frontier_bytes);
+    rec.cost.peak_rss_bytes = r.peak_rss_bytes;
+    rec.details.iterations = serde_json::to_value(&r.iterations).ok();
+    rec.dbdfs = Some(DbdfsMetrics {
+        dbdfs: Some(r.dbdfs.to_string()),
+        frontier: Some(r.frontier.to_string()),
+        depth_cutoff: r.depth_cutoff.map(u64::from),
+        increment: Some(r.increment as u64),
+        state_space_exhausted: Some(r.state_space_exhausted),
+        get_state_time_s: Some(r.get_state_time_s),
+        replay_steps: Some(r.replay_steps),
+    });
     rec.finish_rates(r.time_s);
     Ok(())
 }

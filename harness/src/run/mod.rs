@@ -27,7 +27,7 @@ use crate::algo::caching::Independence;
 use crate::algo::check::{self};
 use crate::engine::{self};
 use crate::model::backend::{self, Backend};
-use crate::output::record::RunRecord;
+use crate::output::record::{Core, Cost, RunRecord};
 use strategy::{Family, Params, Strategy};
 
 /// The run's configuration: the strategy and its parameters
@@ -62,6 +62,57 @@ fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool)
     parts.join(" ")
 }
 
+/// The parameters as the run takes them: an exhaustive breadth-first run
+/// takes the default threads unless told (the parallel search has the same
+/// counters); a property process needs a strategy that searches products.
+fn resolve_params(req: &Request, strategy: Strategy, general: bool, ltl: bool) -> Result<Params, RunError> {
+    let p = &req.params;
+    let mut resolved = p.clone();
+    if p.threads.is_none()
+        && strategy == Strategy::Bfs
+        && !general
+        && !ltl
+        && p.store.unwrap_or_default() == engine::StoreKind::Exact
+    {
+        resolved.threads = req.default_threads.filter(|&t| t > 1);
+    }
+    if ltl && (general || matches!(strategy.family(), Family::DepthBounded | Family::Randomized)) {
+        return Err(RunError::usage(format!(
+            "--strategy {strategy}{} explores plain systems: this model has a property process (LTL needs bfs, dfs or bbmc; or use --ignore-property)",
+            if general && strategy.family() != Family::Caching {
+                " with caching options"
+            } else {
+                ""
+            }
+        )));
+    }
+    Ok(resolved)
+}
+
+/// The backend the request names, with the goals and assertions as state
+/// functions (the JIT compiles them with the model).
+fn build_backend(
+    req: &Request,
+    ir: &dve_frontend::ir::Model,
+    goals: &[check::Goal],
+    notes: &mut Vec<String>,
+) -> backend::Built {
+    if let Some(m) = &req.meter {
+        m.set_phase(if req.backend == Backend::Jit {
+            "compiling"
+        } else {
+            "building"
+        });
+    }
+    let built = backend::build_with(ir.clone(), req.backend, check::state_functions(ir, goals));
+    if let Some(why) = &built.fallback {
+        notes.push(format!(
+            "the JIT declined this model ({why}); using the interpreter"
+        ));
+    }
+    built
+}
+
 /// Runs the request; see the module documentation.
 pub fn run(req: &Request) -> Result<Ran, RunError> {
     // The time budget covers the whole run.
@@ -87,50 +138,14 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         digest,
         instance,
         display_name,
-    } = load(req, &p.progress, &mut notes)?;
+    } = load(req, &p.caching.progress, &mut notes)?;
     let ltl = ir.property.is_some();
     let general = strategy.family() == Family::Caching || p.general_algorithm();
-    // An exhaustive breadth-first run takes the default threads unless
-    // told (the parallel search has the same counters).
-    let mut resolved = p.clone();
-    if p.threads.is_none()
-        && strategy == Strategy::Bfs
-        && !general
-        && !ltl
-        && p.store.unwrap_or_default() == engine::StoreKind::Exact
-    {
-        resolved.threads = req.default_threads.filter(|&t| t > 1);
-    }
+    let resolved = resolve_params(req, strategy, general, ltl)?;
     let p = &resolved;
-    if ltl && (general || matches!(strategy.family(), Family::DepthBounded | Family::Randomized)) {
-        return Err(RunError::usage(format!(
-            "--strategy {strategy}{} explores plain systems: this model has a property process (LTL needs bfs, dfs or bbmc; or use --ignore-property)",
-            if general && strategy.family() != Family::Caching {
-                " with caching options"
-            } else {
-                ""
-            }
-        )));
-    }
-
-    // The backend.
-    if let Some(m) = &req.meter {
-        m.set_phase(if req.backend == Backend::Jit {
-            "compiling"
-        } else {
-            "building"
-        });
-    }
-    let independence = (general && p.edge_lean).then(|| Independence::from_model(&ir));
+    let independence = (general && p.caching.edge_lean).then(|| Independence::from_model(&ir));
     let has_asserts = ir.processes.iter().any(|pr| !pr.asserts.is_empty());
-    // Goals and assertions are state functions of the backend: the JIT
-    // compiles them with the model.
-    let built = backend::build_with(ir.clone(), req.backend, check::state_functions(&ir, &goals));
-    if let Some(why) = &built.fallback {
-        notes.push(format!(
-            "the JIT declined this model ({why}); using the interpreter"
-        ));
-    }
+    let built = build_backend(req, &ir, &goals, &mut notes);
     let model: &dyn NextState = built.model.as_ref();
     let info = model.info().clone();
     if let Some(m) = &req.meter {
@@ -139,16 +154,22 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     crate::engine::guard::searching();
 
     let mut rec = RunRecord {
-        model: display_name,
-        instance: instance.clone(),
-        strategy: strategy.to_string(),
-        config: config_text(strategy, p, req, has_asserts),
-        backend: built.backend.name().to_string(),
-        store: "exact".into(),
-        state_len: model.state_len() as u64,
-        seed: p.seed,
-        compile_ms: (built.backend == Backend::Jit).then_some(built.compile_ms),
-        setup_rss_bytes: engine::peak_rss_bytes(),
+        core: Core {
+            model: display_name,
+            instance: instance.clone(),
+            strategy: strategy.to_string(),
+            config: config_text(strategy, p, req, has_asserts),
+            backend: built.backend.name().to_string(),
+            store: "exact".into(),
+            state_len: model.state_len() as u64,
+            seed: p.seed,
+            ..Core::default()
+        },
+        cost: Cost {
+            compile_ms: (built.backend == Backend::Jit).then_some(built.compile_ms),
+            setup_rss_bytes: engine::peak_rss_bytes(),
+            ..Cost::default()
+        },
         ..RunRecord::default()
     };
     let _meter = req.meter.clone();
@@ -191,7 +212,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
             trace = randomized(model, strategy, req, goals, &mut rec)?;
         }
     }
-    rec.trace = trace
+    rec.details.trace = trace
         .as_ref()
         .map(|t| crate::output::counterexample::to_json(&info, t));
     Ok(Ran {

@@ -282,15 +282,15 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             "--seed: exhaustive {strategy} makes no random choice (the seed drives the cache replacement: give --cache)"
         ));
     }
-    if !p.progress.is_empty() && p.progress_level.is_some() {
+    if !p.caching.progress.is_empty() && p.caching.progress_level.is_some() {
         return Err("give --progress or --progress-level, not both".into());
     }
-    if p.progress_derivation.is_some() && p.progress_level.is_none() {
+    if p.caching.progress_derivation.is_some() && p.caching.progress_level.is_none() {
         return Err(
             "--progress-derivation chooses how --progress-level derives its measure: give --progress-level too".into(),
         );
     }
-    if p.replacement.is_some() && p.cache.is_none() {
+    if p.caching.replacement.is_some() && p.caching.cache.is_none() {
         return Err("--replacement needs --cache".into());
     }
     if p.general_algorithm() && matches!(strategy, Strategy::Bfs | Strategy::Dfs) {
@@ -307,7 +307,7 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             );
         }
     }
-    if let Some(path) = &p.export_lts {
+    if let Some(path) = &p.slices.export_lts {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         if ext != "aut" && ext != "dot" {
             return Err(format!(
@@ -316,30 +316,30 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             ));
         }
     }
-    if let Some(x) = p.mixing {
+    if let Some(x) = p.random.mixing {
         if !(0.0..=1.0).contains(&x) {
             return Err("--mixing must be between 0 and 1".into());
         }
     }
-    if let Some(f) = p.max_visits {
+    if let Some(f) = p.caching.max_visits {
         if !(f > 0.0 && f.is_finite()) {
             return Err("--max-visits must be a positive number".into());
         }
     }
-    if matches!(strategy, Strategy::Highway | Strategy::Bbmc) && p.breadth.is_none() {
+    if matches!(strategy, Strategy::Highway | Strategy::Bbmc) && p.slices.breadth.is_none() {
         return Err(format!(
             "--strategy {strategy} needs a breadth bound: --breadth N"
         ));
     }
-    if MEMORY_BOUNDED.contains(&strategy.name()) && p.memory_states.is_none() {
+    if MEMORY_BOUNDED.contains(&strategy.name()) && p.random.memory_states.is_none() {
         return Err(format!(
             "--strategy {strategy} needs a memory bound: --memory-states N"
         ));
     }
-    if p.stop_when_covered && p.cover_targets.is_empty() {
+    if p.random.stop_when_covered && p.random.cover_targets.is_empty() {
         return Err("--stop-when-covered needs --cover-targets".into());
     }
-    if p.cover_targets.iter().any(|&t| !(t > 0.0 && t <= 100.0)) {
+    if p.random.cover_targets.iter().any(|&t| !(t > 0.0 && t <= 100.0)) {
         return Err("--cover-targets: each level is a percentage of |S| above 0 and at most 100".into());
     }
     if p.general_algorithm() && p.store.is_some_and(|s| s != crate::engine::StoreKind::Exact) {
@@ -464,7 +464,10 @@ mod tests {
         let e = validate(Strategy::Bfs, &["seed"], &p).unwrap_err();
         assert!(e.contains("no random choice"), "{e}");
         let cached = Params {
-            cache: Some(CacheSize::Percent(10.0)),
+            caching: CachingParams {
+                cache: Some(CacheSize::Percent(10.0)),
+                ..CachingParams::default()
+            },
             ..Params::default()
         };
         assert!(validate(Strategy::Bfs, &["seed", "cache"], &cached).is_ok());
@@ -486,8 +489,14 @@ mod tests {
         for s in Strategy::EXAMPLES {
             let threads = |t| Params {
                 threads: Some(t),
-                breadth: Some(2),
-                memory_states: Some(10),
+                slices: SliceParams {
+                    breadth: Some(2),
+                    ..SliceParams::default()
+                },
+                random: RandomParams {
+                    memory_states: Some(10),
+                    ..RandomParams::default()
+                },
                 ..Params::default()
             };
             assert_eq!(validate(s, &["threads"], &threads(1)), Ok(()), "{s}");
@@ -504,7 +513,10 @@ mod tests {
         }
         let cached = Params {
             threads: Some(2),
-            cache: Some(CacheSize::Percent(10.0)),
+            caching: CachingParams {
+                cache: Some(CacheSize::Percent(10.0)),
+                ..CachingParams::default()
+            },
             ..Params::default()
         };
         let e = validate(Strategy::Bfs, &["threads", "cache"], &cached).unwrap_err();

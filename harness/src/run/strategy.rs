@@ -92,8 +92,11 @@ impl Family {
 /// One line of the registry.
 #[derive(Clone, Copy, Debug)]
 pub struct StrategyInfo {
-    /// As written in `--strategy` (`bbfs:W` with its parameters).
+    /// As written in `--strategy` (`bbfs:W` with its parameters): the
+    /// name up to the `:` is the only spelling of the strategy's name.
     pub form: &'static str,
+    /// A strategy of the line, as tests and tables take one (`bbfs:4`).
+    pub example: Strategy,
     pub family: Family,
     pub summary: &'static str,
     /// The paper in `../shared/papers/` it implements (empty for BFS, DFS).
@@ -104,122 +107,124 @@ pub struct StrategyInfo {
 pub const REGISTRY: &[StrategyInfo] = &[
     StrategyInfo {
         form: "bfs",
+        example: Strategy::Bfs,
         family: Family::Exhaustive,
         summary: "breadth-first search: every reachable state, shortest counterexamples",
         paper: "",
     },
     StrategyInfo {
         form: "dfs",
+        example: Strategy::Dfs,
         family: Family::Exhaustive,
         summary: "depth-first search: every reachable state; nested DFS for LTL",
         paper: "",
     },
     StrategyInfo {
         form: "bbfs:W",
+        example: Strategy::Bbfs(Some(4)),
         family: Family::Caching,
         summary: "bounded-width BFS (W states per level; a number or inf)",
         paper: "search-order-independent-state-caching-evangelista-kristensen",
     },
     StrategyInfo {
         form: "alt:B,D",
+        example: Strategy::Alt(Some(2), Some(2)),
         family: Family::Caching,
         summary: "B levels breadth-first, then D depth-first, and again",
         paper: "search-order-independent-state-caching-evangelista-kristensen",
     },
     StrategyInfo {
         form: "dbdfs",
+        example: Strategy::Dbdfs,
         family: Family::DepthBounded,
         summary: "iterative depth-bounded DFS with thresholds and frontier trees",
         paper: "depth-bounded-dfs-udupa-desai-rajamani",
     },
     StrategyInfo {
         form: "highway",
+        example: Strategy::Highway,
         family: Family::BreadthBounded,
         summary: "highway simulation: at most N random states per level",
         paper: "breadth-bounded-model-checking-meulen-stappers-willemse",
     },
     StrategyInfo {
         form: "bbmc",
+        example: Strategy::Bbmc,
         family: Family::BreadthBounded,
         summary: "breadth-bounded model checking: total slices of at most N states per level",
         paper: "breadth-bounded-model-checking-meulen-stappers-willemse",
     },
     StrategyInfo {
         form: "urs",
+        example: Strategy::Urs,
         family: Family::Randomized,
         summary: "uniform random search with a memory of N states",
         paper: "resource-aware-randomized-exploration-abed-tripakis-vincent",
     },
     StrategyInfo {
         form: "sdrs",
+        example: Strategy::Sdrs,
         family: Family::Randomized,
         summary: "simplified deep random search with a memory of N states",
         paper: "resource-aware-randomized-exploration-abed-tripakis-vincent",
     },
     StrategyInfo {
         form: "rurs",
+        example: Strategy::Rurs,
         family: Family::Randomized,
         summary: "URS restarted when the memory is full",
         paper: "resource-aware-randomized-exploration-abed-tripakis-vincent",
     },
     StrategyInfo {
         form: "rsdrs",
+        example: Strategy::Rsdrs,
         family: Family::Randomized,
         summary: "SDRS restarted when the memory is full",
         paper: "resource-aware-randomized-exploration-abed-tripakis-vincent",
     },
     StrategyInfo {
         form: "random-walk",
+        example: Strategy::RandomWalk,
         family: Family::Randomized,
         summary: "random walk, restarting at deadlocks",
         paper: "resource-aware-randomized-exploration-abed-tripakis-vincent",
     },
 ];
 
-impl Strategy {
-    /// The names `--strategy` accepts, for messages.
-    pub const FORMS: &'static str =
-        "bfs, dfs, bbfs:W, alt:B,D, dbdfs, highway, bbmc, urs, sdrs, rurs, rsdrs, random-walk";
+impl StrategyInfo {
+    /// The strategy's name, without parameters.
+    pub fn name(&self) -> &'static str {
+        self.form.split(':').next().unwrap_or(self.form)
+    }
+}
 
-    /// One strategy of each registry line (for tables of tests).
-    pub const EXAMPLES: [Strategy; 12] = [
-        Strategy::Bfs,
-        Strategy::Dfs,
-        Strategy::Bbfs(Some(4)),
-        Strategy::Alt(Some(2), Some(2)),
-        Strategy::Dbdfs,
-        Strategy::Highway,
-        Strategy::Bbmc,
-        Strategy::Urs,
-        Strategy::Sdrs,
-        Strategy::Rurs,
-        Strategy::Rsdrs,
-        Strategy::RandomWalk,
-    ];
+impl Strategy {
+    /// One strategy of each registry line, in its order.
+    pub const EXAMPLES: [Strategy; REGISTRY.len()] = {
+        let mut all = [Strategy::Bfs; REGISTRY.len()];
+        let mut i = 0;
+        while i < REGISTRY.len() {
+            all[i] = REGISTRY[i].example;
+            i += 1;
+        }
+        all
+    };
+
+    /// The forms `--strategy` accepts, for messages.
+    pub fn forms() -> String {
+        let forms: Vec<&str> = REGISTRY.iter().map(|i| i.form).collect();
+        forms.join(", ")
+    }
 
     /// The name without parameters.
     pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Bfs => "bfs",
-            Strategy::Dfs => "dfs",
-            Strategy::Bbfs(_) => "bbfs",
-            Strategy::Alt(..) => "alt",
-            Strategy::Dbdfs => "dbdfs",
-            Strategy::Highway => "highway",
-            Strategy::Bbmc => "bbmc",
-            Strategy::Urs => "urs",
-            Strategy::Sdrs => "sdrs",
-            Strategy::Rurs => "rurs",
-            Strategy::Rsdrs => "rsdrs",
-            Strategy::RandomWalk => "random-walk",
-        }
+        self.info().name()
     }
 
     pub fn info(self) -> &'static StrategyInfo {
-        let name = self.name();
         REGISTRY
             .iter()
-            .find(|i| i.form.split(':').next() == Some(name))
+            .find(|i| std::mem::discriminant(&i.example) == std::mem::discriminant(&self))
             .expect("every strategy is in the registry")
     }
 
@@ -257,35 +262,26 @@ impl FromStr for Strategy {
             None => Ok(st),
             Some(_) => Err(format!("strategy `{name}` takes no parameters")),
         };
-        match name {
-            "bfs" => no_params(Strategy::Bfs),
-            "dfs" => no_params(Strategy::Dfs),
-            "bbfs" => {
+        let info = REGISTRY
+            .iter()
+            .find(|i| i.name() == name)
+            .ok_or_else(|| format!("unknown strategy `{s}` (expected one of: {})", Strategy::forms()))?;
+        match info.example {
+            Strategy::Bbfs(_) => {
                 let p = params.ok_or("strategy `bbfs` needs a width: bbfs:W (a number or inf)")?;
                 match parse_bound(p)? {
                     Some(0) => Err("the width of bbfs must be at least 1".into()),
                     w => Ok(Strategy::Bbfs(w)),
                 }
             }
-            "alt" => {
+            Strategy::Alt(..) => {
                 let p = params.ok_or("strategy `alt` needs two depths: alt:B,D (numbers or inf)")?;
                 let (b, d) = p
                     .split_once(',')
                     .ok_or_else(|| format!("`{s}`: expected alt:B,D"))?;
                 Ok(Strategy::Alt(parse_bound(b)?, parse_bound(d)?))
             }
-            "dbdfs" => no_params(Strategy::Dbdfs),
-            "highway" => no_params(Strategy::Highway),
-            "bbmc" => no_params(Strategy::Bbmc),
-            "urs" => no_params(Strategy::Urs),
-            "sdrs" => no_params(Strategy::Sdrs),
-            "rurs" => no_params(Strategy::Rurs),
-            "rsdrs" => no_params(Strategy::Rsdrs),
-            "random-walk" => no_params(Strategy::RandomWalk),
-            _ => Err(format!(
-                "unknown strategy `{s}` (expected one of: {})",
-                Strategy::FORMS
-            )),
+            other => no_params(other),
         }
     }
 }
@@ -316,10 +312,32 @@ pub fn bound_text(b: Bound) -> String {
 }
 
 /// The parameters of a strategy, one field per option of `explore`
-/// (`None` / `false` / empty: not given).
+/// (`None` / `false` / empty: not given): those of several families here,
+/// each family's in its own struct.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Params {
-    // The general state exploring algorithm (state caching, sweep-line).
+    pub caching: CachingParams,
+    pub dbdfs: DbdfsParams,
+    pub slices: SliceParams,
+    pub random: RandomParams,
+    /// Seeded randomness (replacement, slices, randomized searches).
+    pub seed: Option<u64>,
+    /// Seeded runs of the slices and the randomized searches.
+    pub runs: Option<u64>,
+    /// Keep the counters over time at this interval (seconds).
+    pub sample_interval: Option<f64>,
+    /// The visited set of exhaustive BFS and DFS, and of dbdfs.
+    pub store: Option<crate::engine::StoreKind>,
+    /// Threads (1: the sequential search).
+    pub threads: Option<usize>,
+    /// Where the ctree store's BFS keeps its checkpoint
+    /// (`engine::checkpoint`).
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// The general state exploring algorithm (state caching, sweep-line).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CachingParams {
     pub cache: Option<CacheSize>,
     pub replacement: Option<Replacement>,
     pub chain_reduction: bool,
@@ -328,54 +346,56 @@ pub struct Params {
     pub progress: Vec<String>,
     pub progress_level: Option<u8>,
     pub progress_derivation: Option<Derivation>,
-    // Seeded randomness (replacement, slices, randomized searches).
-    pub seed: Option<u64>,
-    // Depth-bounded DFS.
+}
+
+/// Depth-bounded DFS.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DbdfsParams {
     pub depth_cutoff: Option<u32>,
     pub increment: Option<u32>,
-    pub dbdfs: Option<Variant>,
+    /// `--dbdfs`: the bounded DFS.
+    pub variant: Option<Variant>,
     pub frontier: Option<FrontierKind>,
-    // Breadth-bounded and randomized searches.
+}
+
+/// Breadth-bounded model checking (highway, bbmc).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SliceParams {
     pub breadth: Option<u64>,
     pub degrade_depth: Option<u32>,
-    pub runs: Option<u64>,
     pub export_lts: Option<PathBuf>,
+}
+
+/// Randomized searches.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RandomParams {
     pub memory_states: Option<u64>,
     pub steps: Option<u64>,
     pub mixing: Option<f64>,
     pub restart: Option<Restart>,
-    /// Randomized searches: a uniform successor state (default) or transition.
+    /// A uniform successor state (default) or transition.
     pub successor_choice: Option<SuccessorChoice>,
-    /// Randomized searches: coverage levels (% of |S|) whose cover times
-    /// are measured; stop at the last one.
+    /// Coverage levels (% of |S|) whose cover times are measured; stop at
+    /// the last one.
     pub cover_targets: Vec<f64>,
     pub stop_when_covered: bool,
-    /// Keep the counters over time at this interval (seconds).
-    pub sample_interval: Option<f64>,
-    /// The visited set of exhaustive BFS and DFS.
-    pub store: Option<crate::engine::StoreKind>,
-    /// Threads of exhaustive BFS (1: the sequential search).
-    pub threads: Option<usize>,
-    /// Where the ctree store's BFS keeps its checkpoint
-    /// (`engine::checkpoint`).
-    pub checkpoint: Option<PathBuf>,
 }
 
 impl Params {
     /// Whether a caching or sweep-line option turns bfs/dfs into the general
     /// algorithm.
     pub fn general_algorithm(&self) -> bool {
-        self.cache.is_some()
-            || self.replacement.is_some()
-            || self.chain_reduction
-            || self.edge_lean
-            || self.max_visits.is_some()
+        self.caching.cache.is_some()
+            || self.caching.replacement.is_some()
+            || self.caching.chain_reduction
+            || self.caching.edge_lean
+            || self.caching.max_visits.is_some()
             || self.sweep_line()
     }
 
     /// Whether the sweep-line method is asked for.
     pub fn sweep_line(&self) -> bool {
-        !self.progress.is_empty() || self.progress_level.is_some()
+        !self.caching.progress.is_empty() || self.caching.progress_level.is_some()
     }
 }
 
@@ -396,74 +416,74 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
     if let Some(t) = p.threads.filter(|t| *t > 1) {
         flag("threads", Some(t.to_string()));
     }
-    if let Some(c) = p.cache {
+    if let Some(c) = p.caching.cache {
         flag("cache", Some(c.to_string()));
     }
-    if let Some(r) = p.replacement {
+    if let Some(r) = p.caching.replacement {
         flag("replacement", Some(r.to_string()));
     }
-    if p.chain_reduction {
+    if p.caching.chain_reduction {
         flag("chain-reduction", None);
     }
-    if p.edge_lean {
+    if p.caching.edge_lean {
         flag("edge-lean", None);
     }
-    if let Some(v) = p.max_visits {
+    if let Some(v) = p.caching.max_visits {
         flag("max-visits", Some(v.to_string()));
     }
-    if !p.progress.is_empty() {
-        flag("progress", Some(p.progress.join(",")));
+    if !p.caching.progress.is_empty() {
+        flag("progress", Some(p.caching.progress.join(",")));
     }
-    if let Some(l) = p.progress_level {
+    if let Some(l) = p.caching.progress_level {
         flag("progress-level", Some(l.to_string()));
     }
-    if let Some(d) = p.progress_derivation {
+    if let Some(d) = p.caching.progress_derivation {
         flag("progress-derivation", Some(d.to_string()));
     }
     if let Some(s) = p.seed {
         flag("seed", Some(s.to_string()));
     }
-    if let Some(d) = p.depth_cutoff {
+    if let Some(d) = p.dbdfs.depth_cutoff {
         flag("depth-cutoff", Some(d.to_string()));
     }
-    if let Some(i) = p.increment {
+    if let Some(i) = p.dbdfs.increment {
         flag("increment", Some(i.to_string()));
     }
-    if let Some(v) = p.dbdfs {
+    if let Some(v) = p.dbdfs.variant {
         flag("dbdfs", Some(v.to_string()));
     }
-    if let Some(f) = p.frontier {
+    if let Some(f) = p.dbdfs.frontier {
         flag("frontier", Some(f.to_string()));
     }
-    if let Some(b) = p.breadth {
+    if let Some(b) = p.slices.breadth {
         flag("breadth", Some(b.to_string()));
     }
-    if let Some(d) = p.degrade_depth {
+    if let Some(d) = p.slices.degrade_depth {
         flag("degrade-depth", Some(d.to_string()));
     }
     if let Some(r) = p.runs {
         flag("runs", Some(r.to_string()));
     }
-    if let Some(m) = p.memory_states {
+    if let Some(m) = p.random.memory_states {
         flag("memory-states", Some(m.to_string()));
     }
-    if let Some(s) = p.steps {
+    if let Some(s) = p.random.steps {
         flag("steps", Some(s.to_string()));
     }
-    if let Some(x) = p.mixing {
+    if let Some(x) = p.random.mixing {
         flag("mixing", Some(x.to_string()));
     }
-    if let Some(r) = p.restart {
+    if let Some(r) = p.random.restart {
         flag("restart", Some(r.name().to_string()));
     }
-    if let Some(c) = p.successor_choice {
+    if let Some(c) = p.random.successor_choice {
         flag("successor-choice", Some(c.name().to_string()));
     }
-    if !p.cover_targets.is_empty() {
-        let t: Vec<String> = p.cover_targets.iter().map(f64::to_string).collect();
+    if !p.random.cover_targets.is_empty() {
+        let t: Vec<String> = p.random.cover_targets.iter().map(f64::to_string).collect();
         flag("cover-targets", Some(t.join(",")));
     }
-    if p.stop_when_covered {
+    if p.random.stop_when_covered {
         flag("stop-when-covered", None);
     }
     if let Some(s) = p.sample_interval {

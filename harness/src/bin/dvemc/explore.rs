@@ -16,7 +16,10 @@ use harness::engine::Limits;
 use harness::experiments::util::{parse_bytes, parse_duration};
 use harness::model::beem::StatFile;
 use harness::output::record::RunRecord;
-use harness::run::strategy::{parse_count, parse_depth, parse_positive, Params, Strategy};
+use harness::run::strategy::{
+    parse_count, parse_depth, parse_positive, CachingParams, DbdfsParams, Params, RandomParams, SliceParams,
+    Strategy,
+};
 use harness::run::{Request, RunError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -407,30 +410,38 @@ impl ExploreArgs {
             .map(|id| id.as_str().replace('_', "-"))
             .collect();
         let params = Params {
-            cache: self.cache,
-            replacement: self.replacement,
-            chain_reduction: self.chain_reduction,
-            edge_lean: self.edge_lean,
-            max_visits: self.max_visits,
-            progress: self.progress.clone(),
-            progress_level: self.progress_level,
-            progress_derivation: self.progress_derivation,
+            caching: CachingParams {
+                cache: self.cache,
+                replacement: self.replacement,
+                chain_reduction: self.chain_reduction,
+                edge_lean: self.edge_lean,
+                max_visits: self.max_visits,
+                progress: self.progress.clone(),
+                progress_level: self.progress_level,
+                progress_derivation: self.progress_derivation,
+            },
+            dbdfs: DbdfsParams {
+                depth_cutoff: self.depth_cutoff,
+                increment: self.increment,
+                variant: self.dbdfs,
+                frontier: self.frontier,
+            },
+            slices: SliceParams {
+                breadth: self.breadth,
+                degrade_depth: self.degrade_depth,
+                export_lts: self.export_lts.clone(),
+            },
+            random: RandomParams {
+                memory_states: self.memory_states,
+                steps: self.steps,
+                mixing: self.mixing,
+                successor_choice: self.successor_choice,
+                restart: self.restart,
+                cover_targets: self.cover_targets.clone(),
+                stop_when_covered: self.stop_when_covered,
+            },
             seed: self.seed,
-            depth_cutoff: self.depth_cutoff,
-            increment: self.increment,
-            dbdfs: self.dbdfs,
-            frontier: self.frontier,
-            breadth: self.breadth,
-            degrade_depth: self.degrade_depth,
             runs: self.runs,
-            export_lts: self.export_lts.clone(),
-            memory_states: self.memory_states,
-            steps: self.steps,
-            mixing: self.mixing,
-            successor_choice: self.successor_choice,
-            restart: self.restart,
-            cover_targets: self.cover_targets.clone(),
-            stop_when_covered: self.stop_when_covered,
             sample_interval: self.sample_interval,
             store: self.store,
             threads: self.threads.map(|t| t as usize),
@@ -592,7 +603,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         return 3;
     }
     let code = rec.exit_code();
-    if let Some(e) = rec.expected_omissions {
+    if let Some(e) = rec.details.expected_omissions {
         eprintln!(
             "dvemc: probabilistic store: about {e:.3e} states expected to be taken for stored ones (the search is exact with probability about {:.6})",
             (-e).exp()
@@ -601,7 +612,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     if code == 4 {
         eprintln!(
             "dvemc: search incomplete ({}){}",
-            rec.result,
+            rec.core.result,
             budget_text(rec, &req.limits)
         );
     }
@@ -619,7 +630,7 @@ pub fn memory_cap(limit: u64) -> u64 {
 /// What the budget that ended a run was.
 fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
     use harness::engine::Outcome;
-    match rec.result {
+    match rec.core.result {
         Outcome::StateLimit => format!(
             ": state limit of {} states reached",
             limits.max_states.unwrap_or(0)
@@ -634,7 +645,7 @@ fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
                 ": memory limit of {} reached",
                 h(limits.memory_bytes.unwrap_or(0))
             );
-            if let Some(n) = &rec.memory_need {
+            if let Some(n) = &rec.details.memory_need {
                 t += &format!(
                     " ({} allocated, {} of queues; the next batch could add {} to the root set, {} to the inner tables, {} to the next level's queue)",
                     h(n.store),
@@ -665,44 +676,44 @@ fn print_stats(out: &mut impl Write, r: &RunRecord, reference: Option<&StatFile>
     writeln!(
         out,
         "<states>{}</states>{}",
-        r.states,
-        cmp(r.states, reference.map(|s| s.states))
+        r.core.states,
+        cmp(r.core.states, reference.map(|s| s.states))
     )?;
     writeln!(
         out,
         "<edges>{}</edges>{}",
-        r.transitions,
-        cmp(r.transitions, reference.map(|s| s.edges))
+        r.core.transitions,
+        cmp(r.core.transitions, reference.map(|s| s.edges))
     )?;
-    if let Some(levels) = r.levels {
+    if let Some(levels) = r.bfs.as_ref().and_then(|g| g.levels) {
         writeln!(out, "<bfs-info>")?;
         writeln!(
             out,
             " <levels>{levels}</levels>{}",
             cmp(levels, reference.map(|s| s.levels))
         )?;
-        if let Some(m) = r.max_level_states {
+        if let Some(m) = r.bfs.as_ref().and_then(|g| g.max_level_states) {
             writeln!(
                 out,
                 "<max-level>{m}</max-level>{}",
                 cmp(m, reference.and_then(|s| s.max_level))
             )?;
         }
-        if let Some(b) = r.back_level_edges {
+        if let Some(b) = r.bfs.as_ref().and_then(|g| g.back_level_edges) {
             writeln!(
                 out,
                 "<back-level-edges>{b}</back-level-edges>{}",
                 cmp(b, reference.map(|s| s.back_level_edges))
             )?;
         }
-        if let Some(m) = r.max_back_level_edge {
+        if let Some(m) = r.bfs.as_ref().and_then(|g| g.max_back_level_edge) {
             writeln!(
                 out,
                 "<max-back-level-edge>{m}</max-back-level-edge>{}",
                 cmp(m, reference.and_then(|s| s.max_back_level_edge))
             )?;
         }
-        if let Some(table) = &r.level_table {
+        if let Some(table) = &r.details.level_table {
             writeln!(out, "<bfs-levels>")?;
             for l in table {
                 let theirs = reference.and_then(|s| s.bfs_levels.get(l.level as usize));
@@ -723,10 +734,10 @@ fn print_stats(out: &mut impl Write, r: &RunRecord, reference: Option<&StatFile>
         writeln!(out, "</bfs-info>")?;
     }
     if let (Some(max_stack), Some(front), Some(back), Some(cross)) = (
-        r.dfs_max_stack,
-        r.dfs_front_edges,
-        r.dfs_back_edges,
-        r.dfs_cross_edges,
+        r.dfs.as_ref().and_then(|g| g.dfs_max_stack),
+        r.dfs.as_ref().and_then(|g| g.dfs_front_edges),
+        r.dfs.as_ref().and_then(|g| g.dfs_back_edges),
+        r.dfs.as_ref().and_then(|g| g.dfs_cross_edges),
     ) {
         let rd = reference.and_then(|s| s.dfs);
         writeln!(out, "<dfs-info>")?;
