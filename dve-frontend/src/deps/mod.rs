@@ -33,7 +33,9 @@
 //!
 //! **Errors**: [`Group::may_err`] is false only where an interval analysis
 //! ([`may_error`]) shows the group never raises a run-time error; an
-//! erroneous step jumps to the error state and so may change every slot.
+//! erroneous step jumps to the error state and so may change every slot,
+//! which [`Deps::dependent`] (the relation between steps that do not err)
+//! leaves to the reduction.
 
 pub mod may_error;
 #[cfg(test)]
@@ -123,8 +125,7 @@ pub struct Deps {
     pub conjuncts: Vec<Conjunct>,
     /// Why the model cannot be reduced as a plain model, if so.
     pub irreducible: Option<String>,
-    /// Per model-wide transition id, the committed flag of its process's
-    /// states (for [`Deps::holds`]).
+    /// Per process, the committed flag of each control state.
     committed: Vec<Vec<bool>>,
     state_offsets: Vec<usize>,
     buffers: Vec<Option<(usize, u32)>>,
@@ -455,14 +456,17 @@ impl Deps {
         }
     }
 
-    /// Two conjuncts may hold in one state (false only for two control
-    /// states of one process).
+    /// Two conjuncts may hold in one state: false for two control states of
+    /// one process, and for "no other process is committed" with a
+    /// committed state of another process.
     pub fn may_be_coenabled(&self, a: usize, b: usize) -> bool {
+        use ConjunctKind::{Control, NoneCommitted};
         match (&self.conjuncts[a].kind, &self.conjuncts[b].kind) {
-            (
-                ConjunctKind::Control { process: p, state: s },
-                ConjunctKind::Control { process: q, state: t },
-            ) => p != q || s == t,
+            (Control { process: p, state: s }, Control { process: q, state: t }) => p != q || s == t,
+            (Control { process, state }, NoneCommitted { movers })
+            | (NoneCommitted { movers }, Control { process, state }) => {
+                movers.contains(process) || !self.committed[*process][*state as usize]
+            }
             _ => true,
         }
     }
@@ -473,15 +477,12 @@ impl Deps {
         a.iter().all(|&x| b.iter().all(|&y| self.may_be_coenabled(x, y)))
     }
 
-    /// Two groups do not commute: one may write what the other reads or
-    /// writes, or one may err (an erroneous step changes every slot).
+    /// Two groups may not commute when neither errs: one may write what the
+    /// other reads or writes. (An erroneous step changes every slot; what
+    /// that asks of a reduction is [`Group::may_err`]'s to say.)
     pub fn dependent(&self, g: usize, h: usize) -> bool {
         let (a, b) = (&self.groups[g], &self.groups[h]);
-        a.may_err
-            || b.may_err
-            || meets(&a.may_write, &b.reads)
-            || meets(&a.may_write, &b.may_write)
-            || meets(&b.may_write, &a.reads)
+        meets(&a.may_write, &b.reads) || meets(&a.may_write, &b.may_write) || meets(&b.may_write, &a.reads)
     }
 
     fn control(&self, p: usize, s: &[u8]) -> u16 {

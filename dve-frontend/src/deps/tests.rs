@@ -92,7 +92,6 @@ fn conjuncts_with_enabling_and_disabling_sets() {
     assert!(d.may_be_coenabled(0, 4));
     assert!(!d.groups_may_be_coenabled(0, 1));
     assert!(d.groups_may_be_coenabled(0, 2));
-    // Group 2 may err: dependent with every group.
     assert!(d.dependent(0, 1) && d.dependent(2, 0) && d.dependent(1, 2));
 }
 
@@ -176,6 +175,10 @@ fn buffers_and_committed_states() {
         ]
     );
     assert!(d.groups.iter().all(|g| !g.may_err));
+    // Only S may move while it is committed.
+    assert!(!d.may_be_coenabled(3, 6));
+    assert!(d.may_be_coenabled(3, 2));
+    assert!(!d.groups_may_be_coenabled(1, 2));
     // With S committed, R may not move.
     let mut s = m.initial.clone();
     s[m.processes[0].state_offset] = 1;
