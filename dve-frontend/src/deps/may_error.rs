@@ -1,10 +1,13 @@
 //! Which transition groups can raise a run-time error (§8.1), by interval
-//! analysis: every variable holds a value of its type (stores are range
-//! checked), the guards' comparisons with constants narrow that, and each
-//! effect is followed in order. `false` is a proof that the group never
-//! errs; `true` only means the analysis could not show it.
+//! analysis. First the bounds of every variable over all reachable states
+//! (and the error state, all zero), as the least fixpoint of "the initial
+//! value, or a value some step stores" (widened to the type's range for a
+//! variable still growing after [`ROUNDS`] rounds). Then each group is
+//! followed from its guards (comparisons with constants narrow the bounds)
+//! through its effects in order. "Cannot err" is a proof; "may err" only
+//! means the analysis could not show otherwise.
 
-use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, Transition, Ty, UnOp};
+use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
 
 /// A closed interval of values (in i64, so that i32 arithmetic cannot
 /// overflow it).
@@ -12,30 +15,135 @@ type Iv = (i64, i64);
 
 const I32: Iv = (i32::MIN as i64, i32::MAX as i64);
 
+/// Rounds of the fixpoint before a growing bound is widened to its type.
+const ROUNDS: usize = 300;
+
 fn ty_range(ty: Ty) -> Iv {
     (ty.min() as i64, ty.max() as i64)
 }
 
-/// What is known about the current values of scalar slots (by offset);
-/// anything absent holds a value of its type.
-#[derive(Clone, Default)]
-struct Env(Vec<(usize, Iv)>);
+fn hull(a: Iv, b: Iv) -> Iv {
+    (a.0.min(b.0), a.1.max(b.1))
+}
 
-impl Env {
+/// Bounds of the variables in every reachable state: per variable (an
+/// array's elements share one), and which variable holds each byte.
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    var_of_byte: Vec<usize>,
+    bound: Vec<Iv>,
+}
+
+impl Bounds {
+    /// The bounds of `m`'s variables, by fixpoint over every transition and
+    /// rendezvous pair.
+    pub fn of(m: &Model) -> Bounds {
+        let mut var_of_byte = vec![usize::MAX; m.state_len];
+        let mut bound = Vec::with_capacity(m.vars.len());
+        for (i, v) in m.vars.iter().enumerate() {
+            let w = v.ty.width();
+            let n = v.array_len.unwrap_or(1) as usize;
+            var_of_byte[v.offset..v.offset + w * n].fill(i);
+            let mut b = (0, 0);
+            for k in 0..n {
+                let val = crate::model::read_slot(&m.initial, v.offset + k * w, w, v.ty.signed());
+                b = hull(b, (val as i64, val as i64));
+            }
+            bound.push(b);
+        }
+        let mut bounds = Bounds { var_of_byte, bound };
+        let steps = all_steps(m);
+        let mut changes = vec![0usize; m.vars.len()];
+        loop {
+            let mut stores = Vec::new();
+            for ts in &steps {
+                let mut run = Run::new(&bounds);
+                run.stores = Some(Vec::new());
+                run.step(m, ts);
+                stores.extend(run.stores.unwrap_or_default());
+            }
+            let mut changed = false;
+            for (offset, iv) in stores {
+                let v = bounds.var_of_byte[offset];
+                let old = bounds.bound[v];
+                let mut new = hull(old, iv);
+                if new != old {
+                    changes[v] += 1;
+                    if changes[v] > ROUNDS {
+                        let ty = ty_range(m.vars[v].ty);
+                        new = (
+                            if new.0 < old.0 { ty.0 } else { new.0 },
+                            if new.1 > old.1 { ty.1 } else { new.1 },
+                        );
+                    }
+                    bounds.bound[v] = new;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return bounds;
+            }
+        }
+    }
+
     fn get(&self, offset: usize, ty: Ty) -> Iv {
-        self.0
+        match self.var_of_byte.get(offset) {
+            Some(&v) if v != usize::MAX => self.bound[v],
+            _ => ty_range(ty),
+        }
+    }
+}
+
+/// Every step a state can take: each transition alone, each rendezvous
+/// pair (sender first); in a `system sync` model every transition alone
+/// (its sync part ignored, §7.9).
+fn all_steps(m: &Model) -> Vec<Vec<&Transition>> {
+    let mut out = Vec::new();
+    for t in &m.transitions {
+        if m.system == SystemKind::Sync {
+            out.push(vec![t]);
+            continue;
+        }
+        match &t.sync {
+            SyncKind::Recv { .. } => {}
+            SyncKind::Send { channel, .. } => {
+                for r in &m.transitions {
+                    if r.process != t.process
+                        && matches!(r.sync, SyncKind::Recv { channel: c, .. } if c == *channel)
+                    {
+                        out.push(vec![t, r]);
+                    }
+                }
+            }
+            _ => out.push(vec![t]),
+        }
+    }
+    out
+}
+
+/// What is known about the current values of scalar slots (by offset)
+/// beyond the bounds.
+#[derive(Clone)]
+struct Env<'a> {
+    bounds: &'a Bounds,
+    known: Vec<(usize, Iv)>,
+}
+
+impl Env<'_> {
+    fn get(&self, offset: usize, ty: Ty) -> Iv {
+        self.known
             .iter()
             .find(|(o, _)| *o == offset)
-            .map_or(ty_range(ty), |&(_, iv)| iv)
+            .map_or_else(|| self.bounds.get(offset, ty), |&(_, iv)| iv)
     }
     fn set(&mut self, offset: usize, iv: Iv) {
-        self.0.retain(|(o, _)| *o != offset);
-        self.0.push((offset, iv));
+        self.known.retain(|(o, _)| *o != offset);
+        self.known.push((offset, iv));
     }
     /// Forgets what is known about the bytes `from..to` (an array written at
     /// an index not known statically).
     fn forget(&mut self, from: usize, to: usize) {
-        self.0.retain(|(o, _)| *o < from || *o >= to);
+        self.known.retain(|(o, _)| *o < from || *o >= to);
     }
 }
 
@@ -48,9 +156,10 @@ fn wrap(lo: i64, hi: i64) -> Iv {
     }
 }
 
-/// The values `e` can take, or `None` when its evaluation may err.
-fn eval(e: &Expr, env: &Env) -> Option<Iv> {
-    Some(match e {
+/// The values `e` takes when its evaluation does not err; sets `err` when
+/// it may.
+fn eval(e: &Expr, env: &Env, err: &mut bool) -> Iv {
+    match e {
         Expr::Const(c) => (*c as i64, *c as i64),
         Expr::Load { ty, offset } => env.get(*offset, *ty),
         Expr::LoadIndex {
@@ -59,23 +168,26 @@ fn eval(e: &Expr, env: &Env) -> Option<Iv> {
             len,
             index,
         } => {
-            let i = in_bounds(eval(index, env)?, *len)?;
-            if i.0 == i.1 {
-                env.get(offset + i.0 as usize * ty.width(), *ty)
-            } else {
-                ty_range(*ty)
+            let i = in_bounds(eval(index, env, err), *len, err);
+            match i {
+                Some(i) if i.0 == i.1 => env.get(offset + i.0 as usize * ty.width(), *ty),
+                _ => env.bounds.get(*offset, *ty),
             }
         }
         Expr::ConstIndex { values, index } => {
-            let i = in_bounds(eval(index, env)?, values.len() as u32)?;
-            let vals = &values[i.0 as usize..=i.1 as usize];
-            let lo = *vals.iter().min()? as i64;
-            let hi = *vals.iter().max()? as i64;
-            (lo, hi)
+            match in_bounds(eval(index, env, err), values.len() as u32, err) {
+                Some(i) => {
+                    let vals = &values[i.0 as usize..=i.1 as usize];
+                    let lo = vals.iter().min().map_or(0, |&v| v as i64);
+                    let hi = vals.iter().max().map_or(0, |&v| v as i64);
+                    (lo, hi)
+                }
+                None => I32,
+            }
         }
         Expr::InState { .. } => (0, 1),
         Expr::Unary(op, a) => {
-            let a = eval(a, env)?;
+            let a = eval(a, env, err);
             match op {
                 UnOp::Neg => wrap(-a.1, -a.0),
                 UnOp::BitNot => (!a.1, !a.0),
@@ -83,53 +195,58 @@ fn eval(e: &Expr, env: &Env) -> Option<Iv> {
             }
         }
         Expr::Binary(op, a, b) => {
-            let x = eval(a, env)?;
+            let x = eval(a, env, err);
             // The right operand of a short-circuit operator is evaluated only
             // when the left one lets it.
-            let rhs_env = |truth: bool| refine(env, a, truth);
+            let rhs = |truth: bool, err: &mut bool| {
+                if let Some(env2) = refine(env, a, truth) {
+                    eval(b, &env2, err);
+                }
+                (0, 1)
+            };
             match op {
-                BinOp::And | BinOp::Imply => {
-                    if let Some(env2) = rhs_env(true) {
-                        eval(b, &env2)?;
-                    }
-                    return Some((0, 1));
-                }
-                BinOp::Or => {
-                    if let Some(env2) = rhs_env(false) {
-                        eval(b, &env2)?;
-                    }
-                    return Some((0, 1));
-                }
-                _ => {}
+                BinOp::And | BinOp::Imply => rhs(true, err),
+                BinOp::Or => rhs(false, err),
+                _ => binary(*op, x, eval(b, env, err), err),
             }
-            let y = eval(b, env)?;
-            binary(*op, x, y)?
         }
-    })
+    }
 }
 
-fn in_bounds(i: Iv, len: u32) -> Option<Iv> {
-    (i.0 >= 0 && i.1 < len as i64).then_some(i)
+/// The part of `i` inside `0..len` (`None` if none); sets `err` if some is
+/// outside.
+fn in_bounds(i: Iv, len: u32, err: &mut bool) -> Option<Iv> {
+    if i.0 < 0 || i.1 >= len as i64 {
+        *err = true;
+    }
+    let (lo, hi) = (i.0.max(0), i.1.min(len as i64 - 1));
+    (lo <= hi).then_some((lo, hi))
 }
 
-fn binary(op: BinOp, x: Iv, y: Iv) -> Option<Iv> {
+fn binary(op: BinOp, x: Iv, y: Iv, err: &mut bool) -> Iv {
     let corners = |f: fn(i64, i64) -> i64| {
         let c = [f(x.0, y.0), f(x.0, y.1), f(x.1, y.0), f(x.1, y.1)];
         wrap(*c.iter().min().unwrap(), *c.iter().max().unwrap())
     };
-    Some(match op {
+    match op {
         BinOp::Add => wrap(x.0 + y.0, x.1 + y.1),
         BinOp::Sub => wrap(x.0 - y.1, x.1 - y.0),
         BinOp::Mul => corners(|a, b| a * b),
         BinOp::Div | BinOp::Rem => {
             // Division by zero, and i32::MIN / -1, are errors.
-            if y.0 <= 0 && y.1 >= 0 || (y.0 <= -1 && y.1 >= -1 && x.0 == I32.0) {
-                return None;
+            let zero = y.0 <= 0 && y.1 >= 0;
+            if zero || (y.0 <= -1 && y.1 >= -1 && x.0 == I32.0) {
+                *err = true;
             }
+            let mx = x.0.abs().max(x.1.abs());
             if op == BinOp::Div {
-                corners(|a, b| a / b)
+                if zero {
+                    wrap(-mx, mx)
+                } else {
+                    corners(|a, b| a / b)
+                }
             } else {
-                let m = y.0.abs().max(y.1.abs()) - 1;
+                let m = (y.0.abs().max(y.1.abs()) - 1).min(mx).max(0);
                 (if x.0 >= 0 { 0 } else { -m }, if x.1 <= 0 { 0 } else { m })
             }
         }
@@ -143,12 +260,12 @@ fn binary(op: BinOp, x: Iv, y: Iv) -> Option<Iv> {
         ),
         BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => I32,
         _ => (0, 1),
-    })
+    }
 }
 
 /// `env` narrowed by `cond` being true (`truth`) or false; `None` when that
 /// cannot happen.
-fn refine(env: &Env, cond: &Expr, truth: bool) -> Option<Env> {
+fn refine<'a>(env: &Env<'a>, cond: &Expr, truth: bool) -> Option<Env<'a>> {
     let mut out = env.clone();
     match cond {
         Expr::Unary(UnOp::Not, a) => return refine(env, a, !truth),
@@ -213,102 +330,144 @@ fn negate(op: BinOp) -> BinOp {
     }
 }
 
-/// Whether evaluating `guard` may err (§8.2).
-pub fn guard_may_err(guard: &Option<Expr>) -> bool {
-    guard.as_ref().is_some_and(|g| eval(g, &Env::default()).is_none())
+/// One abstract execution of a step: whether it may err, and (for the
+/// bounds) the values it may store, by offset.
+struct Run<'a> {
+    bounds: &'a Bounds,
+    err: bool,
+    stores: Option<Vec<(usize, Iv)>>,
 }
 
-/// Stores a value in `v` into `place`, the index evaluated in `index_env`;
-/// `None` when that may err.
-fn store(place: &Place, v: Iv, index_env: &Env, env: &mut Env) -> Option<()> {
-    if v.0 < place.ty.min() as i64 || v.1 > place.ty.max() as i64 {
-        return None;
+impl<'a> Run<'a> {
+    fn new(bounds: &'a Bounds) -> Run<'a> {
+        Run {
+            bounds,
+            err: false,
+            stores: None,
+        }
     }
-    match &place.index {
-        None => env.set(place.offset, v),
-        Some((len, idx)) => {
-            let i = in_bounds(eval(idx, index_env)?, *len)?;
-            let w = place.ty.width();
-            if i.0 == i.1 {
-                env.set(place.offset + i.0 as usize * w, v);
-            } else {
-                env.forget(place.offset, place.offset + *len as usize * w);
+
+    fn eval(&mut self, e: &Expr, env: &Env) -> Iv {
+        eval(e, env, &mut self.err)
+    }
+
+    /// Stores a value in `v` into `place`, the index evaluated in
+    /// `index_env`.
+    fn store(&mut self, place: &Place, v: Iv, index_env: &Env, env: &mut Env<'a>) {
+        let (lo, hi) = ty_range(place.ty);
+        if v.0 < lo || v.1 > hi {
+            self.err = true;
+        }
+        let v = (v.0.max(lo), v.1.min(hi));
+        if v.0 > v.1 {
+            return;
+        }
+        if let Some(s) = &mut self.stores {
+            s.push((place.offset, v));
+        }
+        match &place.index {
+            None => env.set(place.offset, v),
+            Some((len, idx)) => {
+                let w = place.ty.width();
+                match in_bounds(eval(idx, index_env, &mut self.err), *len, &mut self.err) {
+                    Some(i) if i.0 == i.1 => env.set(place.offset + i.0 as usize * w, v),
+                    _ => env.forget(place.offset, place.offset + *len as usize * w),
+                }
             }
         }
     }
-    Some(())
-}
 
-fn effects(t: &Transition, env: &mut Env) -> Option<()> {
-    for Assign { place, value } in &t.effects {
-        let v = eval(value, env)?;
-        let e = env.clone();
-        store(place, v, &e, env)?;
-    }
-    Some(())
-}
-
-/// The environment in which the group's effects start: every guard true.
-/// `None` when the guards cannot all hold (the group never fires).
-fn guarded(ts: &[&Transition]) -> Option<Env> {
-    let mut env = Env::default();
-    for t in ts {
-        if let Some(g) = &t.guard {
-            env = refine(&env, g, true)?;
+    fn effects(&mut self, t: &Transition, env: &mut Env<'a>) {
+        for Assign { place, value } in &t.effects {
+            let v = self.eval(value, env);
+            let e = env.clone();
+            self.store(place, v, &e, env);
         }
     }
-    Some(env)
-}
 
-/// Whether the group made of `ts` (one local or buffered transition, or a
-/// rendezvous sender then receiver) may err once its guards hold (guard
-/// errors are [`guard_may_err`]'s). `conflict`: both sides of the
-/// rendezvous assign a global (always an error).
-pub fn effects_may_err(m: &Model, ts: &[&Transition]) -> bool {
-    let Some(env0) = guarded(ts) else {
-        return false;
-    };
-    let mut env = env0.clone();
-    let ok = (|| -> Option<()> {
+    /// Follows the step made of `ts` (one transition, or a rendezvous
+    /// sender then receiver) from its guards; a guard's own errors are not
+    /// counted ([`Deps`](super::Deps) asks [`guard_may_err`]).
+    fn step(&mut self, m: &Model, ts: &[&Transition]) {
+        let mut env0 = Env {
+            bounds: self.bounds,
+            known: Vec::new(),
+        };
+        for t in ts {
+            if let Some(g) = &t.guard {
+                match refine(&env0, g, true) {
+                    Some(e) => env0 = e,
+                    None => return,
+                }
+            }
+        }
+        let mut env = env0.clone();
         match (&ts[0].sync, ts.get(1)) {
             (SyncKind::Send { channel, values }, Some(r)) => {
                 let SyncKind::Recv { targets, .. } = &r.sync else {
-                    return None;
+                    self.err = true;
+                    return;
                 };
+                if values.len() != targets.len() {
+                    self.err = true;
+                }
                 let types = m.channels[*channel].item_types.as_deref();
                 for (i, (v, target)) in values.iter().zip(targets).enumerate() {
-                    let mut val = eval(v, &env)?;
+                    let mut val = self.eval(v, &env);
                     if let Some(ty) = types.and_then(|ts| ts.get(i)) {
                         if val.0 < ty.min() as i64 || val.1 > ty.max() as i64 {
                             val = ty_range(*ty);
                         }
                     }
-                    store(target, val, &env0, &mut env)?;
+                    self.store(target, val, &env0, &mut env);
                 }
-                if values.len() != targets.len() {
-                    return None;
-                }
-                effects(r, &mut env)?;
-                effects(ts[0], &mut env)
+                self.effects(r, &mut env);
+                self.effects(ts[0], &mut env);
             }
             (SyncKind::BufSend { values, .. }, _) => {
-                effects(ts[0], &mut env)?;
-                values.iter().try_for_each(|v| eval(v, &env).map(|_| ()))
+                self.effects(ts[0], &mut env);
+                for v in values {
+                    self.eval(v, &env);
+                }
             }
             (SyncKind::BufRecv { channel, targets }, _) => {
-                effects(ts[0], &mut env)?;
+                self.effects(ts[0], &mut env);
                 let types = m.channels[*channel].item_types.as_deref().unwrap_or(&[]);
                 for (i, target) in targets.iter().enumerate() {
-                    let ty = types.get(i)?;
-                    store(target, ty_range(*ty), &env0, &mut env)?;
+                    match types.get(i) {
+                        Some(ty) => self.store(target, ty_range(*ty), &env0, &mut env),
+                        None => self.err = true,
+                    }
                 }
-                Some(())
             }
-            (SyncKind::None, None) => effects(ts[0], &mut env),
-            _ => None,
+            (SyncKind::None | SyncKind::Send { .. } | SyncKind::Recv { .. }, None) => {
+                self.effects(ts[0], &mut env)
+            }
+            _ => self.err = true,
         }
-    })();
-    ok.is_none()
+    }
+}
+
+/// Whether evaluating `guard` may err (§8.2).
+pub fn guard_may_err(bounds: &Bounds, guard: &Option<Expr>) -> bool {
+    let env = Env {
+        bounds,
+        known: Vec::new(),
+    };
+    let mut err = false;
+    if let Some(g) = guard {
+        eval(g, &env, &mut err);
+    }
+    err
+}
+
+/// Whether the step made of `ts` (one local or buffered transition, or a
+/// rendezvous sender then receiver) may err once its guards hold (guard
+/// errors are [`guard_may_err`]'s).
+pub fn effects_may_err(m: &Model, bounds: &Bounds, ts: &[&Transition]) -> bool {
+    let mut run = Run::new(bounds);
+    run.step(m, ts);
+    run.err
 }
 
 #[cfg(test)]
@@ -317,8 +476,13 @@ mod tests {
 
     fn first_group_may_err(src: &str) -> bool {
         let m = crate::load_str("t.dve", src).unwrap();
+        // Without the bounds: every variable anywhere in its type.
+        let mut b = Bounds::of(&m);
+        for (v, var) in m.vars.iter().enumerate() {
+            b.bound[v] = ty_range(var.ty);
+        }
         let t = &m.transitions[0];
-        guard_may_err(&t.guard) || effects_may_err(&m, &[t])
+        guard_may_err(&b, &t.guard) || effects_may_err(&m, &b, &[t])
     }
 
     fn with_trans(decls: &str, body: &str) -> String {
@@ -386,5 +550,25 @@ mod tests {
             "byte a[3]; byte i, x;",
             "guard a[0] == 0 && i < 3; effect a[i] = 255, x = a[0] + 1;"
         )));
+    }
+
+    #[test]
+    fn bounds_are_the_values_reachable_states_hold() {
+        let src = "byte n, x = 3, a[3]; int d;
+            process P { state s, t; init s;
+              trans s -> s { guard n != 10; effect n = n + 1, a[n - 1] = x; },
+                    s -> t { guard n == 10; effect d = d - 1; },
+                    t -> t { effect d = d - 1; }; }
+            system async;";
+        let m = crate::load_str("t.dve", src).unwrap();
+        let b = Bounds::of(&m);
+        // n: 0..10; x: 3 (or 0 in the error state); a: what x holds; d: not
+        // bounded below but by its type.
+        assert_eq!(b.bound, [(0, 10), (0, 3), (0, 3), (-32768, 0)]);
+        assert_eq!(m.vars.len(), 4);
+        let t = &m.transitions[0];
+        // a[n - 1] with n up to 10 may leave a[0..3]; n + 1 stays a byte.
+        assert!(effects_may_err(&m, &b, &[t]));
+        assert!(effects_may_err(&m, &b, &[&m.transitions[2]]));
     }
 }

@@ -251,6 +251,7 @@ impl Deps {
             of_byte[s.offset..s.offset + s.width].fill(i);
         }
         let map = SlotMap { of_byte };
+        let bounds = may_error::Bounds::of(m);
         let committed_slots: Set = m
             .processes
             .iter()
@@ -297,8 +298,8 @@ impl Deps {
                 GroupKind::Rendezvous(s, r) => vec![&m.transitions[s], &m.transitions[r]],
             };
             let (mut reads, mut may, mut must, mut cs) = (Set::new(), Set::new(), Set::new(), Set::new());
-            let mut may_err =
-                ts.iter().any(|t| may_error::guard_may_err(&t.guard)) || may_error::effects_may_err(m, &ts);
+            let mut may_err = ts.iter().any(|t| may_error::guard_may_err(&bounds, &t.guard))
+                || may_error::effects_may_err(m, &bounds, &ts);
             for t in &ts {
                 let cslot = map.slot(t.control_offset);
                 let control = ConjunctKind::Control {
@@ -310,7 +311,7 @@ impl Deps {
                 must.push(cslot);
                 if let Some(g) = &t.guard {
                     let mut parts = Vec::new();
-                    if may_error::guard_may_err(&t.guard) {
+                    if may_error::guard_may_err(&bounds, &t.guard) {
                         parts.push((g.clone(), Test::NonZero));
                     } else {
                         split(g, Test::NonZero, &mut parts);
@@ -374,7 +375,7 @@ impl Deps {
                     .filter(|q| matches!(q.sync, SyncKind::Recv { channel: c, .. } if c == channel));
                 for q in receivers {
                     may_err |= ts[0].global_writes.iter().any(|g| q.global_writes.contains(g));
-                    if may_error::guard_may_err(&q.guard) && irreducible.is_none() {
+                    if may_error::guard_may_err(&bounds, &q.guard) && irreducible.is_none() {
                         irreducible = Some(format!(
                             "the guard of `{}` may raise a run-time error, which makes every sender on its \
                              channel erroneous whatever its state (DVE reference §8.2)",

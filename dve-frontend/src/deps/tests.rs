@@ -202,7 +202,7 @@ fn property_process_forms_no_group_and_makes_the_model_irreducible() {
 fn a_receiver_guard_that_may_err_makes_the_model_irreducible() {
     let (_, d) = deps(
         "byte a[2], i; channel c;
-         process P { state p; init p; trans p -> p { sync c!0; }; }
+         process P { state p; init p; trans p -> p { sync c!5; }; }
          process Q { state q; init q; trans q -> q { guard a[i] == 0; sync c?i; }; }
          system async;",
     );
