@@ -8,6 +8,11 @@ fn deps(src: &str) -> (Model, Deps) {
     (m, d)
 }
 
+/// Read, may-write and must-write sets.
+fn rw(g: &Group) -> (Set, Set, Set) {
+    (g.reads.clone(), g.may_write.clone(), g.must_write.clone())
+}
+
 fn guard(d: &Deps, c: usize) -> String {
     match &d.conjuncts[c].kind {
         ConjunctKind::Guard(_, t) => format!("guard {t:?}"),
@@ -37,25 +42,14 @@ fn groups_and_their_read_and_write_sets() {
             GroupKind::Single(3)
         ]
     );
-    let sets: Vec<_> = d
-        .groups
-        .iter()
-        .map(|g| {
-            (
-                g.reads.clone(),
-                g.may_write.clone(),
-                g.must_write.clone(),
-                g.may_err,
-            )
-        })
-        .collect();
+    let sets: Vec<_> = d.groups.iter().map(|g| (rw(g), g.may_err)).collect();
     assert_eq!(
         sets,
         [
-            (vec![0, 3, 4], vec![0, 2, 3], vec![0, 2, 3], false),
-            (vec![0, 3, 5], vec![3, 5, 6], vec![3, 5, 6], false),
-            // `a[y]` with y up to 255 may be out of bounds.
-            (vec![5, 6], vec![1, 2, 5], vec![5], true),
+            ((vec![0, 3, 4], vec![0, 2, 3], vec![0, 2, 3]), false),
+            ((vec![0, 3, 5], vec![3, 5, 6], vec![3, 5, 6]), false),
+            // y receives x, up to 5: `a[y]` may be out of bounds.
+            ((vec![5, 6], vec![1, 2, 5], vec![5]), true),
         ]
     );
     assert!(d.irreducible.is_none());
@@ -124,24 +118,13 @@ system async;";
 #[test]
 fn buffers_and_committed_states() {
     let (m, d) = deps(BUFFERED_COMMITTED);
-    let sets: Vec<_> = d
-        .groups
-        .iter()
-        .map(|g| {
-            (
-                g.reads.clone(),
-                g.may_write.clone(),
-                g.must_write.clone(),
-                g.conjuncts.clone(),
-            )
-        })
-        .collect();
+    let sets: Vec<_> = d.groups.iter().map(|g| (rw(g), g.conjuncts.clone())).collect();
     assert_eq!(
         sets,
         [
-            (vec![1, 2, 3], vec![1, 2, 3], vec![1, 3], vec![0, 1, 2]),
-            (vec![3], vec![0, 3], vec![0, 3], vec![3]),
-            (vec![1, 2, 3, 4], vec![1, 2, 4, 5], vec![1, 4, 5], vec![4, 5, 6]),
+            ((vec![1, 2, 3], vec![1, 2, 3], vec![1, 3]), vec![0, 1, 2]),
+            ((vec![3], vec![0, 3], vec![0, 3]), vec![3]),
+            ((vec![1, 2, 3, 4], vec![1, 2, 4, 5], vec![1, 4, 5]), vec![4, 5, 6]),
         ]
     );
     let kinds: Vec<_> = d.conjuncts.iter().map(|c| c.kind.clone()).collect();
