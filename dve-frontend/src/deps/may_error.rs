@@ -59,7 +59,7 @@ impl Bounds {
             for ts in &steps {
                 let mut run = Run::new(&bounds);
                 run.stores = Some(Vec::new());
-                run.step(m, ts);
+                let _ = run.step(m, ts);
                 stores.extend(run.stores.unwrap_or_default());
             }
             let mut changed = false;
@@ -191,6 +191,8 @@ fn eval(e: &Expr, env: &Env, err: &mut bool) -> Iv {
             match op {
                 UnOp::Neg => wrap(-a.1, -a.0),
                 UnOp::BitNot => (!a.1, !a.0),
+                UnOp::Not if a == (0, 0) => (1, 1),
+                UnOp::Not if a.0 > 0 || a.1 < 0 => (0, 0),
                 UnOp::Not => (0, 1),
             }
         }
@@ -259,6 +261,26 @@ fn binary(op: BinOp, x: Iv, y: Iv, err: &mut bool) -> Iv {
             },
         ),
         BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => I32,
+        // Comparisons: decided when the intervals decide them.
+        BinOp::Eq if x.0 == x.1 && x == y => (1, 1),
+        BinOp::Ne if x.1 < y.0 || y.1 < x.0 => (1, 1),
+        BinOp::Eq if x.1 < y.0 || y.1 < x.0 => (0, 0),
+        BinOp::Ne if x.0 == x.1 && x == y => (0, 0),
+        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
+            // As `l < r` or `l <= r`.
+            let (l, r) = if matches!(op, BinOp::Lt | BinOp::Le) {
+                (x, y)
+            } else {
+                (y, x)
+            };
+            let strict = matches!(op, BinOp::Lt | BinOp::Gt);
+            let (always, never) = if strict {
+                (l.1 < r.0, l.0 >= r.1)
+            } else {
+                (l.1 <= r.0, l.0 > r.1)
+            };
+            (if always { 1 } else { 0 }, if never { 0 } else { 1 })
+        }
         _ => (0, 1),
     }
 }
@@ -387,18 +409,16 @@ impl<'a> Run<'a> {
 
     /// Follows the step made of `ts` (one transition, or a rendezvous
     /// sender then receiver) from its guards; a guard's own errors are not
-    /// counted ([`Deps`](super::Deps) asks [`guard_may_err`]).
-    fn step(&mut self, m: &Model, ts: &[&Transition]) {
+    /// counted ([`Deps`](super::Deps) asks [`guard_may_err`]). Returns what
+    /// is known after it, `None` when its guards cannot all hold.
+    fn step(&mut self, m: &Model, ts: &[&Transition]) -> Option<Env<'a>> {
         let mut env0 = Env {
             bounds: self.bounds,
             known: Vec::new(),
         };
         for t in ts {
             if let Some(g) = &t.guard {
-                match refine(&env0, g, true) {
-                    Some(e) => env0 = e,
-                    None => return,
-                }
+                env0 = refine(&env0, g, true)?;
             }
         }
         let mut env = env0.clone();
@@ -406,7 +426,7 @@ impl<'a> Run<'a> {
             (SyncKind::Send { channel, values }, Some(r)) => {
                 let SyncKind::Recv { targets, .. } = &r.sync else {
                     self.err = true;
-                    return;
+                    return Some(env);
                 };
                 if values.len() != targets.len() {
                     self.err = true;
@@ -445,6 +465,7 @@ impl<'a> Run<'a> {
             }
             _ => self.err = true,
         }
+        Some(env)
     }
 }
 
@@ -466,8 +487,43 @@ pub fn guard_may_err(bounds: &Bounds, guard: &Option<Expr>) -> bool {
 /// errors are [`guard_may_err`]'s).
 pub fn effects_may_err(m: &Model, bounds: &Bounds, ts: &[&Transition]) -> bool {
     let mut run = Run::new(bounds);
-    run.step(m, ts);
+    let _ = run.step(m, ts);
     run.err
+}
+
+/// Whether `a` and `b` may hold in one state.
+pub fn may_both_hold(bounds: &Bounds, a: &Expr, b: &Expr) -> bool {
+    let env = Env {
+        bounds,
+        known: Vec::new(),
+    };
+    refine(&env, a, true).and_then(|e| refine(&e, b, true)).is_some()
+}
+
+/// Whether the step made of `ts`, when it does not err, can leave `cond`
+/// true and can leave it false (tested with `> 0` if `positive`, else
+/// `!= 0`): neither when the step never fires.
+pub fn after_step(
+    m: &Model,
+    bounds: &Bounds,
+    ts: &[&Transition],
+    cond: &Expr,
+    positive: bool,
+) -> (bool, bool) {
+    let mut run = Run::new(bounds);
+    let Some(env) = run.step(m, ts) else {
+        return (false, false);
+    };
+    let mut err = false;
+    let v = eval(cond, &env, &mut err);
+    if err {
+        return (true, true);
+    }
+    if positive {
+        (v.1 > 0, v.0 <= 0)
+    } else {
+        (v != (0, 0), v.0 <= 0 && v.1 >= 0)
+    }
 }
 
 #[cfg(test)]

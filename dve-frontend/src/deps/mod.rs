@@ -60,6 +60,9 @@ pub enum GroupKind {
 pub struct Group {
     pub kind: GroupKind,
     pub reads: Set,
+    /// What the step itself reads (effects, values, indices; a guard that may
+    /// err too): its outcome, once enabled, depends on nothing else.
+    pub action_reads: Set,
     pub may_write: Set,
     pub must_write: Set,
     /// Indices into [`Deps::conjuncts`]; the group is enabled exactly when
@@ -127,6 +130,7 @@ pub struct Deps {
     pub irreducible: Option<String>,
     /// Per process, the committed flag of each control state.
     committed: Vec<Vec<bool>>,
+    bounds: may_error::Bounds,
     state_offsets: Vec<usize>,
     buffers: Vec<Option<(usize, u32)>>,
 }
@@ -388,16 +392,24 @@ impl Deps {
                 let movers = ts.iter().map(|t| t.process).collect();
                 cs.push(conjuncts.add(ConjunctKind::NoneCommitted { movers }, committed_slots.clone()));
             }
+            let mut action_reads = reads.clone();
             for &c in &cs {
                 reads.extend(&conjuncts.0[c].reads);
             }
+            for t in &ts {
+                if let (Some(g), true) = (&t.guard, may_error::guard_may_err(&bounds, &t.guard)) {
+                    map.expr_reads(g, &mut action_reads);
+                }
+            }
             normalise(&mut reads);
+            normalise(&mut action_reads);
             normalise(&mut may);
             normalise(&mut must);
             normalise(&mut cs);
             groups.push(Group {
                 kind,
                 reads,
+                action_reads,
                 may_write: may,
                 must_write: must,
                 conjuncts: cs,
@@ -429,6 +441,13 @@ impl Deps {
                         let full = matches!(c.kind, ConjunctKind::BufferNotFull { .. });
                         (on(full), on(!full))
                     }
+                    // What the step leaves of the guard, when it writes what
+                    // the guard reads.
+                    ConjunctKind::Guard(ref e, test) if meets(&group.may_write, &c.reads) => {
+                        let ts: Vec<&Transition> =
+                            group.transitions().iter().map(|&t| &m.transitions[t]).collect();
+                        may_error::after_step(m, &bounds, &ts, e, test == Test::Positive)
+                    }
                     _ => {
                         let w = meets(&group.may_write, &c.reads);
                         (w, w)
@@ -448,6 +467,7 @@ impl Deps {
             conjuncts,
             irreducible,
             committed: m.processes.iter().map(|p| p.committed.clone()).collect(),
+            bounds,
             state_offsets: m.processes.iter().map(|p| p.state_offset).collect(),
             buffers: m
                 .channels
@@ -458,16 +478,18 @@ impl Deps {
     }
 
     /// Two conjuncts may hold in one state: false for two control states of
-    /// one process, and for "no other process is committed" with a
-    /// committed state of another process.
+    /// one process, for "no other process is committed" with a committed
+    /// state of another process, and for two guard comparisons of a
+    /// variable with constants that no value meets (`x < 3`, `x == 5`).
     pub fn may_be_coenabled(&self, a: usize, b: usize) -> bool {
-        use ConjunctKind::{Control, NoneCommitted};
+        use ConjunctKind::{Control, Guard, NoneCommitted};
         match (&self.conjuncts[a].kind, &self.conjuncts[b].kind) {
             (Control { process: p, state: s }, Control { process: q, state: t }) => p != q || s == t,
             (Control { process, state }, NoneCommitted { movers })
             | (NoneCommitted { movers }, Control { process, state }) => {
                 movers.contains(process) || !self.committed[*process][*state as usize]
             }
+            (Guard(a, _), Guard(b, _)) => may_error::may_both_hold(&self.bounds, a, b),
             _ => true,
         }
     }
@@ -478,12 +500,23 @@ impl Deps {
         a.iter().all(|&x| b.iter().all(|&y| self.may_be_coenabled(x, y)))
     }
 
-    /// Two groups may not commute when neither errs: one may write what the
-    /// other reads or writes. (An erroneous step changes every slot; what
-    /// that asks of a reduction is [`Group::may_err`]'s to say.)
+    /// Two groups may not commute when neither errs (they do not accord):
+    /// one may disable the other (it is in the necessary disabling set of
+    /// one of the other's conjuncts), or may write what the other's step
+    /// reads or writes. (An erroneous step changes every slot; what that
+    /// asks of a reduction is [`Group::may_err`]'s to say.)
     pub fn dependent(&self, g: usize, h: usize) -> bool {
         let (a, b) = (&self.groups[g], &self.groups[h]);
-        meets(&a.may_write, &b.reads) || meets(&a.may_write, &b.may_write) || meets(&b.may_write, &a.reads)
+        let disables = |x: usize, y: &Group| {
+            y.conjuncts
+                .iter()
+                .any(|&c| self.conjuncts[c].disabling.binary_search(&x).is_ok())
+        };
+        meets(&a.may_write, &b.action_reads)
+            || meets(&a.may_write, &b.may_write)
+            || meets(&b.may_write, &a.action_reads)
+            || disables(g, b)
+            || disables(h, a)
     }
 
     fn control(&self, p: usize, s: &[u8]) -> u16 {

@@ -191,3 +191,23 @@ fn a_receiver_guard_that_may_err_makes_the_model_irreducible() {
     );
     assert!(d.irreducible.as_deref().unwrap().contains("§8.2"));
 }
+
+#[test]
+fn what_a_step_leaves_of_a_guard_and_exclusive_guards() {
+    let (_, d) = deps(
+        "byte x;
+         process P { state a; init a; trans a -> a { guard x < 3; }, a -> a { guard x == 5; }; }
+         process Q { state q; init q; trans q -> q { effect x = 5; }, q -> q { effect x = 0; }; }
+         system async;",
+    );
+    // Conjuncts: P in a, x < 3, x == 5, Q in q.
+    assert_eq!(guard(&d, 1), "guard NonZero");
+    let c = &d.conjuncts[1];
+    assert_eq!((c.enabling.clone(), c.disabling.clone()), (vec![3], vec![2]));
+    let c = &d.conjuncts[2];
+    assert_eq!((c.enabling.clone(), c.disabling.clone()), (vec![2], vec![3]));
+    assert!(!d.may_be_coenabled(1, 2));
+    assert!(!d.groups_may_be_coenabled(0, 1));
+    // `x = 5` may disable `x < 3`; both write x.
+    assert!(d.dependent(0, 2) && d.dependent(2, 3));
+}
