@@ -27,9 +27,14 @@
 //!
 //! **Per conjunct** the necessary enabling set (groups that can make it true
 //! from false) and the necessary disabling set (groups that can make it
-//! false from true), and a may-be-co-enabled relation between conjuncts:
-//! two different control states of one process are never co-enabled, all
-//! else may be.
+//! false from true), by a step that does not err: moves into or out of the
+//! control state, sends or receives on the buffer, and for a guard the
+//! groups writing what it reads, less those after which the guard is known
+//! to be always false (not enabling) or always true (not disabling). A
+//! may-be-co-enabled relation between conjuncts
+//! ([`Deps::may_be_coenabled`]): two control states of one process, "no
+//! other process committed" and another's committed state, and comparisons
+//! of variables with constants that no value meets are never co-enabled.
 //!
 //! **Errors**: [`Group::may_err`] is false only where an interval analysis
 //! ([`may_error`]) shows the group never raises a run-time error; an
