@@ -18,6 +18,7 @@
 //! ```
 
 pub mod ast;
+pub mod deps;
 pub mod diag;
 pub mod interp;
 pub mod ir;

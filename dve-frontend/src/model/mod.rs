@@ -107,6 +107,20 @@ impl SuccBuf {
             self.states.truncate(self.states.len() - self.state_len);
         }
     }
+    /// Keeps only the entries `i` for which `keep(i)` holds, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
+        let n = self.state_len;
+        let mut kept = 0;
+        for i in 0..self.entries.len() {
+            if keep(i) {
+                self.entries[kept] = self.entries[i];
+                self.states.copy_within(i * n..(i + 1) * n, kept * n);
+                kept += 1;
+            }
+        }
+        self.entries.truncate(kept);
+        self.states.truncate(kept * n);
+    }
     pub fn state(&self, i: usize) -> &[u8] {
         &self.states[i * self.state_len..(i + 1) * self.state_len]
     }

@@ -8,5 +8,6 @@ pub mod caching;
 pub mod check;
 pub mod dbdfs;
 pub mod exhaustive;
+pub mod por;
 pub mod random;
 pub mod simulate;

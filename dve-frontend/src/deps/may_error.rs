@@ -1,0 +1,630 @@
+//! Which transition groups can raise a run-time error (§8.1), by interval
+//! analysis. First the bounds of every variable over all reachable states
+//! (and the error state, all zero), as the least fixpoint of "the initial
+//! value, or a value some step stores" (widened to the type's range for a
+//! variable still growing after [`ROUNDS`] rounds). Then each group is
+//! followed from its guards (comparisons with constants narrow the bounds)
+//! through its effects in order. "Cannot err" is a proof; "may err" only
+//! means the analysis could not show otherwise.
+
+use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
+
+/// A closed interval of values (in i64, so that i32 arithmetic cannot
+/// overflow it).
+type Iv = (i64, i64);
+
+const I32: Iv = (i32::MIN as i64, i32::MAX as i64);
+
+/// Rounds of the fixpoint before a growing bound is widened to its type.
+const ROUNDS: usize = 300;
+
+fn ty_range(ty: Ty) -> Iv {
+    (ty.min() as i64, ty.max() as i64)
+}
+
+fn hull(a: Iv, b: Iv) -> Iv {
+    (a.0.min(b.0), a.1.max(b.1))
+}
+
+/// Bounds of the variables in every reachable state: per variable (an
+/// array's elements share one), and which variable holds each byte.
+#[derive(Clone, Debug)]
+pub struct Bounds {
+    var_of_byte: Vec<usize>,
+    bound: Vec<Iv>,
+}
+
+impl Bounds {
+    /// The bounds of `m`'s variables, by fixpoint over every transition and
+    /// rendezvous pair.
+    pub fn of(m: &Model) -> Bounds {
+        let mut var_of_byte = vec![usize::MAX; m.state_len];
+        let mut bound = Vec::with_capacity(m.vars.len());
+        for (i, v) in m.vars.iter().enumerate() {
+            let w = v.ty.width();
+            let n = v.array_len.unwrap_or(1) as usize;
+            var_of_byte[v.offset..v.offset + w * n].fill(i);
+            let mut b = (0, 0);
+            for k in 0..n {
+                let val = crate::model::read_slot(&m.initial, v.offset + k * w, w, v.ty.signed());
+                b = hull(b, (val as i64, val as i64));
+            }
+            bound.push(b);
+        }
+        let mut bounds = Bounds { var_of_byte, bound };
+        let steps = all_steps(m);
+        let mut changes = vec![0usize; m.vars.len()];
+        loop {
+            let mut stores = Vec::new();
+            for ts in &steps {
+                let mut run = Run::new(&bounds);
+                run.stores = Some(Vec::new());
+                let _ = run.step(m, ts);
+                stores.extend(run.stores.unwrap_or_default());
+            }
+            let mut changed = false;
+            for (offset, iv) in stores {
+                let v = bounds.var_of_byte[offset];
+                let old = bounds.bound[v];
+                let mut new = hull(old, iv);
+                if new != old {
+                    changes[v] += 1;
+                    if changes[v] > ROUNDS {
+                        let ty = ty_range(m.vars[v].ty);
+                        new = (
+                            if new.0 < old.0 { ty.0 } else { new.0 },
+                            if new.1 > old.1 { ty.1 } else { new.1 },
+                        );
+                    }
+                    bounds.bound[v] = new;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return bounds;
+            }
+        }
+    }
+
+    fn get(&self, offset: usize, ty: Ty) -> Iv {
+        match self.var_of_byte.get(offset) {
+            Some(&v) if v != usize::MAX => self.bound[v],
+            _ => ty_range(ty),
+        }
+    }
+}
+
+/// Every step a state can take: each transition alone, each rendezvous
+/// pair (sender first); in a `system sync` model every transition alone
+/// (its sync part ignored, §7.9).
+fn all_steps(m: &Model) -> Vec<Vec<&Transition>> {
+    let mut out = Vec::new();
+    for t in &m.transitions {
+        if m.system == SystemKind::Sync {
+            out.push(vec![t]);
+            continue;
+        }
+        match &t.sync {
+            SyncKind::Recv { .. } => {}
+            SyncKind::Send { channel, .. } => {
+                for r in &m.transitions {
+                    if r.process != t.process
+                        && matches!(r.sync, SyncKind::Recv { channel: c, .. } if c == *channel)
+                    {
+                        out.push(vec![t, r]);
+                    }
+                }
+            }
+            _ => out.push(vec![t]),
+        }
+    }
+    out
+}
+
+/// What is known about the current values of scalar slots (by offset)
+/// beyond the bounds.
+#[derive(Clone)]
+struct Env<'a> {
+    bounds: &'a Bounds,
+    known: Vec<(usize, Iv)>,
+}
+
+impl Env<'_> {
+    fn get(&self, offset: usize, ty: Ty) -> Iv {
+        self.known
+            .iter()
+            .find(|(o, _)| *o == offset)
+            .map_or_else(|| self.bounds.get(offset, ty), |&(_, iv)| iv)
+    }
+    fn set(&mut self, offset: usize, iv: Iv) {
+        self.known.retain(|(o, _)| *o != offset);
+        self.known.push((offset, iv));
+    }
+    /// Forgets what is known about the bytes `from..to` (an array written at
+    /// an index not known statically).
+    fn forget(&mut self, from: usize, to: usize) {
+        self.known.retain(|(o, _)| *o < from || *o >= to);
+    }
+}
+
+/// Wraps a result that left the i32 range (evaluation wraps, §8.1).
+fn wrap(lo: i64, hi: i64) -> Iv {
+    if lo < I32.0 || hi > I32.1 {
+        I32
+    } else {
+        (lo, hi)
+    }
+}
+
+/// The values `e` takes when its evaluation does not err; sets `err` when
+/// it may.
+fn eval(e: &Expr, env: &Env, err: &mut bool) -> Iv {
+    match e {
+        Expr::Const(c) => (*c as i64, *c as i64),
+        Expr::Load { ty, offset } => env.get(*offset, *ty),
+        Expr::LoadIndex {
+            ty,
+            offset,
+            len,
+            index,
+        } => {
+            let i = in_bounds(eval(index, env, err), *len, err);
+            match i {
+                Some(i) if i.0 == i.1 => env.get(offset + i.0 as usize * ty.width(), *ty),
+                _ => env.bounds.get(*offset, *ty),
+            }
+        }
+        Expr::ConstIndex { values, index } => {
+            match in_bounds(eval(index, env, err), values.len() as u32, err) {
+                Some(i) => {
+                    let vals = &values[i.0 as usize..=i.1 as usize];
+                    let lo = vals.iter().min().map_or(0, |&v| v as i64);
+                    let hi = vals.iter().max().map_or(0, |&v| v as i64);
+                    (lo, hi)
+                }
+                None => I32,
+            }
+        }
+        Expr::InState { .. } => (0, 1),
+        Expr::Unary(op, a) => {
+            let a = eval(a, env, err);
+            match op {
+                UnOp::Neg => wrap(-a.1, -a.0),
+                UnOp::BitNot => (!a.1, !a.0),
+                UnOp::Not if a == (0, 0) => (1, 1),
+                UnOp::Not if a.0 > 0 || a.1 < 0 => (0, 0),
+                UnOp::Not => (0, 1),
+            }
+        }
+        Expr::Binary(op, a, b) => {
+            let x = eval(a, env, err);
+            // The right operand of a short-circuit operator is evaluated only
+            // when the left one lets it.
+            let rhs = |truth: bool, err: &mut bool| {
+                if let Some(env2) = refine(env, a, truth) {
+                    eval(b, &env2, err);
+                }
+                (0, 1)
+            };
+            match op {
+                BinOp::And | BinOp::Imply => rhs(true, err),
+                BinOp::Or => rhs(false, err),
+                _ => binary(*op, x, eval(b, env, err), err),
+            }
+        }
+    }
+}
+
+/// The part of `i` inside `0..len` (`None` if none); sets `err` if some is
+/// outside.
+fn in_bounds(i: Iv, len: u32, err: &mut bool) -> Option<Iv> {
+    if i.0 < 0 || i.1 >= len as i64 {
+        *err = true;
+    }
+    let (lo, hi) = (i.0.max(0), i.1.min(len as i64 - 1));
+    (lo <= hi).then_some((lo, hi))
+}
+
+fn binary(op: BinOp, x: Iv, y: Iv, err: &mut bool) -> Iv {
+    let corners = |f: fn(i64, i64) -> i64| {
+        let c = [f(x.0, y.0), f(x.0, y.1), f(x.1, y.0), f(x.1, y.1)];
+        wrap(*c.iter().min().unwrap(), *c.iter().max().unwrap())
+    };
+    match op {
+        BinOp::Add => wrap(x.0 + y.0, x.1 + y.1),
+        BinOp::Sub => wrap(x.0 - y.1, x.1 - y.0),
+        BinOp::Mul => corners(|a, b| a * b),
+        BinOp::Div | BinOp::Rem => {
+            // Division by zero, and i32::MIN / -1, are errors.
+            let zero = y.0 <= 0 && y.1 >= 0;
+            if zero || (y.0 <= -1 && y.1 >= -1 && x.0 == I32.0) {
+                *err = true;
+            }
+            let mx = x.0.abs().max(x.1.abs());
+            if op == BinOp::Div {
+                if zero {
+                    wrap(-mx, mx)
+                } else {
+                    corners(|a, b| a / b)
+                }
+            } else {
+                let m = (y.0.abs().max(y.1.abs()) - 1).min(mx).max(0);
+                (if x.0 >= 0 { 0 } else { -m }, if x.1 <= 0 { 0 } else { m })
+            }
+        }
+        BinOp::BitAnd if x.0 >= 0 || y.0 >= 0 => (
+            0,
+            if x.0 >= 0 && y.0 >= 0 {
+                x.1.min(y.1)
+            } else {
+                x.1.max(y.1)
+            },
+        ),
+        BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => I32,
+        // Comparisons: decided when the intervals decide them.
+        BinOp::Eq if x.0 == x.1 && x == y => (1, 1),
+        BinOp::Ne if x.1 < y.0 || y.1 < x.0 => (1, 1),
+        BinOp::Eq if x.1 < y.0 || y.1 < x.0 => (0, 0),
+        BinOp::Ne if x.0 == x.1 && x == y => (0, 0),
+        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => {
+            // As `l < r` or `l <= r`.
+            let (l, r) = if matches!(op, BinOp::Lt | BinOp::Le) {
+                (x, y)
+            } else {
+                (y, x)
+            };
+            let strict = matches!(op, BinOp::Lt | BinOp::Gt);
+            let (always, never) = if strict {
+                (l.1 < r.0, l.0 >= r.1)
+            } else {
+                (l.1 <= r.0, l.0 > r.1)
+            };
+            (if always { 1 } else { 0 }, if never { 0 } else { 1 })
+        }
+        _ => (0, 1),
+    }
+}
+
+/// `env` narrowed by `cond` being true (`truth`) or false; `None` when that
+/// cannot happen.
+fn refine<'a>(env: &Env<'a>, cond: &Expr, truth: bool) -> Option<Env<'a>> {
+    let mut out = env.clone();
+    match cond {
+        Expr::Unary(UnOp::Not, a) => return refine(env, a, !truth),
+        Expr::Binary(BinOp::And, a, b) if truth => {
+            let e = refine(env, a, true)?;
+            return refine(&e, b, true);
+        }
+        Expr::Binary(BinOp::Or, a, b) if !truth => {
+            let e = refine(env, a, false)?;
+            return refine(&e, b, false);
+        }
+        Expr::Binary(op, a, b) => {
+            let (op, ty, offset, c) = match (&**a, &**b) {
+                (Expr::Load { ty, offset }, Expr::Const(c)) => (*op, *ty, *offset, *c as i64),
+                (Expr::Const(c), Expr::Load { ty, offset }) => (mirror(*op), *ty, *offset, *c as i64),
+                _ => return Some(out),
+            };
+            let op = if truth { op } else { negate(op) };
+            let (lo, hi) = env.get(offset, ty);
+            let (lo, hi) = match op {
+                BinOp::Eq => (lo.max(c), hi.min(c)),
+                BinOp::Lt => (lo, hi.min(c - 1)),
+                BinOp::Le => (lo, hi.min(c)),
+                BinOp::Gt => (lo.max(c + 1), hi),
+                BinOp::Ge => (lo.max(c), hi),
+                BinOp::Ne if lo == c => (lo + 1, hi),
+                BinOp::Ne if hi == c => (lo, hi - 1),
+                _ => (lo, hi),
+            };
+            if lo > hi {
+                return None;
+            }
+            out.set(offset, (lo, hi));
+        }
+        _ => {}
+    }
+    Some(out)
+}
+
+/// `c op x` as `x op' c`.
+fn mirror(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        op => op,
+    }
+}
+
+/// `not (x op c)` as `x op' c` (comparisons only; others stay as they are
+/// and narrow nothing).
+fn negate(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Eq => BinOp::Ne,
+        BinOp::Ne => BinOp::Eq,
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        BinOp::Ge => BinOp::Lt,
+        _ => BinOp::Add,
+    }
+}
+
+/// One abstract execution of a step: whether it may err, and (for the
+/// bounds) the values it may store, by offset.
+struct Run<'a> {
+    bounds: &'a Bounds,
+    err: bool,
+    stores: Option<Vec<(usize, Iv)>>,
+}
+
+impl<'a> Run<'a> {
+    fn new(bounds: &'a Bounds) -> Run<'a> {
+        Run {
+            bounds,
+            err: false,
+            stores: None,
+        }
+    }
+
+    fn eval(&mut self, e: &Expr, env: &Env) -> Iv {
+        eval(e, env, &mut self.err)
+    }
+
+    /// Stores a value in `v` into `place`, the index evaluated in
+    /// `index_env`.
+    fn store(&mut self, place: &Place, v: Iv, index_env: &Env, env: &mut Env<'a>) {
+        let (lo, hi) = ty_range(place.ty);
+        if v.0 < lo || v.1 > hi {
+            self.err = true;
+        }
+        let v = (v.0.max(lo), v.1.min(hi));
+        if v.0 > v.1 {
+            return;
+        }
+        if let Some(s) = &mut self.stores {
+            s.push((place.offset, v));
+        }
+        match &place.index {
+            None => env.set(place.offset, v),
+            Some((len, idx)) => {
+                let w = place.ty.width();
+                match in_bounds(eval(idx, index_env, &mut self.err), *len, &mut self.err) {
+                    Some(i) if i.0 == i.1 => env.set(place.offset + i.0 as usize * w, v),
+                    _ => env.forget(place.offset, place.offset + *len as usize * w),
+                }
+            }
+        }
+    }
+
+    fn effects(&mut self, t: &Transition, env: &mut Env<'a>) {
+        for Assign { place, value } in &t.effects {
+            let v = self.eval(value, env);
+            let e = env.clone();
+            self.store(place, v, &e, env);
+        }
+    }
+
+    /// Follows the step made of `ts` (one transition, or a rendezvous
+    /// sender then receiver) from its guards; a guard's own errors are not
+    /// counted ([`Deps`](super::Deps) asks [`guard_may_err`]). Returns what
+    /// is known after it, `None` when its guards cannot all hold.
+    fn step(&mut self, m: &Model, ts: &[&Transition]) -> Option<Env<'a>> {
+        let mut env0 = Env {
+            bounds: self.bounds,
+            known: Vec::new(),
+        };
+        for t in ts {
+            if let Some(g) = &t.guard {
+                env0 = refine(&env0, g, true)?;
+            }
+        }
+        let mut env = env0.clone();
+        match (&ts[0].sync, ts.get(1)) {
+            (SyncKind::Send { channel, values }, Some(r)) => {
+                let SyncKind::Recv { targets, .. } = &r.sync else {
+                    self.err = true;
+                    return Some(env);
+                };
+                if values.len() != targets.len() {
+                    self.err = true;
+                }
+                let types = m.channels[*channel].item_types.as_deref();
+                for (i, (v, target)) in values.iter().zip(targets).enumerate() {
+                    let mut val = self.eval(v, &env);
+                    if let Some(ty) = types.and_then(|ts| ts.get(i)) {
+                        if val.0 < ty.min() as i64 || val.1 > ty.max() as i64 {
+                            val = ty_range(*ty);
+                        }
+                    }
+                    self.store(target, val, &env0, &mut env);
+                }
+                self.effects(r, &mut env);
+                self.effects(ts[0], &mut env);
+            }
+            (SyncKind::BufSend { values, .. }, _) => {
+                self.effects(ts[0], &mut env);
+                for v in values {
+                    self.eval(v, &env);
+                }
+            }
+            (SyncKind::BufRecv { channel, targets }, _) => {
+                self.effects(ts[0], &mut env);
+                let types = m.channels[*channel].item_types.as_deref().unwrap_or(&[]);
+                for (i, target) in targets.iter().enumerate() {
+                    match types.get(i) {
+                        Some(ty) => self.store(target, ty_range(*ty), &env0, &mut env),
+                        None => self.err = true,
+                    }
+                }
+            }
+            (SyncKind::None | SyncKind::Send { .. } | SyncKind::Recv { .. }, None) => {
+                self.effects(ts[0], &mut env)
+            }
+            _ => self.err = true,
+        }
+        Some(env)
+    }
+}
+
+/// Whether evaluating `guard` may err (§8.2).
+pub fn guard_may_err(bounds: &Bounds, guard: &Option<Expr>) -> bool {
+    let env = Env {
+        bounds,
+        known: Vec::new(),
+    };
+    let mut err = false;
+    if let Some(g) = guard {
+        eval(g, &env, &mut err);
+    }
+    err
+}
+
+/// Whether the step made of `ts` (one local or buffered transition, or a
+/// rendezvous sender then receiver) may err once its guards hold (guard
+/// errors are [`guard_may_err`]'s).
+pub fn effects_may_err(m: &Model, bounds: &Bounds, ts: &[&Transition]) -> bool {
+    let mut run = Run::new(bounds);
+    let _ = run.step(m, ts);
+    run.err
+}
+
+/// Whether `a` and `b` may hold in one state.
+pub fn may_both_hold(bounds: &Bounds, a: &Expr, b: &Expr) -> bool {
+    let env = Env {
+        bounds,
+        known: Vec::new(),
+    };
+    refine(&env, a, true).and_then(|e| refine(&e, b, true)).is_some()
+}
+
+/// Whether the step made of `ts`, when it does not err, can leave `cond`
+/// true and can leave it false (tested with `> 0` if `positive`, else
+/// `!= 0`): neither when the step never fires.
+pub fn after_step(
+    m: &Model,
+    bounds: &Bounds,
+    ts: &[&Transition],
+    cond: &Expr,
+    positive: bool,
+) -> (bool, bool) {
+    let mut run = Run::new(bounds);
+    let Some(env) = run.step(m, ts) else {
+        return (false, false);
+    };
+    let mut err = false;
+    let v = eval(cond, &env, &mut err);
+    if err {
+        return (true, true);
+    }
+    if positive {
+        (v.1 > 0, v.0 <= 0)
+    } else {
+        (v != (0, 0), v.0 <= 0 && v.1 >= 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_group_may_err(src: &str) -> bool {
+        let m = crate::load_str("t.dve", src).unwrap();
+        // Without the bounds: every variable anywhere in its type.
+        let mut b = Bounds::of(&m);
+        for (v, var) in m.vars.iter().enumerate() {
+            b.bound[v] = ty_range(var.ty);
+        }
+        let t = &m.transitions[0];
+        guard_may_err(&b, &t.guard) || effects_may_err(&m, &b, &[t])
+    }
+
+    fn with_trans(decls: &str, body: &str) -> String {
+        format!("{decls} process P {{ state a; init a; trans a -> a {{ {body} }}; }} system async;")
+    }
+
+    #[test]
+    fn increments_are_safe_only_under_a_bounding_guard() {
+        assert!(first_group_may_err(&with_trans("byte x;", "effect x = x + 1;")));
+        assert!(!first_group_may_err(&with_trans(
+            "byte x;",
+            "guard x < 255; effect x = x + 1;"
+        )));
+        assert!(!first_group_may_err(&with_trans(
+            "byte x;",
+            "guard not (x >= 255); effect x = x + 1;"
+        )));
+        assert!(first_group_may_err(&with_trans(
+            "byte x;",
+            "guard x < 255; effect x = x + 1, x = x + 1;"
+        )));
+        assert!(!first_group_may_err(&with_trans(
+            "byte x;",
+            "effect x = (x + 1) % 256;"
+        )));
+        assert!(!first_group_may_err(&with_trans(
+            "byte x; int y;",
+            "effect y = x * 100;"
+        )));
+        assert!(first_group_may_err(&with_trans(
+            "byte x; int y;",
+            "effect y = x * 200;"
+        )));
+    }
+
+    #[test]
+    fn indices_divisions_and_guards() {
+        assert!(first_group_may_err(&with_trans(
+            "byte a[3]; byte i;",
+            "effect a[i] = 1;"
+        )));
+        assert!(!first_group_may_err(&with_trans(
+            "byte a[3]; byte i;",
+            "guard i < 3; effect a[i] = 1;"
+        )));
+        assert!(first_group_may_err(&with_trans(
+            "byte a[3]; byte i;",
+            "guard a[i] == 0;"
+        )));
+        assert!(!first_group_may_err(&with_trans(
+            "byte a[3]; byte i;",
+            "guard i < 3 && a[i] == 0;"
+        )));
+        assert!(first_group_may_err(&with_trans(
+            "byte x, y;",
+            "effect x = 10 / y;"
+        )));
+        assert!(!first_group_may_err(&with_trans(
+            "byte x, y;",
+            "guard y > 0; effect x = 10 / y;"
+        )));
+        // Constant-index knowledge is forgotten once the array is written at an
+        // unknown index.
+        assert!(first_group_may_err(&with_trans(
+            "byte a[3]; byte i, x;",
+            "guard a[0] == 0 && i < 3; effect a[i] = 255, x = a[0] + 1;"
+        )));
+    }
+
+    #[test]
+    fn bounds_are_the_values_reachable_states_hold() {
+        let src = "byte n, x = 3, a[3]; int d;
+            process P { state s, t; init s;
+              trans s -> s { guard n != 10; effect n = n + 1, a[n - 1] = x; },
+                    s -> t { guard n == 10; effect d = d - 1; },
+                    t -> t { effect d = d - 1; }; }
+            system async;";
+        let m = crate::load_str("t.dve", src).unwrap();
+        let b = Bounds::of(&m);
+        // n: 0..10; x: 3 (or 0 in the error state); a: what x holds; d: not
+        // bounded below but by its type.
+        assert_eq!(b.bound, [(0, 10), (0, 3), (0, 3), (-32768, 0)]);
+        assert_eq!(m.vars.len(), 4);
+        let t = &m.transitions[0];
+        // a[n - 1] with n up to 10 may leave a[0..3]; n + 1 stays a byte.
+        assert!(effects_may_err(&m, &b, &[t]));
+        assert!(effects_may_err(&m, &b, &[&m.transitions[2]]));
+    }
+}

@@ -1,0 +1,211 @@
+//! Partial-order reduction (`algo::por`) against the full search: through
+//! the engine's exhaustive BFS, on both backends, the reduced search keeps
+//! exactly the deadlock states of the full one (as state vectors), stores at
+//! most as many states, and reaches the error state exactly when the full
+//! search does. On hand-written models and on the smallest complete
+//! instance of every BEEM family (at most 300,000 states).
+//!
+//! `cargo test --release -p harness --test por -- --nocapture` also prints
+//! the table of `results/por/NOTES.md`.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use dve_frontend::ir;
+use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
+use harness::algo::exhaustive::{explore, ExploreOptions, Outcome};
+use harness::algo::por::Por;
+use harness::model::backend::{build, Backend};
+use harness::model::beem::Beem;
+
+const MAX_STATES: u64 = 300_000;
+
+/// Records what the search met: the deadlock states and whether a step
+/// erred (led to the error state).
+struct Recorder<'a> {
+    inner: &'a dyn NextState,
+    deadlocks: Mutex<BTreeSet<Vec<u8>>>,
+    error: AtomicBool,
+}
+
+impl NextState for Recorder<'_> {
+    fn info(&self) -> &ModelInfo {
+        self.inner.info()
+    }
+    fn initial_state(&self, out: &mut [u8]) {
+        self.inner.initial_state(out)
+    }
+    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        self.inner.successors(src, out);
+        if out.is_empty() {
+            self.deadlocks.lock().unwrap().insert(src.to_vec());
+        }
+        if out.entries().iter().any(|e| e.error) {
+            self.error.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+struct Searched {
+    states: u64,
+    deadlocks: BTreeSet<Vec<u8>>,
+    error: bool,
+}
+
+fn search(model: &dyn NextState) -> Searched {
+    let rec = Recorder {
+        inner: model,
+        deadlocks: Mutex::new(BTreeSet::new()),
+        error: AtomicBool::new(false),
+    };
+    let r = explore(&rec, &ExploreOptions::default());
+    assert_eq!(r.result, Outcome::Complete);
+    let deadlocks = rec.deadlocks.into_inner().unwrap();
+    assert_eq!(r.deadlocks, Some(deadlocks.len() as u64));
+    Searched {
+        states: r.states,
+        deadlocks,
+        error: rec.error.load(Ordering::Relaxed),
+    }
+}
+
+/// Full and reduced state counts of `m` on `backend`, after checking that
+/// the reduction keeps the deadlocks and the error state.
+fn compare(name: &str, m: &ir::Model, backend: Backend) -> (u64, u64) {
+    let full = search(build(m.clone(), backend).model.as_ref());
+    let por = Por::new(m, build(m.clone(), backend).model);
+    let reduced = search(&por);
+    assert!(
+        reduced.states <= full.states,
+        "{name} ({backend}): {} reduced states > {} full",
+        reduced.states,
+        full.states
+    );
+    assert_eq!(
+        reduced.deadlocks.len(),
+        full.deadlocks.len(),
+        "{name} ({backend}): deadlock counts differ"
+    );
+    assert!(
+        reduced.deadlocks == full.deadlocks,
+        "{name} ({backend}): deadlock states differ"
+    );
+    assert_eq!(
+        reduced.error, full.error,
+        "{name} ({backend}): error reachability differs"
+    );
+    (full.states, reduced.states)
+}
+
+fn both_backends(name: &str, src: &str) -> (u64, u64) {
+    let m = dve_frontend::load_str(name, src).unwrap();
+    let jit = compare(name, &m, Backend::Jit);
+    assert_eq!(
+        compare(name, &m, Backend::Interp),
+        jit,
+        "{name}: the backends differ"
+    );
+    jit
+}
+
+/// `n` processes counting to 3 each, then stopping: one deadlock.
+fn counters(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s += &format!(
+            "process P{i} {{ byte k; state a, b; init a; trans a -> a {{ guard k < 3; effect k = k + 1; }}, \
+             a -> b {{ guard k == 3; }}; }}\n"
+        );
+    }
+    s + "system async;"
+}
+
+#[test]
+fn independent_processes_are_reduced_and_keep_their_deadlock() {
+    let (full, reduced) = both_backends("counters", &counters(3));
+    assert_eq!(full, 5 * 5 * 5);
+    assert!(reduced < full / 4, "{reduced} of {full}");
+}
+
+#[test]
+fn an_error_far_from_a_looping_process_stays_reachable() {
+    // P loops forever, independent of Q; Q's increment overflows at 255 and
+    // the error state (where Q restarts at its first state) leads on.
+    let src = "process P { byte t; state a; init a; trans a -> a { effect t = 1 - t; }; }
+               process Q { byte k; state z, q, stop; init q;
+                 trans q -> q { guard k != 7; effect k = k + 1; }, q -> stop { guard k == 7; }; }
+               system async;";
+    both_backends("error", src);
+    let src = src.replace("k + 1", "k + 100");
+    let m = dve_frontend::load_str("error", &src).unwrap();
+    assert!(search(build(m, Backend::Interp).model.as_ref()).error);
+    both_backends("error", &src);
+}
+
+#[test]
+fn rendezvous_buffers_and_committed_states() {
+    let rendezvous = "byte x; channel c, d;
+        process P { state p0, p1, p2; init p0;
+          trans p0 -> p1 { sync c!1; }, p1 -> p2 { sync d!x; }, p1 -> p0 { guard x > 2; }; }
+        process Q { byte y; state q0, q1; init q0;
+          trans q0 -> q1 { sync c?y; }, q1 -> q0 { guard x < 4; effect x = x + y; }; }
+        process R { byte z; state r0, r1; init r0;
+          trans r0 -> r1 { sync d?z; }, r1 -> r0 { guard z < 5; effect z = z + 1; }; }
+        system async;";
+    both_backends("rendezvous", rendezvous);
+    let buffered = "channel {byte} q[2];
+        process S { byte n; state s0, s1; init s0; commit s1;
+          trans s0 -> s1 { guard n < 3; sync q!n; }, s1 -> s0 { effect n = n + 1; }; }
+        process R { byte v, w; state r0, r1; init r0;
+          trans r0 -> r1 { sync q?v; }, r1 -> r0 { guard w < 2; effect w = w + 1; }; }
+        process T { byte k; state t0; init t0; trans t0 -> t0 { guard k < 4; effect k = k + 1; }; }
+        system async;";
+    both_backends("buffered", buffered);
+    // Reduced in some states (where S has stopped), though every state stays
+    // reachable another way.
+    let m = dve_frontend::load_str("buffered", buffered).unwrap();
+    let por = Por::new(&m, build(m.clone(), Backend::Interp).model);
+    search(&por);
+    assert!(por.stats().reduced > 0, "{:?}", por.stats());
+}
+
+/// The smallest complete instance of every family, up to `MAX_STATES`.
+fn sample(beem: &Beem) -> Vec<(String, u64)> {
+    let mut best: Vec<(String, String, u64)> = Vec::new();
+    for row in beem.instances().unwrap() {
+        let Some(states) = row.states.filter(|&s| row.complete && s <= MAX_STATES) else {
+            continue;
+        };
+        match best.iter_mut().find(|b| b.0 == row.family) {
+            Some(b) if b.2 <= states => {}
+            Some(b) => *b = (row.family, row.instance, states),
+            None => best.push((row.family, row.instance, states)),
+        }
+    }
+    best.into_iter().map(|b| (b.1, b.2)).collect()
+}
+
+#[test]
+fn beem_sample_keeps_deadlocks_and_errors() {
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    println!("| instance | full states | reduced states | share |");
+    println!("|---|---:|---:|---:|");
+    for (instance, beem_states) in sample(&beem) {
+        let m = dve_frontend::load_file(&beem.model_path(&instance)).unwrap();
+        let (full, reduced) = compare(&instance, &m, Backend::Jit);
+        assert_eq!(
+            full, beem_states,
+            "{instance}: the full search misses BEEM's count"
+        );
+        assert_eq!(
+            compare(&instance, &m, Backend::Interp),
+            (full, reduced),
+            "{instance}: the backends differ"
+        );
+        println!(
+            "| {instance} | {full} | {reduced} | {:.3} |",
+            reduced as f64 / full as f64
+        );
+    }
+}
