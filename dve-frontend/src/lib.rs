@@ -22,6 +22,7 @@ pub mod diag;
 pub mod interp;
 pub mod ir;
 pub mod lexer;
+pub mod ltl;
 pub mod model;
 pub mod parser;
 pub mod sema;
@@ -42,6 +43,13 @@ pub enum LoadError {
     /// Syntax or semantic errors, with positions; Display renders them all.
     #[error("{0}")]
     Model(Diagnostics),
+    /// `--ltl-property K` past the properties of an `.ltl` file.
+    #[error("{}: there is no property {index} (the file states {count}, numbered from 1)", path.display())]
+    NoSuchProperty {
+        path: PathBuf,
+        index: usize,
+        count: usize,
+    },
 }
 
 /// Parses and checks a model given as text; `name` is used in messages and
@@ -101,7 +109,7 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
     Ok(Loaded { model, exprs: out })
 }
 
-fn model_name(name: &str) -> String {
+pub(crate) fn model_name(name: &str) -> String {
     Path::new(name)
         .file_name()
         .map(|f| f.to_string_lossy().trim_end_matches(".dve").to_string())
@@ -121,7 +129,7 @@ pub fn load_file(path: &Path) -> Result<ir::Model, LoadError> {
 }
 
 /// Reads a model file as UTF-8 text; a binary file is a positioned error.
-fn read_source(path: &Path) -> Result<String, LoadError> {
+pub(crate) fn read_source(path: &Path) -> Result<String, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,

@@ -89,7 +89,8 @@ impl RunError {
     }
     pub(crate) fn load(e: dve_frontend::LoadError) -> RunError {
         match &e {
-            dve_frontend::LoadError::Io { path, .. } => RunError {
+            dve_frontend::LoadError::Io { path, .. }
+            | dve_frontend::LoadError::NoSuchProperty { path, .. } => RunError {
                 file: Some(path.display().to_string()),
                 ..RunError::input(e.to_string())
             },
