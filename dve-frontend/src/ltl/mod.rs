@@ -6,12 +6,14 @@
 //! checked by the model's own expression checker, so an unknown variable is
 //! reported at its line and column inside the formula (or the file).
 
+mod buchi;
 mod file;
 mod formula;
 mod lexer;
 mod load;
 mod parse;
 
+pub use buchi::{translate, Buchi, Label};
 pub use file::parse_file;
 pub use formula::Ltl;
 pub use load::{load, Loaded, Source};
