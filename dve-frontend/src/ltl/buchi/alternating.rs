@@ -26,11 +26,16 @@ pub(super) enum Nnf {
     Release(Box<Nnf>, Box<Nnf>),
 }
 
+// `and` and `or` fold constants and apply LTL2BA's rewritings that share
+// an operand: (a R b) && (a R c) = a R (b && c), (a U c) && (b U c) =
+// (a && b) U c, and dually for `or`.
 fn and(a: Nnf, b: Nnf) -> Nnf {
     match (a, b) {
         (Nnf::False, _) | (_, Nnf::False) => Nnf::False,
         (Nnf::True, x) | (x, Nnf::True) => x,
         (a, b) if a == b => a,
+        (Nnf::Release(a, b), Nnf::Release(c, d)) if a == c => release(*a, and(*b, *d)),
+        (Nnf::Until(a, b), Nnf::Until(c, d)) if b == d => until(and(*a, *c), *b),
         (a, b) => Nnf::And(Box::new(a), Box::new(b)),
     }
 }
@@ -40,6 +45,8 @@ fn or(a: Nnf, b: Nnf) -> Nnf {
         (Nnf::True, _) | (_, Nnf::True) => Nnf::True,
         (Nnf::False, x) | (x, Nnf::False) => x,
         (a, b) if a == b => a,
+        (Nnf::Until(a, b), Nnf::Until(c, d)) if a == c => until(*a, or(*b, *d)),
+        (Nnf::Release(a, b), Nnf::Release(c, d)) if b == d => release(or(*a, *c), *b),
         (a, b) => Nnf::Or(Box::new(a), Box::new(b)),
     }
 }

@@ -23,12 +23,19 @@ pub(super) fn gba(vwaa: &mut Vwaa) -> Result<(Automaton, usize), String> {
     }
     let mut index: HashMap<Conj, usize> = HashMap::new();
     let mut edges: Vec<Vec<Edge>> = vec![Vec::new()];
-    // State 0 is a fresh initial state taking the moves of each initial
-    // conjunction (the formula may be a disjunction of several).
-    let mut init_moves: Vec<Move> = Vec::new();
-    for c in vwaa.initial.clone() {
-        init_moves.extend(moves_of(vwaa, &c));
-    }
+    let initial = vwaa.initial.clone();
+    let init_moves = if let [only] = &initial[..] {
+        index.insert(only.clone(), 0);
+        moves_of(vwaa, only)
+    } else {
+        // A fresh initial state taking the moves of each initial
+        // conjunction (the formula is a disjunction of several).
+        let mut m: Vec<Move> = Vec::new();
+        for c in &initial {
+            m.extend(moves_of(vwaa, c));
+        }
+        m
+    };
     let mut todo = vec![(0usize, init_moves)];
     while let Some((s, moves)) = todo.pop() {
         let moves: Vec<(Label, Conj, u64)> = moves

@@ -107,9 +107,19 @@ pub fn translate(f: &Ltl, atoms: usize, negate: bool) -> Result<Buchi, String> {
     let mut vwaa = alternating::Vwaa::new(&nnf);
     let (g, sets) = generalised::gba(&mut vwaa)?;
     let g = merge_equivalent(prune_dominated(g));
-    let b = merge_equivalent(prune_dominated(degeneralise(&g, sets)));
-    let live = live_states(&b);
-    Ok(renumber(&b, |s| live[s]).into_buchi(atoms))
+    // Starting the counter at either end gives the same language; the
+    // smaller automaton is kept.
+    let best = [0, sets]
+        .into_iter()
+        .map(|start| {
+            let b = merge_equivalent(transient_not_accepting(prune_dominated(degeneralise(
+                &g, sets, start,
+            ))));
+            let live = live_states(&b);
+            renumber(&b, |s| live[s]).into_buchi(atoms)
+        })
+        .min_by_key(|b| (b.states.len(), b.transitions()));
+    Ok(best.expect("two candidates"))
 }
 
 /// The automaton the stages share: `edges[s]`, an acceptance mask per
@@ -130,8 +140,10 @@ struct Edge {
 
 /// Counter degeneralisation (section 5 of the paper): state `(q, i)` has
 /// seen the acceptance sets before `i` since the last accepting visit;
-/// `(q, sets)` is accepting and starts counting again.
-fn degeneralise(g: &Automaton, sets: usize) -> Automaton {
+/// `(q, sets)` is accepting and starts counting again. The run starts at
+/// `(init, start)`: 0 as in the paper, or `sets` as LTL2BA does (one
+/// accepting visit more or less at the start changes no word's acceptance).
+fn degeneralise(g: &Automaton, sets: usize, start: usize) -> Automaton {
     if sets == 0 {
         return Automaton {
             init: g.init,
@@ -146,10 +158,10 @@ fn degeneralise(g: &Automaton, sets: usize) -> Automaton {
         }
         k
     };
-    let mut index: HashMap<(usize, usize), usize> = HashMap::from([((g.init, 0), 0)]);
-    let mut todo = vec![(g.init, 0usize)];
+    let mut index: HashMap<(usize, usize), usize> = HashMap::from([((g.init, start), 0)]);
+    let mut todo = vec![(g.init, start)];
     let mut edges = vec![Vec::new()];
-    let mut accepting = vec![false];
+    let mut accepting = vec![start == sets];
     while let Some((q, i)) = todo.pop() {
         let s = index[&(q, i)];
         for e in &g.edges[q] {
@@ -196,52 +208,91 @@ fn prune_dominated(mut a: Automaton) -> Automaton {
     a
 }
 
-/// Merges states with the same acceptance and the same outgoing edges
-/// (after renaming merged targets), until nothing changes.
-fn merge_equivalent(mut a: Automaton) -> Automaton {
+/// Merges bisimilar states: the coarsest partition, refined from the
+/// accepting flag, in which two states of a class have the same labels and
+/// acceptance sets to the same classes. The quotient accepts the same words.
+fn merge_equivalent(a: Automaton) -> Automaton {
+    let n = a.edges.len();
+    let mut class: Vec<usize> = a.accepting.iter().map(|&x| usize::from(x)).collect();
+    let mut count = 0;
     loop {
-        let n = a.edges.len();
-        let mut class: HashMap<(bool, Vec<Edge>), usize> = HashMap::new();
-        let mut rep = vec![0; n];
-        for (s, es) in a.edges.iter().enumerate() {
-            let mut sig = es.clone();
-            // A self-loop is the same in two states whatever their names.
-            for e in &mut sig {
-                if e.to == s {
-                    e.to = usize::MAX;
-                }
-            }
-            sig.sort();
-            let key = (a.accepting[s], sig);
-            rep[s] = *class.entry(key).or_insert(s);
-        }
-        if rep.iter().enumerate().all(|(s, &r)| s == r) {
+        let mut ids: HashMap<(usize, Vec<Edge>), usize> = HashMap::new();
+        let next: Vec<usize> = (0..n)
+            .map(|s| {
+                let mut sig: Vec<Edge> = a.edges[s]
+                    .iter()
+                    .map(|e| Edge {
+                        to: class[e.to],
+                        ..*e
+                    })
+                    .collect();
+                sig.sort();
+                sig.dedup();
+                let k = ids.len();
+                *ids.entry((class[s], sig)).or_insert(k)
+            })
+            .collect();
+        let stable = ids.len() == count;
+        count = ids.len();
+        class = next;
+        if stable {
             break;
         }
-        for es in &mut a.edges {
-            for e in es.iter_mut() {
-                e.to = rep[e.to];
-            }
+    }
+    // The quotient: each class keeps its first state's edges, renamed.
+    let mut first = vec![usize::MAX; count];
+    for s in 0..n {
+        if first[class[s]] == usize::MAX {
+            first[class[s]] = s;
         }
-        a.init = rep[a.init];
-        a = prune_dominated(renumber(&a, |s| rep[s] == s));
+    }
+    let quotient = Automaton {
+        init: class[a.init],
+        edges: first
+            .iter()
+            .map(|&s| {
+                a.edges[s]
+                    .iter()
+                    .map(|e| Edge {
+                        to: class[e.to],
+                        ..*e
+                    })
+                    .collect()
+            })
+            .collect(),
+        accepting: first.iter().map(|&s| a.accepting[s]).collect(),
+    };
+    prune_dominated(renumber(&quotient, |_| true))
+}
+
+/// A state on no cycle is visited at most once by a run, so whether it
+/// accepts does not matter: it is made non-accepting, which lets it merge
+/// with its non-accepting twin.
+fn transient_not_accepting(mut a: Automaton) -> Automaton {
+    for s in 0..a.edges.len() {
+        if a.accepting[s] && !reachable(&a, s)[s] {
+            a.accepting[s] = false;
+        }
     }
     a
+}
+
+/// The states reachable from `from` in one step or more.
+fn reachable(a: &Automaton, from: usize) -> Vec<bool> {
+    let mut seen = vec![false; a.edges.len()];
+    let mut todo: Vec<usize> = a.edges[from].iter().map(|e| e.to).collect();
+    while let Some(s) = todo.pop() {
+        if !std::mem::replace(&mut seen[s], true) {
+            todo.extend(a.edges[s].iter().map(|e| e.to));
+        }
+    }
+    seen
 }
 
 /// States that can reach an accepting state lying on a cycle.
 fn live_states(a: &Automaton) -> Vec<bool> {
     let n = a.edges.len();
-    let reach = |from: usize| {
-        let mut seen = vec![false; n];
-        let mut todo: Vec<usize> = a.edges[from].iter().map(|e| e.to).collect();
-        while let Some(s) = todo.pop() {
-            if !std::mem::replace(&mut seen[s], true) {
-                todo.extend(a.edges[s].iter().map(|e| e.to));
-            }
-        }
-        seen
-    };
+    let reach = |from: usize| reachable(a, from);
     let cyclic: Vec<usize> = (0..n).filter(|&s| a.accepting[s] && reach(s)[s]).collect();
     (0..n)
         .map(|s| {
