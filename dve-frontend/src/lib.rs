@@ -68,6 +68,9 @@ pub struct LoadOptions {
     /// Expressions (reachability goals) to compile in the model's global
     /// scope; they are returned in the same order.
     pub exprs: Vec<String>,
+    /// An LTL property: its automaton (of the negated formula) replaces the
+    /// model's property process, if any.
+    pub ltl: Option<ltl::Spec>,
 }
 
 /// A loaded model with the compiled extra expressions.
@@ -84,6 +87,9 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
         if let Some(p) = ast.system.property.take() {
             ast.processes.retain(|q| q.name.name != p.name);
         }
+    }
+    if let Some(spec) = &opts.ltl {
+        ltl::attach_property(&mut ast, name, source, spec)?;
     }
     let mut goal_asts = Vec::new();
     for (i, e) in opts.exprs.iter().enumerate() {

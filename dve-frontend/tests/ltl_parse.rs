@@ -23,15 +23,15 @@ fn shown_with(text: &str, defs: &[(String, String)]) -> String {
 }
 
 fn error(text: &str) -> String {
-    let src = ltl::Source::Formula {
-        text,
-        definitions: &[],
+    let src = ltl::Spec::Formula {
+        text: text.to_string(),
+        definitions: Vec::new(),
     };
     let dir = std::env::temp_dir().join(format!("ltl-parse-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("m.dve");
     std::fs::write(&path, MODEL).unwrap();
-    match ltl::load(&path, src) {
+    match ltl::load(&path, &src) {
         Ok(_) => panic!("`{text}` was accepted"),
         Err(e) => e.to_string(),
     }

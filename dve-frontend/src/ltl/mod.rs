@@ -12,11 +12,12 @@ mod formula;
 mod lexer;
 mod load;
 mod parse;
+mod process;
 
 pub use buchi::{translate, Buchi, Label};
 pub use file::parse_file;
 pub use formula::Ltl;
-pub use load::{load, Loaded, Source};
+pub use load::{attach_property, load, property as parse_spec, Loaded, Spec};
 
 use crate::ast::{self, Span};
 use crate::diag::Diagnostics;
