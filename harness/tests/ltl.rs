@@ -256,3 +256,37 @@ fn explore_with_ltl_runs_the_product() {
     let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--property", "2"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn explore_with_an_ltl_file() {
+    let dir = std::env::temp_dir().join(format!("dvemc-ltl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fischer.ltl");
+    // fischer.1: P_0 may wait forever (BEEM's property 2 does not hold), and
+    // mutual exclusion holds.
+    std::fs::write(
+        &file,
+        "#define try P_0.try\n#define cs P_0.CS\n#property G (try -> F cs)\n#property G !(P_0.CS && P_1.CS)\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f, "--ltl-property", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f, "--ltl-property", "3"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).contains("there is no property 3 (the file states 2"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::write(&file, "#define try P_0.tr\n#property G (try -> F P_0.CS)\n").unwrap();
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).contains("fischer.ltl:1:17: error: process `P_0` has no state `tr`"),
+        "{}",
+        text(&o.stderr)
+    );
+}
