@@ -31,6 +31,9 @@ _dvemc() {
             dvemc,help)
                 cmd="dvemc__subcmd__help"
                 ;;
+            dvemc,ltl2ba)
+                cmd="dvemc__subcmd__ltl2ba"
+                ;;
             dvemc,simulate)
                 cmd="dvemc__subcmd__simulate"
                 ;;
@@ -103,6 +106,9 @@ _dvemc() {
             dvemc__subcmd__help,help)
                 cmd="dvemc__subcmd__help__subcmd__help"
                 ;;
+            dvemc__subcmd__help,ltl2ba)
+                cmd="dvemc__subcmd__help__subcmd__ltl2ba"
+                ;;
             dvemc__subcmd__help,simulate)
                 cmd="dvemc__subcmd__help__subcmd__simulate"
                 ;;
@@ -143,7 +149,7 @@ _dvemc() {
 
     case "${cmd}" in
         dvemc)
-            opts="-h -V --help --version explore check simulate strategies bench verify-beem verify-properties verify-jit completions help"
+            opts="-h -V --help --version explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -487,7 +493,7 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__explore)
-            opts="-h --strategy --backend --beem --seed --runs --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --all-violations --json --stats --trace-format --sample-interval --store --threads --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --progress --progress-level --progress-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --export-lts --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
+            opts="-h --strategy --backend --beem --seed --runs --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --ltl --ltl-file --ltl-property --all-violations --json --stats --trace-format --sample-interval --store --threads --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --progress --progress-level --progress-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --export-lts --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -534,6 +540,18 @@ _dvemc() {
                     return 0
                     ;;
                 --property)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ltl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ltl-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ltl-property)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -641,7 +659,7 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__help)
-            opts="explore check simulate strategies bench verify-beem verify-properties verify-jit completions help"
+            opts="explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -808,6 +826,20 @@ _dvemc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        dvemc__subcmd__help__subcmd__ltl2ba)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         dvemc__subcmd__help__subcmd__simulate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -871,6 +903,32 @@ _dvemc() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dvemc__subcmd__ltl2ba)
+            opts="-h --negate --format --model --beem --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "hoa text" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --beem)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

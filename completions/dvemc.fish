@@ -28,6 +28,7 @@ complete -c dvemc -n "__fish_dvemc_needs_command" -s h -l help -d 'Print help (s
 complete -c dvemc -n "__fish_dvemc_needs_command" -s V -l version -d 'Print version'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "explore" -d 'Explore a model\'s state space with a search strategy and report what it found'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "check" -d 'Parse and check a model; print its size in one line'
+complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "ltl2ba" -d 'Print the Büchi automaton of an LTL formula (HOA format, or text)'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "simulate" -d 'Follow one path through a model: random (--random) or chosen (--guided)'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "strategies" -d 'List the search strategies: what each does, its paper, the options it takes'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "bench" -d 'Benchmark matrices: run, list, report, merge, slurm, compare'
@@ -51,6 +52,9 @@ error\t'A run-time error of a transition (e.g. an array index out of range)'
 none\t'No state check (explore only)'"
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l goal -d 'Stop at a state that satisfies this DVE expression (repeatable)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l property -d 'Check BEEM property N of the instance (properties.csv)' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ltl -d 'Check an LTL formula, e.g. \'G (P_0.wait -> F P_0.CS)\'' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ltl-file -d 'Check a property of a DiVinE .ltl file (`#define NAME expr`, `#property formula`)' -r -F
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ltl-property -d 'Which property of --ltl-file, from 1 [default: 1]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l trace-format -d 'How to print a counterexample: text or json [default: text]' -r -f -a "text\t'Readable text, a step after another'
 json\t'One JSON object'"
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sample-interval -d 'Keep the counters every SECONDS in the record\'s `samples` (bfs, dfs, randomized)' -r
@@ -86,6 +90,12 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l edge-lean -d 'Ed
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l stop-when-covered -d 'Stop a run when it reaches the last --cover-targets level'
 complete -c dvemc -n "__fish_dvemc_using_subcommand check" -l beem -d 'BEEM directory [default: $BEEM_DIR, else ../shared/beem]' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -l format -d 'Output: hoa (Hanoi Omega-Automata v1) or text (a readable listing)' -r -f -a "hoa\t''
+text\t''"
+complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -l model -d 'Check the atoms against this model (a .dve file or a BEEM instance name)' -r -F
+complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -l beem -d 'BEEM directory [default: $BEEM_DIR, else ../shared/beem]' -r -F
+complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -l negate -d 'The automaton of the negated formula (the one a check searches the product with)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l seed -d 'Seed of the random choices (--random)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l steps -d 'Most steps to take (--random)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l beem -d 'BEEM directory [default: $BEEM_DIR, else ../shared/beem]' -r -F
@@ -158,16 +168,17 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand verify-jit" -l out -d 'The C
 complete -c dvemc -n "__fish_dvemc_using_subcommand verify-jit" -l beem -d 'BEEM directory [default: $BEEM_DIR, else ../shared/beem]' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand verify-jit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dvemc -n "__fish_dvemc_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "explore" -d 'Explore a model\'s state space with a search strategy and report what it found'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "check" -d 'Parse and check a model; print its size in one line'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "simulate" -d 'Follow one path through a model: random (--random) or chosen (--guided)'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "strategies" -d 'List the search strategies: what each does, its paper, the options it takes'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "bench" -d 'Benchmark matrices: run, list, report, merge, slurm, compare'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "verify-beem" -d 'Explore BEEM\'s instances up to a size and compare the state counts with BEEM\'s'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "verify-properties" -d 'Check every BEEM property with a recorded answer and compare with BEEM\'s answer'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "verify-jit" -d 'Compare the JIT with the interpreter on every BEEM file, state by state'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "completions" -d 'Print the shell completion script of SHELL'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "explore" -d 'Explore a model\'s state space with a search strategy and report what it found'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "check" -d 'Parse and check a model; print its size in one line'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "ltl2ba" -d 'Print the Büchi automaton of an LTL formula (HOA format, or text)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "simulate" -d 'Follow one path through a model: random (--random) or chosen (--guided)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "strategies" -d 'List the search strategies: what each does, its paper, the options it takes'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "bench" -d 'Benchmark matrices: run, list, report, merge, slurm, compare'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "verify-beem" -d 'Explore BEEM\'s instances up to a size and compare the state counts with BEEM\'s'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "verify-properties" -d 'Check every BEEM property with a recorded answer and compare with BEEM\'s answer'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "verify-jit" -d 'Compare the JIT with the interpreter on every BEEM file, state by state'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "completions" -d 'Print the shell completion script of SHELL'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "run" -d 'Run a matrix, or a shard or slice of it, into a results CSV'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "list" -d 'Print the cells of a matrix: key, then the command line'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and __fish_seen_subcommand_from bench" -f -a "report" -d 'Write markdown tables and SVG plots of results files (--html: one page)'

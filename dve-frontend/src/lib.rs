@@ -23,6 +23,7 @@ pub mod diag;
 pub mod interp;
 pub mod ir;
 pub mod lexer;
+pub mod ltl;
 pub mod model;
 pub mod parser;
 pub mod sema;
@@ -43,6 +44,13 @@ pub enum LoadError {
     /// Syntax or semantic errors, with positions; Display renders them all.
     #[error("{0}")]
     Model(Diagnostics),
+    /// `--ltl-property K` past the properties of an `.ltl` file.
+    #[error("{}: there is no property {index} (the file states {count}, numbered from 1)", path.display())]
+    NoSuchProperty {
+        path: PathBuf,
+        index: usize,
+        count: usize,
+    },
 }
 
 /// Parses and checks a model given as text; `name` is used in messages and
@@ -61,6 +69,9 @@ pub struct LoadOptions {
     /// Expressions (reachability goals) to compile in the model's global
     /// scope; they are returned in the same order.
     pub exprs: Vec<String>,
+    /// An LTL property: its automaton (of the negated formula) replaces the
+    /// model's property process, if any.
+    pub ltl: Option<ltl::Spec>,
 }
 
 /// A loaded model with the compiled extra expressions.
@@ -77,6 +88,9 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
         if let Some(p) = ast.system.property.take() {
             ast.processes.retain(|q| q.name.name != p.name);
         }
+    }
+    if let Some(spec) = &opts.ltl {
+        ltl::attach_property(&mut ast, name, source, spec)?;
     }
     let mut goal_asts = Vec::new();
     for (i, e) in opts.exprs.iter().enumerate() {
@@ -102,7 +116,7 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
     Ok(Loaded { model, exprs: out })
 }
 
-fn model_name(name: &str) -> String {
+pub(crate) fn model_name(name: &str) -> String {
     Path::new(name)
         .file_name()
         .map(|f| f.to_string_lossy().trim_end_matches(".dve").to_string())
@@ -122,7 +136,7 @@ pub fn load_file(path: &Path) -> Result<ir::Model, LoadError> {
 }
 
 /// Reads a model file as UTF-8 text; a binary file is a positioned error.
-fn read_source(path: &Path) -> Result<String, LoadError> {
+pub(crate) fn read_source(path: &Path) -> Result<String, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,

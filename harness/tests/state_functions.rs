@@ -30,8 +30,8 @@ fn jit_and_interpreter_agree_on_goals_and_assertions() {
     let mut problems = Vec::new();
     for (inst, formulas) in &goals {
         let opts = dve_frontend::LoadOptions {
-            ignore_property: false,
             exprs: formulas.clone(),
+            ..Default::default()
         };
         let Ok(loaded) = dve_frontend::load_file_with(&beem.model_path(inst), &opts) else {
             continue;

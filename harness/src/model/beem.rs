@@ -207,6 +207,17 @@ impl Beem {
             .join(format!("{instance}.prop{prop_id}.dve"))
     }
 
+    /// The atomic propositions `families/<family>.xml` names (`<ap-name>`,
+    /// `<ap-expression>`), in file order; BEEM's LTL formulas may use them.
+    pub fn family_propositions(&self, family: &str) -> Result<Vec<(String, String)>, ManifestError> {
+        let path = self.root.join("families").join(format!("{family}.xml"));
+        let text = std::fs::read_to_string(&path).map_err(|source| ManifestError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(parse_family_propositions(&text))
+    }
+
     /// `stats/<instance>.stat.xml`.
     pub fn stats_path(&self, instance: &str) -> PathBuf {
         self.root.join("stats").join(format!("{instance}.stat.xml"))
@@ -450,6 +461,31 @@ fn opt<T: std::str::FromStr>(text: &str, tag: &str) -> Result<Option<T>, String>
             .map(Some)
             .map_err(|_| format!("bad <{tag}> value `{}`", v.trim())),
     }
+}
+
+/// The `(<ap-name>, <ap-expression>)` pairs of a family file's text.
+pub fn parse_family_propositions(text: &str) -> Vec<(String, String)> {
+    fn element<'a>(text: &'a str, tag: &str) -> Option<&'a str> {
+        let open = format!("<{tag}>");
+        let start = text.find(&open)? + open.len();
+        let end = text[start..].find(&format!("</{tag}>"))? + start;
+        Some(&text[start..end])
+    }
+    let unescape = |s: &str| {
+        s.trim()
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&amp;", "&")
+    };
+    text.split("<ap>")
+        .skip(1)
+        .filter_map(|ap| {
+            let name = element(ap, "ap-name")?;
+            let expr = element(ap, "ap-expression")?;
+            Some((unescape(name), unescape(expr)))
+        })
+        .collect()
 }
 
 /// Parses the parts of a BEEM `stat.xml` text the harness uses: total states

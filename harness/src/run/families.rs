@@ -501,6 +501,7 @@ pub(super) fn exhaustive_or_check(
     if threads > 1 && ltl {
         let (what, plain) = match req.property {
             Some(n) => (format!("--property {n} is an LTL property"), ""),
+            None if req.ltl.is_some() => ("--ltl states an LTL property".to_string(), ""),
             None => (
                 "the model has a property process (as BEEM's .propN.dve files do)".to_string(),
                 ", or --ignore-property to explore the plain system",

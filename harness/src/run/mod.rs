@@ -18,7 +18,7 @@ mod resolve;
 
 use families::*;
 pub use request::{ErrorKind, Ran, Request, RunError};
-pub use resolve::{known_size, resolve_model};
+pub use resolve::{known_size, ltl_definitions, resolve_model};
 use resolve::{load, Loaded};
 
 use dve_frontend::model::NextState;
@@ -48,6 +48,16 @@ fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool)
     }
     if let Some(n) = req.property.filter(|_| takes("property")) {
         parts.push(format!("--property {n}"));
+    }
+    match &req.ltl {
+        Some(dve_frontend::ltl::Spec::Formula { text, .. }) => {
+            parts.push(format!("--ltl {}", strategy::shell_word(text)));
+        }
+        Some(dve_frontend::ltl::Spec::File { path, index }) => parts.push(format!(
+            "--ltl-file {} --ltl-property {index}",
+            strategy::shell_word(&path.display().to_string())
+        )),
+        None => {}
     }
     let c = req.checks;
     if (c.deadlock || c.error || (has_asserts && !c.assert)) && takes("check") {

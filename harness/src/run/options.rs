@@ -64,6 +64,10 @@ pub(crate) const PROPERTIES: &[&str] = &[
     "random-walk",
 ];
 
+/// The strategies that search a product with a property process for
+/// accepting cycles.
+pub(crate) const LTL: &[&str] = &["bfs", "dfs", "bbmc"];
+
 /// Every strategy option of `explore` (budgets and general options apply to
 /// every strategy and are not listed).
 pub const OPTIONS: &[OptionInfo] = &[
@@ -187,6 +191,18 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         flag: "property",
         takers: Takers::Only(PROPERTIES),
+    },
+    OptionInfo {
+        flag: "ltl",
+        takers: Takers::Only(LTL),
+    },
+    OptionInfo {
+        flag: "ltl-file",
+        takers: Takers::Only(LTL),
+    },
+    OptionInfo {
+        flag: "ltl-property",
+        takers: Takers::Only(LTL),
     },
     OptionInfo {
         flag: "check",

@@ -23,6 +23,10 @@ pub struct Request {
     pub goals: Vec<String>,
     /// A BEEM property of the instance (properties.csv).
     pub property: Option<u32>,
+    /// An LTL property (`--ltl`, `--ltl-file`): its automaton becomes the
+    /// model's property process. A formula without definitions over a BEEM
+    /// instance gets its family's propositions.
+    pub ltl: Option<dve_frontend::ltl::Spec>,
     pub checks: Checks,
     pub all_violations: bool,
     pub ignore_property: bool,
@@ -89,7 +93,8 @@ impl RunError {
     }
     pub(crate) fn load(e: dve_frontend::LoadError) -> RunError {
         match &e {
-            dve_frontend::LoadError::Io { path, .. } => RunError {
+            dve_frontend::LoadError::Io { path, .. }
+            | dve_frontend::LoadError::NoSuchProperty { path, .. } => RunError {
                 file: Some(path.display().to_string()),
                 ..RunError::input(e.to_string())
             },

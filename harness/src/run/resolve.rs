@@ -6,6 +6,7 @@ use crate::algo::check::Goal;
 use crate::engine;
 use crate::model::beem::{Beem, PropertyKind};
 use crate::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
+use dve_frontend::ltl::Spec;
 use std::path::{Path, PathBuf};
 
 /// A BEEM instance name (no directory part, no extension, not an existing file).
@@ -36,6 +37,19 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Opti
         .filter(|stem| !stem.contains(".prop"))
         .map(str::to_string);
     Ok((model.to_path_buf(), instance))
+}
+
+/// The named propositions an LTL formula over a BEEM instance may use: the
+/// `<ap-name>`s of its family file (none for other models, or when the
+/// file is missing).
+pub fn ltl_definitions(instance: Option<&str>, beem: Option<&Path>) -> Vec<(String, String)> {
+    let Some(instance) = instance else {
+        return Vec::new();
+    };
+    let family = instance.rsplit_once('.').map_or(instance, |(f, _)| f);
+    Beem::locate(beem)
+        .and_then(|b| b.family_propositions(family))
+        .unwrap_or_default()
 }
 
 /// The error for a MODEL that is neither a file nor a BEEM instance, naming
@@ -145,11 +159,37 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
         };
         notes.push(format!("property {n} of {instance} ({kind}): {}", row.formula));
     }
+    let ltl = match &req.ltl {
+        None => None,
+        Some(_) if req.property.is_some() => {
+            return Err(RunError::usage(
+                "--ltl and --ltl-file state a property: give them without --property",
+            ));
+        }
+        Some(Spec::Formula { text, definitions }) => {
+            notes.push(format!("LTL property: {text}"));
+            let instance = model_path.as_ref().and_then(|(_, i)| i.as_deref());
+            let definitions = if definitions.is_empty() {
+                ltl_definitions(instance, req.beem.as_deref())
+            } else {
+                definitions.clone()
+            };
+            Some(Spec::Formula {
+                text: text.clone(),
+                definitions,
+            })
+        }
+        Some(spec @ Spec::File { path, index }) => {
+            notes.push(format!("LTL property {index} of {}", path.display()));
+            Some(spec.clone())
+        }
+    };
     let mut exprs = goals.clone();
     exprs.extend(progress.iter().cloned());
     let load_opts = dve_frontend::LoadOptions {
         ignore_property: req.ignore_property,
         exprs,
+        ltl,
     };
     if let Some(m) = &req.meter {
         m.set_phase("loading");
@@ -159,7 +199,11 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
             .map(|b| engine::checkpoint::digest(&b))
             .unwrap_or(0),
         None => engine::checkpoint::digest(EMBEDDED_SOURCE.as_bytes()),
-    } ^ u64::from(req.ignore_property);
+    } ^ u64::from(req.ignore_property)
+        ^ req
+            .ltl
+            .as_ref()
+            .map_or(0, |l| engine::checkpoint::digest(format!("{l:?}").as_bytes()));
     let (loaded, instance, display_name) = match &model_path {
         Some((path, instance)) => (
             dve_frontend::load_file_with(path, &load_opts).map_err(RunError::load)?,

@@ -50,6 +50,13 @@ pub const SIMULATE: Codes = &[
      output failed",
 ];
 
+pub const LTL2BA: Codes = &[
+    "0 the automaton was printed",
+    USAGE,
+    "3 input error: malformed formula, an atom the model does not have (the message gives the \
+     position in the formula), missing or malformed model",
+];
+
 pub const STRATEGIES: Codes = &["0 the list was printed", USAGE];
 
 /// `dvemc bench`: a summary of its subcommands'.

@@ -221,6 +221,22 @@ pub struct ExploreArgs {
     /// `<instance>.propN.dve`, whose accepting cycles the nested DFS seeks.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32), help_heading = heading::PROPERTIES)]
     pub property: Option<u32>,
+    /// Check an LTL formula, e.g. 'G (P_0.wait -> F P_0.CS)'
+    ///
+    /// Atomic propositions are DVE expressions over the model (`x > 3`,
+    /// `P.state`, `P->v`, `a[i]`); operators as `dvemc ltl2ba` takes them.
+    /// The automaton of the negated formula becomes the model's property
+    /// process and the nested DFS seeks accepting cycles of the product.
+    /// For a BEEM instance the names of its family file may be used.
+    #[arg(long, value_name = "FORMULA", conflicts_with_all = ["property", "ltl_file"], help_heading = heading::PROPERTIES)]
+    pub ltl: Option<String>,
+    /// Check a property of a DiVinE .ltl file (`#define NAME expr`, `#property formula`)
+    #[arg(long, value_name = "FILE", conflicts_with = "property", hide_short_help = true, help_heading = heading::PROPERTIES)]
+    pub ltl_file: Option<PathBuf>,
+    /// Which property of --ltl-file, from 1 [default: 1]
+    #[arg(long, value_name = "K", requires = "ltl_file", hide_short_help = true,
+        value_parser = clap::value_parser!(u32).range(1..), help_heading = heading::PROPERTIES)]
+    pub ltl_property: Option<u32>,
     /// Count every violation instead of stopping at the first (bfs, dfs)
     #[arg(long, help_heading = heading::PROPERTIES)]
     pub all_violations: bool,
@@ -460,6 +476,17 @@ impl ExploreArgs {
             backend: self.backend.backend(),
             goals: self.goal.clone(),
             property: self.property,
+            ltl: match (&self.ltl, &self.ltl_file) {
+                (Some(text), _) => Some(dve_frontend::ltl::Spec::Formula {
+                    text: text.clone(),
+                    definitions: Vec::new(),
+                }),
+                (None, Some(path)) => Some(dve_frontend::ltl::Spec::File {
+                    path: path.clone(),
+                    index: self.ltl_property.unwrap_or(1) as usize,
+                }),
+                (None, None) => None,
+            },
             checks: Checks {
                 deadlock: self.check.contains(&CheckArg::Deadlock),
                 assert: self.check.contains(&CheckArg::Assert),

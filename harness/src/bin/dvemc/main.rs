@@ -3,6 +3,7 @@
 mod bench;
 mod exit_codes;
 mod explore;
+mod ltl2ba;
 mod man;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
@@ -69,6 +70,14 @@ pub(crate) enum Command {
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
+    /// Print the Büchi automaton of an LTL formula (HOA format, or text)
+    ///
+    /// The LTL2BA construction (Gastin and Oddoux, CAV 2001). Like `ltl2ba
+    /// -f` and `spin -f`, the automaton accepts the runs where FORMULA
+    /// holds; --negate gives the one for its negation, which a check
+    /// searches the product with. Transitions read the state they leave.
+    #[command(after_long_help = exit_codes::text(exit_codes::LTL2BA))]
+    Ltl2ba(ltl2ba::Ltl2baArgs),
     /// Follow one path through a model: random (--random) or chosen (--guided)
     #[command(after_long_help = exit_codes::text(exit_codes::SIMULATE))]
     Simulate(SimulateArgs),
@@ -257,6 +266,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(_) => unreachable!("explore is run by main"),
         Command::Simulate(args) => simulate_cmd(&args),
+        Command::Ltl2ba(args) => ltl2ba::run(&args),
         Command::Completions { shell } => {
             man::print_completions(shell, Cli::command()).context("writing the script")?;
             Ok(EXIT_OK)

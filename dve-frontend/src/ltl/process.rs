@@ -1,0 +1,87 @@
+//! A Büchi automaton as a DVE property process, as BEEM's `.propN.dve`
+//! files hold one: a state per automaton state, `accept` on the accepting
+//! ones, a transition per edge guarded by its label (the atoms' own
+//! expressions, so the product machinery of the JIT and the interpreter
+//! runs it unchanged).
+
+use super::{Buchi, Label, Property};
+use crate::ast::{self, Accept, BinOp, Expr, ExprKind, Ident, Span, UnOp};
+
+fn ident(name: String) -> Ident {
+    Ident {
+        name,
+        span: Span::default(),
+    }
+}
+
+/// The guard of `label`: its literals' atoms joined with `and`; `None` for `true`.
+fn guard(label: Label, prop: &Property) -> Option<Expr> {
+    label
+        .literals()
+        .into_iter()
+        .map(|(a, positive)| {
+            let e = prop.atoms[a].clone();
+            if positive {
+                e
+            } else {
+                let span = e.span;
+                Expr {
+                    kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
+                    span,
+                }
+            }
+        })
+        .reduce(|a, b| {
+            let span = a.span.to(b.span);
+            Expr {
+                kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
+                span,
+            }
+        })
+}
+
+/// Adds `automaton` to `model` as its property process (`system async
+/// property NAME;`), named `LTL_property` unless the model has a process
+/// of that name.
+pub fn attach(model: &mut ast::Model, prop: &Property, automaton: &Buchi) {
+    let mut name = "LTL_property".to_string();
+    while model.processes.iter().any(|p| p.name.name == name) {
+        name.push('_');
+    }
+    let state = |i: usize| ident(format!("q{i}"));
+    let transitions = automaton
+        .states
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| {
+            s.edges.iter().map(move |&(label, to)| ast::Transition {
+                from: Some(state(i)),
+                to: state(to),
+                guard: guard(label, prop),
+                sync: None,
+                effects: Vec::new(),
+                span: Span::default(),
+            })
+        })
+        .collect();
+    let accepting: Vec<Ident> = (0..automaton.states.len())
+        .filter(|&i| automaton.states[i].accepting)
+        .map(state)
+        .collect();
+    model.processes.push(ast::Process {
+        name: ident(name.clone()),
+        vars: Vec::new(),
+        states: (0..automaton.states.len()).map(state).collect(),
+        init: state(0),
+        commit: Vec::new(),
+        accept: if accepting.is_empty() {
+            Accept::None
+        } else {
+            Accept::Buchi(accepting)
+        },
+        asserts: Vec::new(),
+        transitions,
+        span: Span::default(),
+    });
+    model.system.property = Some(ident(name));
+}

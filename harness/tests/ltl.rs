@@ -1,0 +1,292 @@
+//! LTL formulas over BEEM's models: every LTL formula of properties.csv, as
+//! written there, parses and its atoms resolve against its instance (BEEM's
+//! family propositions such as elevator2's `p1` included); checked through
+//! its own automaton, it gives BEEM's answer and the answer of BEEM's
+//! property process; `dvemc ltl2ba` prints automata.
+
+use std::process::{Command, Output};
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use dve_frontend::interp::Interpreter;
+use dve_frontend::ltl::{self, Spec};
+use dve_frontend::LoadOptions;
+use harness::algo::check::{check, CheckOptions, Checks, Search, Verdict};
+use harness::model::beem::{Answer, Beem, PropertyKind, PropertyRow};
+
+fn dvemc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dvemc"))
+        .args(args)
+        .output()
+        .expect("run dvemc")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn every_beem_formula_parses_against_its_instance() {
+    let beem = Beem::locate(None).expect("BEEM suite");
+    let rows: Vec<_> = beem
+        .properties()
+        .expect("properties.csv")
+        .into_iter()
+        .filter(|r| r.kind == PropertyKind::Ltl)
+        .collect();
+    let mut failures = Vec::new();
+    let mut atoms = 0;
+    for r in &rows {
+        let defs = beem.family_propositions(&r.family).expect("family file");
+        let spec = Spec::Formula {
+            text: r.formula.clone(),
+            definitions: defs,
+        };
+        match ltl::load(&beem.model_path(&r.instance), &spec) {
+            Ok(l) => {
+                assert_eq!(l.atoms.len(), l.property.atoms.len());
+                atoms += l.atoms.len();
+            }
+            Err(e) => failures.push(format!("{} prop {}: {e}", r.instance, r.prop_id)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // 374 LTL rows in properties.csv.
+    assert_eq!(rows.len(), 374);
+    assert!(atoms >= rows.len());
+}
+
+/// A HOA state: its number, whether it accepts, its (label, target) edges.
+type HoaState = (usize, bool, Vec<(String, usize)>);
+
+/// The states of a HOA body.
+fn hoa_states(hoa: &str) -> Vec<HoaState> {
+    let body = hoa.split("--BODY--").nth(1).expect("a body");
+    let mut states: Vec<HoaState> = Vec::new();
+    for line in body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && *l != "--END--")
+    {
+        if let Some(rest) = line.strip_prefix("State: ") {
+            let n = rest.split(' ').next().unwrap().parse().unwrap();
+            states.push((n, rest.contains("{0}"), Vec::new()));
+        } else {
+            let (label, to) = line.rsplit_once("] ").expect("an edge");
+            let to = to.parse().unwrap();
+            states
+                .last_mut()
+                .unwrap()
+                .2
+                .push((label.trim_start_matches('[').to_string(), to));
+        }
+    }
+    states
+}
+
+#[test]
+fn ltl2ba_prints_hoa_and_text() {
+    let o = dvemc(&["ltl2ba", "--negate", "G (p -> F q)"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let hoa = text(&o.stdout);
+    assert!(
+        hoa.starts_with("HOA: v1\nname: \"!(G (p -> F q))\"\nStates: 2\nStart: 0\nAP: 2 \"p\" \"q\"\n"),
+        "{hoa}"
+    );
+    assert!(hoa.contains("Acceptance: 1 Inf(0)"), "{hoa}");
+    // F (p && G !q): wait in 0, then stay in the accepting state while !q.
+    let states = hoa_states(&hoa);
+    assert_eq!(states.len(), 2);
+    let accepting: Vec<bool> = states.iter().map(|s| s.1).collect();
+    assert_eq!(accepting, [false, true]);
+    assert!(states[0].2.contains(&("t".into(), 0)), "{hoa}");
+    assert!(states[0].2.contains(&("0 & !1".into(), 1)), "{hoa}");
+    assert_eq!(states[1].2, [("!1".to_string(), 1)], "{hoa}");
+
+    let o = dvemc(&["ltl2ba", "--format", "text", "G (p -> F q)"]);
+    assert_eq!(o.status.code(), Some(0));
+    let t = text(&o.stdout);
+    assert!(
+        t.starts_with(
+            "automaton of G (p -> F q)\nformula: G (p0 -> F p1)\n  p0 = p\n  p1 = q\n2 states, 5 transitions"
+        ),
+        "{t}"
+    );
+}
+
+#[test]
+fn ltl2ba_checks_atoms_against_a_model() {
+    // elevator2's family file defines p1; BEEM glues U to it.
+    let f = "G((req[0]==1)->(!p1U(p1U((p==1)&& (cabin.open)))))";
+    let o = dvemc(&[
+        "ltl2ba",
+        "--negate",
+        "--format",
+        "text",
+        "--model",
+        "elevator2.1",
+        f,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("(p == 1) && !cabin.open"),
+        "{}",
+        text(&o.stdout)
+    );
+    let o = dvemc(&["ltl2ba", "--model", "adding.1", "G (c > 1 && y == 2)"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).starts_with("<formula>:1:13: error: unknown variable `y`"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = dvemc(&["ltl2ba", "G (p U)"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).starts_with("<formula>:1:7: error: expected a formula, found `)`"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+/// Instances of at most this many states (BEEM's count) are checked.
+const MAX_STATES: u64 = 50_000;
+
+fn ndfs(path: &std::path::Path, opts: &LoadOptions) -> Result<Verdict, String> {
+    let model = dve_frontend::load_file_with(path, opts)
+        .map_err(|e| e.to_string())?
+        .model;
+    let m = Interpreter::new(model.clone());
+    let check_opts = CheckOptions {
+        search: Search::Ndfs,
+        checks: Checks::default(),
+        goals: vec![],
+        all_violations: false,
+        limits: Default::default(),
+        meter: None,
+    };
+    Ok(check(&m, &model, &check_opts).verdict)
+}
+
+#[test]
+fn ltl_formulas_give_beems_answers() {
+    let beem = Beem::locate(None).expect("BEEM suite");
+    let small: HashMap<String, u64> = beem
+        .instances()
+        .expect("instances.csv")
+        .into_iter()
+        .filter(|r| r.complete)
+        .filter_map(|r| r.states.filter(|&s| s <= MAX_STATES).map(|s| (r.instance, s)))
+        .collect();
+    let rows: Vec<PropertyRow> = beem
+        .properties()
+        .expect("properties.csv")
+        .into_iter()
+        .filter(|p| p.kind == PropertyKind::Ltl && p.beem_answer != Answer::Unknown)
+        .filter(|p| small.contains_key(&p.instance))
+        .filter(|p| beem.property_model_path(&p.instance, p.prop_id).exists())
+        .collect();
+    let n = rows.len();
+    let queue = Mutex::new(rows);
+    let problems = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let Some(p) = queue.lock().unwrap().pop() else {
+                    break;
+                };
+                let name = format!("{} #{}", p.instance, p.prop_id);
+                let defs = beem.family_propositions(&p.family).expect("family file");
+                let opts = LoadOptions {
+                    ltl: Some(Spec::Formula {
+                        text: p.formula.clone(),
+                        definitions: defs,
+                    }),
+                    ..Default::default()
+                };
+                let ours = ndfs(&beem.model_path(&p.instance), &opts);
+                let theirs = ndfs(
+                    &beem.property_model_path(&p.instance, p.prop_id),
+                    &LoadOptions::default(),
+                );
+                let mut out = problems.lock().unwrap();
+                match (ours, theirs) {
+                    (Ok(a), Ok(b)) => {
+                        // BEEM's "no": the formula does not hold, an accepting cycle.
+                        let want = p.beem_answer == Answer::No;
+                        if (a == Verdict::Violated) != want || a == Verdict::Unknown {
+                            out.push(format!("{name}: --ltl {a:?}, BEEM {:?}", p.beem_answer));
+                        }
+                        if a != b {
+                            out.push(format!("{name}: --ltl {a:?}, --property {b:?}"));
+                        }
+                    }
+                    (a, b) => out.push(format!("{name}: {a:?} / {b:?}")),
+                }
+            });
+        }
+    });
+    let problems = problems.into_inner().unwrap();
+    assert!(
+        problems.is_empty(),
+        "{} of {n}:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    // The LTL properties with an answer on instances up to 50,000 states.
+    assert!(n >= 60, "only {n} properties");
+    eprintln!("{n} LTL properties agree with BEEM and with --property");
+}
+
+#[test]
+fn explore_with_ltl_runs_the_product() {
+    let f = "G ((P_0.p1 or P_0.p2 or P_0.p3) -> F ((P_0.CS)) )";
+    let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--json"]);
+    // BEEM: the formula does not hold on anderson.1 (exit 1: a counterexample).
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let o = dvemc(&["explore", "anderson.1", "--ltl", "G (P_0.nope)"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).contains("<formula>:1:8: error: process `P_0` has no state `nope`"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--property", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn explore_with_an_ltl_file() {
+    let dir = std::env::temp_dir().join(format!("dvemc-ltl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("fischer.ltl");
+    // fischer.1: P_0 may wait forever (BEEM's property 2 does not hold), and
+    // mutual exclusion holds.
+    std::fs::write(
+        &file,
+        "#define try P_0.try\n#define cs P_0.CS\n#property G (try -> F cs)\n#property G !(P_0.CS && P_1.CS)\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f, "--ltl-property", "2"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f, "--ltl-property", "3"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).contains("there is no property 3 (the file states 2"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::write(&file, "#define try P_0.tr\n#property G (try -> F P_0.CS)\n").unwrap();
+    let o = dvemc(&["explore", "fischer.1", "--ltl-file", f]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).contains("fischer.ltl:1:17: error: process `P_0` has no state `tr`"),
+        "{}",
+        text(&o.stderr)
+    );
+}
