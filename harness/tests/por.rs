@@ -60,11 +60,11 @@ fn search(model: &dyn NextState) -> Searched {
         error: AtomicBool::new(false),
     };
     let r = explore(&rec, &ExploreOptions::default());
-    assert_eq!(r.result, Outcome::Complete);
+    assert_eq!(r.core.result, Outcome::Complete);
     let deadlocks = rec.deadlocks.into_inner().unwrap();
-    assert_eq!(r.deadlocks, Some(deadlocks.len() as u64));
+    assert_eq!(r.core.deadlocks, Some(deadlocks.len() as u64));
     Searched {
-        states: r.states,
+        states: r.core.states,
         deadlocks,
         error: rec.error.load(Ordering::Relaxed),
     }
