@@ -143,6 +143,21 @@ fn an_error_far_from_a_looping_process_stays_reachable() {
     both_backends("error", &src);
 }
 
+/// A guard that may err enables its step whatever its value: here P's guard
+/// reads `a[i]` out of range while `i == 5`, although `i < 3` and `i == 5`
+/// never hold together, so Q's step must not be taken alone first.
+#[test]
+fn a_guard_that_may_err_is_coenabled_with_every_guard() {
+    let src = "byte i = 5; byte a[3];
+               process Q { state q0, q1; init q0; trans q0 -> q1 { guard i == 5; effect i = 0; }; }
+               process P { state p0, p1, p2; init p0;
+                 trans p0 -> p1 { }, p1 -> p2 { guard a[i] == 0 && i < 3; }; }
+               system async;";
+    let m = dve_frontend::load_str("erring guard", src).unwrap();
+    assert!(search(build(m, Backend::Interp).model.as_ref()).error);
+    both_backends("erring guard", src);
+}
+
 #[test]
 fn rendezvous_buffers_and_committed_states() {
     let rendezvous = "byte x; channel c, d;

@@ -123,6 +123,9 @@ pub struct Conjunct {
     pub enabling: Set,
     /// Necessary disabling set: groups that can make it false.
     pub disabling: Set,
+    /// A guard whose evaluation may raise a run-time error: its step is
+    /// enabled then too (§8.2), whatever its value would be.
+    pub may_err: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -242,6 +245,7 @@ impl Conjuncts {
             reads,
             enabling: Vec::new(),
             disabling: Vec::new(),
+            may_err: false,
         });
         self.0.len() - 1
     }
@@ -423,6 +427,11 @@ impl Deps {
         }
         let mut conjuncts = conjuncts.0;
         for c in conjuncts.iter_mut() {
+            if let ConjunctKind::Guard(e, _) = &c.kind {
+                c.may_err = may_error::guard_may_err(&bounds, &Some(e.clone()));
+            }
+        }
+        for c in conjuncts.iter_mut() {
             for (g, group) in groups.iter().enumerate() {
                 let (en, dis) = match c.kind {
                     ConjunctKind::Control { process, state } => {
@@ -485,7 +494,8 @@ impl Deps {
     /// Two conjuncts may hold in one state: false for two control states of
     /// one process, for "no other process is committed" with a committed
     /// state of another process, and for two guard comparisons of a
-    /// variable with constants that no value meets (`x < 3`, `x == 5`).
+    /// variable with constants that no value meets (`x < 3`, `x == 5`) when
+    /// neither may raise an error.
     pub fn may_be_coenabled(&self, a: usize, b: usize) -> bool {
         use ConjunctKind::{Control, Guard, NoneCommitted};
         match (&self.conjuncts[a].kind, &self.conjuncts[b].kind) {
@@ -494,7 +504,9 @@ impl Deps {
             | (NoneCommitted { movers }, Control { process, state }) => {
                 movers.contains(process) || !self.committed[*process][*state as usize]
             }
-            (Guard(a, _), Guard(b, _)) => may_error::may_both_hold(&self.bounds, a, b),
+            // An erring guard enables its step whatever its value.
+            (Guard(..), Guard(..)) if self.conjuncts[a].may_err || self.conjuncts[b].may_err => true,
+            (Guard(x, _), Guard(y, _)) => may_error::may_both_hold(&self.bounds, x, y),
             _ => true,
         }
     }
