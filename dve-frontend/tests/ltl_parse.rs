@@ -129,3 +129,19 @@ fn errors_have_positions_inside_the_formula() {
     let deep = format!("{}x{}", "(".repeat(5000), ")".repeat(5000));
     assert!(error(&deep).contains("nested too deeply"));
 }
+
+/// Long flat chains are refused with a message, never a stack overflow or a
+/// formula that grows without bound: `&&` chains count toward the nesting
+/// limit, and `<->` chains (each link copies both sides into negation
+/// normal form) toward the size limit of the translation.
+#[test]
+fn long_chains_are_refused_with_a_message() {
+    let m = model();
+    let chain = vec!["x"; 5000].join(" && ");
+    let e = parse_formula("<formula>", &chain, Some(&m), &[]).expect_err("refused");
+    assert!(e.to_string().contains("nested too deeply"), "{e}");
+    let chain = vec!["x == 1"; 30].join(" <-> ");
+    let p = parse_formula("<formula>", &chain, Some(&m), &[]).expect("parses");
+    let e = ltl::translate(&p.formula, p.atoms.len(), true).expect_err("too large");
+    assert!(e.contains("too large"), "{e}");
+}

@@ -289,4 +289,38 @@ fn explore_with_an_ltl_file() {
         "{}",
         text(&o.stderr)
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// An atom holds when its value is not 0, wherever it stands in a label
+/// (DVE's `and` tests its right operand with `> 0`); a synchronous system
+/// is refused.
+#[test]
+fn atoms_hold_when_not_zero_and_sync_systems_are_refused() {
+    let dir = std::env::temp_dir().join(format!("dvemc-ltl-atoms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("negative.dve");
+    std::fs::write(
+        &model,
+        "int x = -1; byte y = 1;\nprocess P { state a; init a; trans a -> a { }; }\nsystem async;\n",
+    )
+    .unwrap();
+    let m = model.to_str().unwrap();
+    for (formula, code) in [("G x", 0), ("G !(y && x)", 1), ("G !(x && y)", 1), ("F !x", 1)] {
+        let o = dvemc(&["explore", m, "--ltl", formula]);
+        assert_eq!(o.status.code(), Some(code), "{formula}: {}", text(&o.stderr));
+    }
+    std::fs::write(
+        &model,
+        "byte x;\nprocess P { state a; init a; trans a -> a { }; }\nsystem sync;\n",
+    )
+    .unwrap();
+    let o = dvemc(&["explore", m, "--ltl", "F x"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        text(&o.stderr).contains("`system async` models only"),
+        "{}",
+        text(&o.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -5,8 +5,8 @@
 //! (sender, receiver) pair of a synchronous channel in two different
 //! processes that can ever be enabled together (§7.3, §7.5). The property
 //! process is not part of the reduced system: its transitions form no
-//! group, and a rendezvous with it neither (the reduction of a product is
-//! the next step; [`Deps::irreducible`] says so for such a model).
+//! group, and a rendezvous with it neither ([`Deps::irreducible`] says
+//! that such a model is not reduced).
 //!
 //! **Sets**, over the state-vector slots of [`crate::interp::model_info`]
 //! (control states, variables, array elements, buffer counts and items):

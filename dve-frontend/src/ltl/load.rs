@@ -67,6 +67,15 @@ pub fn attach_property(
     if let Some(p) = model.system.property.take() {
         model.processes.retain(|q| q.name.name != p.name);
     }
+    if model.system.is_sync {
+        // A synchronous system does not stutter where it deadlocks (§7.6),
+        // so the product would lose the infinite runs the formula is about.
+        let d = Diagnostic::new(
+            model.system.span,
+            "an LTL formula is checked on `system async` models only (a synchronous system does not stutter where it deadlocks)".to_string(),
+        );
+        return Err(LoadError::Model(Diagnostics::new(file, source, vec![d])));
+    }
     let prop = property(model, spec)?;
     let name = crate::model_name(file);
     crate::sema::analyse(&name, model)

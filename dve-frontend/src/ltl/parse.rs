@@ -235,11 +235,16 @@ impl<'a> Parser<'a> {
 
     fn formula(&mut self) -> Result<Syn, Diagnostic> {
         let mut a = self.implies()?;
+        // Each link deepens the tree the later passes walk.
+        let mut links = 0;
         while self.is_sym("<->") || self.is_sym("<=>") {
             self.bump();
+            self.enter()?;
+            links += 1;
             let b = self.implies()?;
             a = self.binary(Temporal::Equiv, a, b);
         }
+        self.depth -= links;
         Ok(a)
     }
 
@@ -257,21 +262,31 @@ impl<'a> Parser<'a> {
 
     fn or(&mut self) -> Result<Syn, Diagnostic> {
         let mut a = self.and()?;
+        // Each link deepens the tree the later passes walk.
+        let mut links = 0;
         while self.is_sym("||") || self.is_word("or") {
             self.bump();
+            self.enter()?;
+            links += 1;
             let b = self.and()?;
             a = self.binary(Temporal::Or, a, b);
         }
+        self.depth -= links;
         Ok(a)
     }
 
     fn and(&mut self) -> Result<Syn, Diagnostic> {
         let mut a = self.temporal()?;
+        // Each link deepens the tree the later passes walk.
+        let mut links = 0;
         while self.is_sym("&&") || self.is_word("and") {
             self.bump();
+            self.enter()?;
+            links += 1;
             let b = self.temporal()?;
             a = self.binary(Temporal::And, a, b);
         }
+        self.depth -= links;
         Ok(a)
     }
 

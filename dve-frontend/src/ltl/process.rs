@@ -14,17 +14,27 @@ fn ident(name: String) -> Ident {
     }
 }
 
-/// The guard of `label`: its literals' atoms joined with `and`; `None` for `true`.
+/// The guard of `label`: its literals' atoms joined with `and`; `None` for
+/// `true`. An atom holds when its value is not 0; DVE's `and` tests its
+/// right operand with `> 0`, so a positive literal is written `(e) != 0`
+/// for a negative value to count as true wherever the literal stands.
 fn guard(label: Label, prop: &Property) -> Option<Expr> {
     label
         .literals()
         .into_iter()
         .map(|(a, positive)| {
             let e = prop.atoms[a].clone();
+            let span = e.span;
             if positive {
-                e
+                let zero = Expr {
+                    kind: ExprKind::Num(0),
+                    span,
+                };
+                Expr {
+                    kind: ExprKind::Binary(BinOp::Ne, Box::new(e), Box::new(zero)),
+                    span,
+                }
             } else {
-                let span = e.span;
                 Expr {
                     kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
                     span,

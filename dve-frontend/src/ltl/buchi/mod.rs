@@ -96,11 +96,36 @@ impl Buchi {
     }
 }
 
+/// The most operators and atoms a formula may have in negation normal form.
+const MAX_NNF_SIZE: u64 = 4096;
+
+/// An upper bound of the formula's size in negation normal form.
+fn nnf_size(f: &Ltl) -> u64 {
+    match f {
+        Ltl::True | Ltl::False | Ltl::Atom(_) => 1,
+        Ltl::Not(a) | Ltl::Next(a) | Ltl::Finally(a) | Ltl::Globally(a) => 1 + nnf_size(a),
+        Ltl::And(a, b) | Ltl::Or(a, b) | Ltl::Implies(a, b) | Ltl::Until(a, b) | Ltl::Release(a, b) => {
+            1u64.saturating_add(nnf_size(a)).saturating_add(nnf_size(b))
+        }
+        Ltl::Equiv(a, b) | Ltl::WeakUntil(a, b) => {
+            3u64.saturating_add(nnf_size(a).saturating_add(nnf_size(b)).saturating_mul(2))
+        }
+    }
+}
+
 /// The automaton of `f` (of `!f` when `negate`), over `atoms` propositions.
 pub fn translate(f: &Ltl, atoms: usize, negate: bool) -> Result<Buchi, String> {
     if atoms > 64 {
         return Err(format!(
             "the formula has {atoms} atomic propositions; at most 64 are supported"
+        ));
+    }
+    // `<->` copies both sides into negation normal form: a chain of them
+    // doubles the formula at each link.
+    let size = nnf_size(f);
+    if size > MAX_NNF_SIZE {
+        return Err(format!(
+            "the formula is too large once `<->` and `W` are expanded ({size} operators and atoms; at most {MAX_NNF_SIZE})"
         ));
     }
     let nnf = alternating::nnf(f, negate);

@@ -5,9 +5,8 @@
 //! [`Por`] wraps a model's [`NextState`] with the model's dependency
 //! information ([`dve_frontend::deps`]): `successors(s)` gives only the
 //! successors by the groups of a stubborn set of `s`, unchanged otherwise
-//! (same order, error flags and labels). This version computes every
-//! successor and drops the others; generating only the selected groups is
-//! a later step.
+//! (same order, error flags and labels). It computes every successor and
+//! drops the others, so any backend serves.
 //!
 //! **The stubborn set** `T` of a state with an enabled group is built from
 //! one enabled *key* group `k` and closed under: an enabled group brings
@@ -33,8 +32,8 @@
 //! control state and the committed rule is the reference's accident), are
 //! expanded fully.
 //!
-//! Not preserved yet: assertions and reachability goals (visibility and a
-//! cycle proviso are the next step). A model with a property process, a
+//! Assertions and reachability goals are not preserved (there is no
+//! visibility and no cycle proviso). A model with a property process, a
 //! `system sync` model, and one where a rendezvous receiver's guard may err
 //! (§8.2 makes every sender on the channel erroneous whatever its state)
 //! are not reduced: [`Por::new`] leaves every successor.
