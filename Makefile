@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test docs man verify-beem verify-jit verify-properties bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -55,6 +55,13 @@ verify-jit: build
 PROP_MAX_STATES ?= 2000000
 verify-properties: build
 	./target/release/dvemc verify-properties --beem $(BEEM_DIR) --max-states $(PROP_MAX_STATES) --out results/properties-verify.csv
+
+# Every BEEM LTL property with a recorded answer on instances of at most
+# LTL_MAX_STATES states: the formula as properties.csv writes it (`--ltl`)
+# gives BEEM's answer and the verdict of BEEM's property process.
+LTL_MAX_STATES ?= 1000000
+verify-ltl:
+	DVEMC_LTL_MAX_STATES=$(LTL_MAX_STATES) $(CARGO) test --release -p harness --test ltl ltl_formulas_give_beems_answers -- --nocapture
 
 # SPIN's verifier against dvemc (DFS and BFS) on the BEEM instances whose
 # Promela translation has the same state space; needs `apt-get install spin`.
