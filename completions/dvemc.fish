@@ -85,6 +85,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -s h -l help -d 'Pr
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l all-violations -d 'Count every violation instead of stopping at the first (bfs, dfs)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l json -d 'Print one JSON object on standard output (an error too)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l stats -d 'Also print the statistics of BEEM\'s stat.xml files (bfs, dfs)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l distributed -d 'Search over the ranks of an MPI job: mpirun -np N dvemc explore --distributed'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l chain-reduction -d 'Single-successor chain reduction (state-caching paper, Sect. 4.1)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l edge-lean -d 'Edge-lean reduction with static transition independence'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l stop-when-covered -d 'Stop a run when it reaches the last --cover-targets level'

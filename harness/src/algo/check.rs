@@ -21,6 +21,8 @@ use std::time::Instant;
 use dve_frontend::interp;
 use dve_frontend::ir;
 use dve_frontend::model::{ModelInfo, NextState, Succ};
+
+use crate::engine::loops::parallel::ParallelRun;
 use serde::Serialize;
 
 use crate::engine::{
@@ -177,7 +179,7 @@ pub fn state_functions(ir: &ir::Model, goals: &[Goal]) -> Vec<ir::Expr> {
 }
 
 /// The property side: what to check in a state.
-struct Prop<'a> {
+pub(crate) struct Prop<'a> {
     model: &'a ir::Model,
     /// Evaluates the state functions.
     backend: &'a dyn NextState,
@@ -537,6 +539,27 @@ pub fn check_threads(
     if threads <= 1 || !matches!(opts.search, Search::Bfs | Search::Dfs) {
         return check(model, ir, opts);
     }
+    check_on(model, ir, opts, |prop, budget| {
+        if opts.search == Search::Bfs {
+            engine::loops::parallel::parallel_check(model, threads, budget, prop, StoreKind::Exact)
+        } else {
+            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, budget, prop, StoreKind::Exact)
+        }
+    })
+}
+
+/// A violation as a [`Watch`](engine::loops::parallel::Watch) search reports it.
+pub(crate) type Found = engine::loops::parallel::Violation<(ViolationKind, String)>;
+
+/// A check of `opts` by `search`, a search that takes the properties as a
+/// [`Watch`](engine::loops::parallel::Watch) (parallel or distributed):
+/// its counters, the violations it counted and the first one.
+pub(crate) fn check_on(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    search: impl FnOnce(&Prop<'_>, &Budget) -> (ParallelRun, u64, Option<Found>),
+) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
@@ -546,11 +569,7 @@ pub fn check_threads(
         native: functions > 0 && model.state_functions() == functions,
         opts,
     };
-    let (r, violations, first) = if opts.search == Search::Bfs {
-        engine::loops::parallel::parallel_check(model, threads, &budget, &prop, StoreKind::Exact)
-    } else {
-        engine::loops::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
-    };
+    let (r, violations, first) = search(&prop, &budget);
     let time_s = start.elapsed().as_secs_f64();
     let first =
         first.map(|((kind, detail), trace)| explain(ir, model.info(), Violation { kind, detail, trace }));

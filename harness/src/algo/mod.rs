@@ -7,6 +7,7 @@ pub mod bbmc;
 pub mod caching;
 pub mod check;
 pub mod dbdfs;
+pub mod distributed;
 pub mod exhaustive;
 pub mod por;
 pub mod random;

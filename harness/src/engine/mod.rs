@@ -18,6 +18,7 @@
 //! `dve_frontend::model`.
 
 pub mod checkpoint;
+pub mod comm;
 pub mod frontier;
 pub mod guard;
 pub mod limits;

@@ -139,6 +139,7 @@ pub const DETERMINISTIC: &[&str] = &[
     "covered",
     "steps",
     "restarts",
+    "ranks",
 ];
 
 /// Columns that differ from run to run by nature (timing, memory measured
@@ -148,6 +149,7 @@ pub const VOLATILE: &[&str] = &[
     "states_per_s",
     "compile_ms",
     "get_state_time_s",
+    "wait_s",
     "wall_s",
     "cpu_s",
     "peak_mem_bytes",

@@ -38,6 +38,8 @@ pub struct RunRecord {
     #[serde(flatten)]
     pub random: Option<RandomMetrics>,
     #[serde(flatten)]
+    pub distributed: Option<DistributedMetrics>,
+    #[serde(flatten)]
     pub cost: Cost,
     #[serde(flatten)]
     pub details: Details,
@@ -313,6 +315,30 @@ pub struct RandomMetrics {
     pub goal_step: Option<u64>,
 }
 
+/// A distributed search (`--distributed`): totals over the ranks (each
+/// rank's own figures are in [`Details::rank_figures`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DistributedMetrics {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranks: Option<u64>,
+    /// Exchanges of successor batches between the ranks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u64>,
+    /// Batches sent, over all ranks (one per destination per round at most).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages_sent: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_sent: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages_per_state: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes_sent_per_state: Option<f64>,
+    /// The longest time a rank spent in exchanges and reductions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait_s: Option<f64>,
+}
+
 /// Structured details and the thread count: in the JSON, not columns (rows
 /// keep them in `extra`, but for `trace` and `beem_reference`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -356,6 +382,9 @@ pub struct Details {
     /// and their seconds, and whether this run wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<crate::engine::checkpoint::CheckpointInfo>,
+    /// `--distributed`: each rank's states, bytes, messages and waiting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rank_figures: Option<Vec<crate::engine::loops::distributed::RankFigures>>,
 }
 
 /// Time and memory.
@@ -412,6 +441,7 @@ pub static FIELDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock:
         fields::<DbdfsMetrics>(),
         fields::<SliceMetrics>(),
         fields::<RandomMetrics>(),
+        fields::<DistributedMetrics>(),
         fields::<Cost>(),
     ]
     .concat()
@@ -622,7 +652,7 @@ mod tests {
                 .map(|k| {
                     let v = match *k {
                         "result" => Value::from("complete"),
-                        "level_table" | "frontier_sizes" | "progress" => Value::Array(vec![]),
+                        "level_table" | "frontier_sizes" | "progress" | "rank_figures" => Value::Array(vec![]),
                         "chain_reduction" | "edge_lean" | "state_space_exhausted" => Value::from(true),
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"

@@ -38,7 +38,10 @@ pub(crate) fn exhaustive(
         threads,
     };
     let r = match &checkpoint {
-        None => crate::algo::exhaustive::explore(model, &opts),
+        None => match &req.cluster {
+            Some(c) => crate::algo::distributed::explore(model, &opts, &*c.0),
+            None => crate::algo::exhaustive::explore(model, &opts),
+        },
         Some(spec) => {
             crate::algo::exhaustive::explore_checkpointed(model, &opts, spec).map_err(|e| RunError {
                 file: Some(spec.path.display().to_string()),
@@ -498,6 +501,9 @@ pub(super) fn exhaustive_or_check(
         || req.checks.error
         || (req.checks.assert && has_asserts);
     let threads = p.threads.unwrap_or(1);
+    if req.cluster.is_some() {
+        distributed_refusal(strategy, p, ltl)?;
+    }
     if threads > 1 && ltl {
         let (what, plain) = match req.property {
             Some(n) => (format!("--property {n} is an LTL property"), ""),
@@ -511,7 +517,7 @@ pub(super) fn exhaustive_or_check(
             "--threads {threads}: {what}, and the nested DFS that searches its accepting cycles is sequential: give --threads 1{plain}"
         )));
     }
-    if checking && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
+    if checking && req.cluster.is_none() && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
         return Err(RunError::input(
             "--store: property checks (deadlocks, assertions, goals, LTL) keep the exact store for now; drop --check, --goal and --property to only explore"
                 .to_string(),
@@ -540,7 +546,18 @@ pub(super) fn exhaustive_or_check(
             limits: req.limits,
             meter: meter.clone(),
         };
-        let r = check::check_threads(model, ir, &opts, threads);
+        let r = match &req.cluster {
+            Some(c) => {
+                let store = req.params.store.unwrap_or_default();
+                let (r, metrics, cost, ranks) =
+                    crate::algo::distributed::check(model, ir, &opts, &*c.0, store);
+                rec.distributed = Some(metrics);
+                rec.details.rank_figures = Some(ranks);
+                rec.cost.frontier_bytes = cost.frontier_bytes;
+                r
+            }
+            None => check::check_threads(model, ir, &opts, threads),
+        };
         if threads > 1 {
             rec.details.threads = Some(threads as u64);
         }
@@ -594,6 +611,24 @@ pub(super) fn exhaustive_or_check(
         }
     }
     Ok(())
+}
+
+/// Why a distributed run cannot take these options (`None`: it can).
+fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool) -> Result<(), RunError> {
+    let why = if strategy != Strategy::Bfs {
+        format!("the distributed search is breadth-first: give --strategy bfs, not {strategy}")
+    } else if ltl {
+        "the model has a property process (LTL): accepting cycles are sought by the sequential nested DFS, not across ranks".into()
+    } else if p.threads.is_some_and(|t| t > 1) {
+        "each rank runs one thread: start more ranks (mpirun -np N) instead of --threads".into()
+    } else if let Some(s) = p.store.filter(|&s| !crate::algo::distributed::supports(s)) {
+        format!("each rank keeps its states in the exact or the tree store (--store exact or tree), not --store {s}")
+    } else if p.checkpoint.is_some() {
+        "checkpoints are written by the one-machine ctree search only".into()
+    } else {
+        return Ok(());
+    };
+    Err(RunError::usage(format!("--distributed: {why}")))
 }
 
 /// Iterative depth-bounded DFS (`algo::dbdfs`) into the run's record.

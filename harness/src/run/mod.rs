@@ -39,6 +39,9 @@ use strategy::{Family, Params, Strategy};
 fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool) -> String {
     let takes = |flag: &str| options::validate(strategy, &[flag], p).is_ok();
     let mut parts = vec![strategy::config_text(strategy, p)];
+    if req.cluster.is_some() {
+        parts.push("--distributed".into());
+    }
     if takes("goal") {
         parts.extend(
             req.goals
@@ -79,6 +82,7 @@ fn resolve_params(req: &Request, strategy: Strategy, general: bool, ltl: bool) -
     let p = &req.params;
     let mut resolved = p.clone();
     if p.threads.is_none()
+        && req.cluster.is_none()
         && strategy == Strategy::Bfs
         && !general
         && !ltl

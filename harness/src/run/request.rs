@@ -41,6 +41,9 @@ pub struct Request {
     /// store, no LTL property) when `params.threads` is not set; `None`:
     /// one. The command line sets it to the machine's cores.
     pub default_threads: Option<usize>,
+    /// The ranks of a distributed search (`--distributed`, an MPI job):
+    /// an exhaustive BFS or safety check over all of them.
+    pub cluster: Option<engine::comm::Cluster>,
 }
 
 /// What a run gives back.

@@ -299,6 +299,17 @@ pub struct ExploreArgs {
     /// side by side on every core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = heading::MODEL)]
     pub threads: Option<u32>,
+    /// Search over the ranks of an MPI job: mpirun -np N dvemc explore --distributed
+    ///
+    /// Exhaustive bfs, and its checks of deadlocks, assertions, goals and
+    /// run-time errors, with every state owned by one rank (by hash) and
+    /// stored in that rank's exact or tree store; the same states,
+    /// transitions, levels and deadlocks as one process. Rank 0 prints the
+    /// one report, with `ranks` and each rank's figures. --max-states is
+    /// global, --memory-limit per rank. Needs a dvemc built with
+    /// `cargo build --release --features mpi`.
+    #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
+    pub distributed: bool,
     /// Go on from FILE, and write it if the search stops (bfs --store ctree)
     ///
     /// If FILE exists the search goes on from it; if the search stops for
@@ -498,6 +509,7 @@ impl ExploreArgs {
             given,
             meter: None,
             default_threads: None,
+            cluster: None,
         }
     }
 }
@@ -546,6 +558,19 @@ pub fn report_error(e: &RunError, json: bool) -> u8 {
 /// Runs `explore`; returns the exit code.
 pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     let mut req = args.request(matches);
+    // MPI lives as long as the run; only rank 0 reports.
+    let _mpi = if args.distributed {
+        match mpi_cluster() {
+            Ok((universe, cluster)) => {
+                req.cluster = Some(cluster);
+                Some(universe)
+            }
+            Err(e) => return report_error(&e, args.json),
+        }
+    } else {
+        None
+    };
+    let quiet = req.cluster.as_ref().is_some_and(|c| c.0.rank() != 0);
     harness::engine::guard::set_report(args.json, req.limits.memory_bytes, req.limits.time);
     req.default_threads = match default_threads() {
         Ok(t) => Some(t),
@@ -566,24 +591,31 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
             harness::run::known_size(&name?, req.beem.as_deref())
         })
         .filter(|_| req.strategy.is_some_and(|s| s.keeps_visited_set()));
-    let ticker = Ticker::start(
-        &meter,
-        TickerText {
-            // The third counter: a depth-first search's depth, a random
-            // search's restarts, any other's BFS level (or queue).
-            depth_name: if args.strategy == Strategy::Dfs {
-                "depth"
-            } else if args.strategy.family() == harness::run::strategy::Family::Randomized {
-                "restarts"
-            } else {
-                "level"
-            },
-            expected_states: expected,
-        },
-    );
+    let ticker = (!quiet)
+        .then(|| {
+            Ticker::start(
+                &meter,
+                TickerText {
+                    // The third counter: a depth-first search's depth, a random
+                    // search's restarts, any other's BFS level (or queue).
+                    depth_name: if args.strategy == Strategy::Dfs {
+                        "depth"
+                    } else if args.strategy.family() == harness::run::strategy::Family::Randomized {
+                        "restarts"
+                    } else {
+                        "level"
+                    },
+                    expected_states: expected,
+                },
+            )
+        })
+        .flatten();
     let ran = harness::run::run(&req);
     if let Some(t) = ticker {
         t.finish();
+    }
+    if quiet {
+        return ran.map_or_else(|e| e.exit_code(), |r| r.record.exit_code());
     }
     let ran = match ran {
         Ok(r) => r,
@@ -644,6 +676,30 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         );
     }
     code
+}
+
+/// The ranks of the MPI job this process is one of.
+#[cfg(feature = "mpi")]
+fn mpi_cluster() -> Result<
+    (
+        harness::engine::comm::mpi::Universe,
+        harness::engine::comm::Cluster,
+    ),
+    RunError,
+> {
+    let (universe, world) = harness::engine::comm::mpi::initialize()
+        .ok_or_else(|| RunError::usage("--distributed: MPI was initialised already"))?;
+    Ok((
+        universe,
+        harness::engine::comm::Cluster(std::sync::Arc::new(world)),
+    ))
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_cluster() -> Result<((), harness::engine::comm::Cluster), RunError> {
+    Err(RunError::usage(
+        "--distributed: this dvemc was built without MPI; build it with `cargo build --release --features mpi` (needs OpenMPI or MPICH, and libclang) and start it with mpirun",
+    ))
 }
 
 /// The heap the process may use under `--memory-limit L`: L plus a slack

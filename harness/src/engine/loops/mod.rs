@@ -3,6 +3,7 @@
 
 pub mod bfs;
 pub mod dfs;
+pub mod distributed;
 pub mod parallel;
 pub mod parallel_dfs;
 pub mod parent_links;

@@ -1,0 +1,173 @@
+//! Exhaustive search and safety checks over the ranks of a distributed run
+//! (`explore --distributed`, an MPI job): the engine's distributed BFS
+//! (`engine::loops::distributed`) into the run record every search gives,
+//! with the ranks' figures.
+//!
+//! Every rank calls the same function and gets the same record; only rank
+//! 0 publishes progress (and the command line prints only rank 0's).
+
+use std::time::Instant;
+
+use dve_frontend::ir;
+use dve_frontend::model::NextState;
+
+use crate::algo::check::{self, CheckOptions, CheckReport};
+use crate::algo::exhaustive::ExploreOptions;
+use crate::engine::comm::Comm;
+use crate::engine::loops::distributed::{distributed_bfs, Distributed};
+use crate::engine::loops::parallel::{NoWatch, ParallelRun, Watch};
+use crate::engine::store::tree::leaf_order::tree_store_for;
+use crate::engine::{Budget, Limits, StateStore, StoreKind};
+use crate::output::record::{BfsMetrics, Core, Cost, Details, DistributedMetrics, RunRecord};
+
+/// The stores a rank can keep its states in.
+pub fn supports(store: StoreKind) -> bool {
+    matches!(store, StoreKind::Exact | StoreKind::Tree)
+}
+
+/// The search on this rank, in a store of kind `store`, with the global
+/// state limit of `limits` and the rest of them per rank.
+fn search<W: Watch>(
+    model: &dyn NextState,
+    comm: &dyn Comm,
+    store: StoreKind,
+    limits: &Limits,
+    meter: Option<crate::engine::progress::Meter>,
+    watch: &W,
+) -> Distributed<W::Found> {
+    let per_rank = Limits {
+        max_states: None,
+        ..*limits
+    };
+    let meter = if comm.rank() == 0 { meter } else { None };
+    let budget = Budget::new(&per_rank, Instant::now()).with_meter(meter);
+    let max = limits.max_states.unwrap_or(u64::MAX);
+    match store {
+        StoreKind::Tree => distributed_bfs(
+            model,
+            comm,
+            &mut tree_store_for(model, &budget),
+            &budget,
+            max,
+            watch,
+        ),
+        _ => distributed_bfs(
+            model,
+            comm,
+            &mut StateStore::new(model.state_len()),
+            &budget,
+            max,
+            watch,
+        ),
+    }
+}
+
+/// The ranks' figures as the record gives them.
+fn metrics<F>(d: &Distributed<F>) -> DistributedMetrics {
+    let states = d.states.max(1) as f64;
+    let messages: u64 = d.ranks.iter().map(|r| r.messages_sent).sum();
+    let bytes: u64 = d.ranks.iter().map(|r| r.bytes_sent).sum();
+    DistributedMetrics {
+        ranks: Some(d.ranks.len() as u64),
+        rounds: Some(d.rounds),
+        messages_sent: Some(messages),
+        bytes_sent: Some(bytes),
+        messages_per_state: Some(messages as f64 / states),
+        bytes_sent_per_state: Some(bytes as f64 / states),
+        wait_s: Some(d.ranks.iter().map(|r| r.wait_s).fold(0.0, f64::max)),
+    }
+}
+
+/// Store, frontier and peak memory: the sums over the ranks, the peak
+/// resident set of the largest rank.
+fn cost<F>(d: &Distributed<F>) -> Cost {
+    Cost {
+        store_bytes: Some(d.ranks.iter().map(|r| r.store_bytes).sum()),
+        frontier_bytes: Some(d.ranks.iter().map(|r| r.frontier_bytes).sum()),
+        peak_rss_bytes: d.ranks.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0),
+        ..Cost::default()
+    }
+}
+
+/// [`crate::algo::exhaustive::explore`] over the ranks of `comm` (BFS,
+/// exact or tree store).
+pub fn explore(model: &dyn NextState, opts: &ExploreOptions, comm: &dyn Comm) -> RunRecord {
+    let start = Instant::now();
+    let d = search(
+        model,
+        comm,
+        opts.store,
+        &opts.limits,
+        opts.meter.clone(),
+        &NoWatch,
+    );
+    let time_s = start.elapsed().as_secs_f64();
+    let mut rec = RunRecord {
+        core: Core {
+            model: model.info().name.clone(),
+            strategy: "bfs".into(),
+            config: match opts.store {
+                StoreKind::Exact => "bfs --distributed".into(),
+                kind => format!("bfs --store {kind} --distributed"),
+            },
+            store: opts.store.to_string(),
+            state_len: model.state_len() as u64,
+            result: d.result,
+            states: d.states,
+            transitions: d.transitions,
+            deadlocks: Some(d.deadlocks),
+            error_transitions: Some(d.error_transitions),
+            ..Core::default()
+        },
+        bfs: Some(BfsMetrics {
+            levels: Some(d.levels.len() as u64),
+            back_level_edges: Some(d.back_level_edges),
+            max_back_level_edge: Some(d.max_back_level_edge),
+            max_level_states: Some(d.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+        }),
+        distributed: Some(metrics(&d)),
+        cost: cost(&d),
+        details: Details {
+            threads: Some(1),
+            rank_figures: Some(d.ranks.clone()),
+            level_table: opts.level_table.then(|| d.levels.clone()),
+            ..Details::default()
+        },
+        ..RunRecord::default()
+    };
+    rec.finish_rates(time_s);
+    rec
+}
+
+/// A breadth-first [`check::check`] over the ranks of `comm`, and the
+/// distributed figures for its record.
+pub fn check(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    comm: &dyn Comm,
+    store: StoreKind,
+) -> (
+    CheckReport,
+    DistributedMetrics,
+    Cost,
+    Vec<crate::engine::loops::distributed::RankFigures>,
+) {
+    let mut figures = None;
+    let report = check::check_on(model, ir, opts, |prop, _| {
+        let d = search(model, comm, store, &opts.limits, opts.meter.clone(), prop);
+        let run = ParallelRun {
+            result: d.result,
+            states: d.states,
+            transitions: d.transitions,
+            deadlocks: d.deadlocks,
+            error_transitions: d.error_transitions,
+            store_bytes: d.ranks.iter().map(|r| r.store_bytes).sum(),
+            ..ParallelRun::default()
+        };
+        figures = Some((metrics(&d), cost(&d), d.ranks.clone()));
+        (run, d.violations, d.first)
+    });
+    let (m, c, ranks) = figures.expect("the search ran");
+    (report, m, c, ranks)
+}

@@ -1,0 +1,527 @@
+//! Exhaustive breadth-first search over several ranks (processes of an MPI
+//! job, `explore --distributed`), each with its own store.
+//!
+//! **Ownership.** Every state belongs to one rank, chosen by its
+//! fingerprint ([`owner`]; Stern and Dill's partition). A rank expands the
+//! states it owns; a successor it owns is looked up and stored at once, any
+//! other is appended to the batch of its owner.
+//!
+//! **Rounds and levels.** A rank expands the states of the current level
+//! until its batches hold [`ROUND_BYTES`] or its part of the level is done;
+//! then every rank exchanges its batches (one message per destination per
+//! round), stores what it received, and the ranks agree by one reduction
+//! whether to go on (a rank with states of the level left, a budget, a
+//! violation). The level ends when no rank has states of it left. So the
+//! search is level-synchronous: every state stored during level `l` is of
+//! level `l + 1`, each rank's store is its own queue (ids in BFS order, as
+//! in [`crate::engine::bfs`]), and states, transitions, deadlocks, levels
+//! and back-level edges are the sequential search's, whatever the number
+//! of ranks. (A successor stored already when its source's level began is
+//! a back-level edge unless a self-loop; a self-loop never leaves its
+//! rank.)
+//!
+//! **Budgets.** The state limit is global, checked after every exchange: a
+//! stopped run holds at most one round's states past it. Memory is per
+//! rank (its store, parent links and batches); time and interruption are
+//! polled on every rank every round, and the first stop of any rank stops
+//! them all at the same round, each with its counters.
+//!
+//! **Checks.** A [`Watch`] sees each rank's new states, deadlocks and
+//! erroneous transitions. Each state then keeps the rank and id of its
+//! parent, and the counterexample is rebuilt across ranks after the search:
+//! the rank holding a state broadcasts it with its parent's rank and id,
+//! from the violation back to the initial state. Of the violations found
+//! in the round that stops the search, the one at the lowest level wins
+//! (then the lowest rank).
+
+use std::time::Instant;
+
+use dve_frontend::model::{NextState, Succ, SuccBuf};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::comm::{owner, Comm, Reduce};
+use crate::engine::limits::{visit, Budget};
+use crate::engine::loops::bfs::LevelStats;
+use crate::engine::loops::parallel::Watch;
+use crate::engine::loops::parent_links::{parent_link, read_link, PARENT_BYTES};
+use crate::engine::outcome::Outcome;
+use crate::engine::store::{Insert, Store};
+use crate::engine::trace::{Step, Trace};
+
+/// Bytes of successors a rank collects for the others before an exchange.
+pub const ROUND_BYTES: usize = 4 << 20;
+
+/// What one rank did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RankFigures {
+    pub rank: u64,
+    /// States this rank owns (and stored).
+    pub states: u64,
+    pub store_bytes: u64,
+    /// Parent links and batches, at their largest.
+    pub frontier_bytes: u64,
+    /// Peak resident set of the rank's process.
+    pub peak_rss_bytes: u64,
+    /// Batches sent to other ranks (one per destination per round at most).
+    pub messages_sent: u64,
+    pub bytes_sent: u64,
+    /// Seconds spent in the exchanges and reductions, waiting for the
+    /// others included.
+    pub wait_s: f64,
+}
+
+/// What a distributed search did, as every rank knows it.
+#[derive(Clone, Debug)]
+pub struct Distributed<F> {
+    pub result: Outcome,
+    pub states: u64,
+    pub transitions: u64,
+    pub deadlocks: u64,
+    pub error_transitions: u64,
+    pub levels: Vec<LevelStats>,
+    pub back_level_edges: u64,
+    pub max_back_level_edge: u64,
+    /// Exchanges (all levels).
+    pub rounds: u64,
+    /// Every rank's figures, in rank order.
+    pub ranks: Vec<RankFigures>,
+    pub violations: u64,
+    /// The violation reported and its counterexample.
+    pub first: Option<(F, Trace)>,
+}
+
+const STATE: u8 = 0;
+const DEADLOCK: u8 = 1;
+const ERROR: u8 = 2;
+/// No parent: the initial state.
+const ROOT: u32 = u32::MAX;
+
+/// A violation this rank found: `key` orders violations by level, then
+/// rank; `last` is the erroneous step for an error.
+struct Found {
+    key: u64,
+    kind: u8,
+    id: u32,
+    last: Option<(Succ, Vec<u8>)>,
+}
+
+/// One rank's side of the search.
+struct Rank<'a, S: Store, W: Watch> {
+    model: &'a dyn NextState,
+    comm: &'a dyn Comm,
+    store: &'a mut S,
+    budget: &'a Budget,
+    watch: &'a W,
+    me: usize,
+    n: usize,
+    /// Per stored state: the parent's rank and the link to it.
+    parents: Vec<(u32, [u8; PARENT_BYTES])>,
+    out: Vec<Vec<u8>>,
+    depth: u64,
+    level_starts: Vec<u32>,
+    next: usize,
+    level_end: usize,
+    level_edges: u64,
+    level_back: u64,
+    transitions: u64,
+    deadlocks: u64,
+    errors: u64,
+    max_back: u64,
+    stop: Option<Outcome>,
+    found: Option<Found>,
+    violations: u64,
+    figures: RankFigures,
+    frontier_peak: usize,
+}
+
+fn stop_code(o: Option<Outcome>) -> u64 {
+    match o {
+        None => 0,
+        Some(Outcome::StateLimit) => 1,
+        Some(Outcome::TimeLimit) => 2,
+        Some(Outcome::MemoryLimit) => 3,
+        Some(_) => 4,
+    }
+}
+
+fn outcome_of(code: u64) -> Outcome {
+    match code {
+        0 => Outcome::Complete,
+        1 => Outcome::StateLimit,
+        2 => Outcome::TimeLimit,
+        3 => Outcome::MemoryLimit,
+        _ => Outcome::Interrupted,
+    }
+}
+
+impl<S: Store, W: Watch> Rank<'_, S, W> {
+    fn frontier_bytes(&self) -> usize {
+        self.parents.capacity() * std::mem::size_of::<(u32, [u8; PARENT_BYTES])>()
+            + self.out.iter().map(Vec::capacity).sum::<usize>()
+    }
+
+    fn violation(&mut self, kind: u8, id: u32, level: u64, last: Option<(Succ, &[u8])>) {
+        self.violations += 1;
+        let key = level * self.n as u64 + self.me as u64;
+        if self.found.as_ref().is_none_or(|f| key < f.key) {
+            self.found = Some(Found {
+                key,
+                kind,
+                id,
+                last: last.map(|(e, s)| (e, s.to_vec())),
+            });
+        }
+    }
+
+    /// Whether this rank stops expanding (a budget, or a violation that
+    /// ends the search).
+    fn halted(&self) -> bool {
+        self.stop.is_some() || (self.found.is_some() && !self.watch.all())
+    }
+
+    /// Stores `s` if new (its parent `from`: rank and link); `src` is the
+    /// source's id when it is this rank's (self-loops are not back-level
+    /// edges).
+    fn store(&mut self, s: &[u8], fp: u64, from: (u32, [u8; PARENT_BYTES]), src: Option<u32>) {
+        if self.stop.is_some() {
+            return;
+        }
+        let frontier = self.frontier_bytes();
+        match visit(self.store, self.budget, frontier, s, fp) {
+            Ok(Insert::New(id)) => {
+                if W::PARENTS {
+                    self.parents.push(from);
+                }
+                if self.watch.state(s).is_some() {
+                    self.violation(STATE, id, self.depth + 1, None);
+                }
+            }
+            Ok(Insert::Seen(id)) => {
+                let level_start = *self.level_starts.last().expect("a level") as usize;
+                if (id as usize) < self.level_end && Some(id) != src {
+                    self.level_back += 1;
+                    if (id as usize) < level_start {
+                        let target = self.level_starts.partition_point(|&s| s <= id) - 1;
+                        self.max_back = self.max_back.max(self.depth - target as u64);
+                    }
+                }
+            }
+            Err(o) => self.stop = Some(o),
+        }
+    }
+
+    /// Expands stored state `src`.
+    fn expand(&mut self, src: u32, buf: &mut SuccBuf, scratch: &mut Vec<u8>) {
+        self.model.successors(self.store.state(src, scratch), buf);
+        let k = buf.len();
+        self.transitions += k as u64;
+        self.level_edges += k as u64;
+        if k == 0 {
+            self.deadlocks += 1;
+            if self.watch.deadlock().is_some() {
+                self.violation(DEADLOCK, src, self.depth, None);
+            }
+        }
+        for i in 0..k {
+            let (e, s) = (buf.entry(i), buf.state(i));
+            if e.error {
+                self.errors += 1;
+                if self.watch.error().is_some() {
+                    self.violation(ERROR, src, self.depth + 1, Some((e, s)));
+                }
+            }
+            let fp = self.model.fingerprint(s);
+            let link = parent_link(src, e);
+            let o = owner(fp, self.n);
+            if o == self.me {
+                self.store(s, fp, (o as u32, link), Some(src));
+            } else {
+                self.out[o].extend_from_slice(s);
+                if W::PARENTS {
+                    self.out[o].extend_from_slice(&link);
+                }
+            }
+        }
+    }
+
+    /// One round: expand, exchange, store what came; whether the level
+    /// goes on, and the global stop and violation key (see [`run`]).
+    fn round(&mut self, buf: &mut SuccBuf, scratch: &mut Vec<u8>) -> [u64; 3] {
+        let mut bytes = 0;
+        while self.next < self.level_end && !self.halted() && bytes < ROUND_BYTES {
+            let before: usize = self.out.iter().map(Vec::len).sum();
+            self.expand(self.next as u32, buf, scratch);
+            bytes += self.out.iter().map(Vec::len).sum::<usize>() - before;
+            self.next += 1;
+        }
+        self.frontier_peak = self.frontier_peak.max(self.frontier_bytes());
+        for (d, v) in self.out.iter().enumerate() {
+            if d != self.me && !v.is_empty() {
+                self.figures.messages_sent += 1;
+                self.figures.bytes_sent += v.len() as u64;
+            }
+        }
+        let t = Instant::now();
+        let inbox = self.comm.exchange(&self.out);
+        self.figures.wait_s += t.elapsed().as_secs_f64();
+        self.out.iter_mut().for_each(Vec::clear);
+        let len = self.model.state_len();
+        let rec = len + if W::PARENTS { PARENT_BYTES } else { 0 };
+        for (from, data) in inbox.iter().enumerate() {
+            for r in data.chunks_exact(rec) {
+                let mut link = [0u8; PARENT_BYTES];
+                if W::PARENTS {
+                    link.copy_from_slice(&r[len..]);
+                }
+                self.store(
+                    &r[..len],
+                    self.model.fingerprint(&r[..len]),
+                    (from as u32, link),
+                    None,
+                );
+            }
+        }
+        if self.stop.is_none() {
+            self.stop = self.budget.poll();
+        }
+        let key = self.found.as_ref().map_or(0, |f| u64::MAX - f.key);
+        let left = (self.next < self.level_end && !self.halted()) as u64;
+        let t = Instant::now();
+        let r = self.comm.reduce(&[left, stop_code(self.stop), key], Reduce::Max);
+        self.figures.wait_s += t.elapsed().as_secs_f64();
+        [r[0], r[1], r[2]]
+    }
+
+    /// The counterexample of the violation `key` (every rank takes part).
+    fn trace(&mut self, key: u64) -> (u8, Trace) {
+        let winner = (key % self.n as u64) as usize;
+        let len = self.model.state_len();
+        let mut msg = Vec::new();
+        if self.me == winner {
+            let f = self.found.as_ref().expect("the winner's violation");
+            msg.push(f.kind);
+            msg.extend_from_slice(&f.id.to_le_bytes());
+            if let Some((e, s)) = &f.last {
+                msg.extend_from_slice(&parent_link(f.id, *e));
+                msg.extend_from_slice(s);
+            }
+        }
+        let msg = self.comm.broadcast(winner, msg);
+        let kind = msg[0];
+        let last = (msg.len() > 5).then(|| Step::new(read_link(&msg[5..]).1, &msg[5 + PARENT_BYTES..]));
+        let (mut holder, mut id) = (winner, u32::from_le_bytes(msg[1..5].try_into().expect("4 bytes")));
+        let mut steps = Vec::new();
+        let mut scratch = Vec::new();
+        let initial = loop {
+            let mut msg = Vec::new();
+            if self.me == holder {
+                msg.extend_from_slice(self.store.state(id, &mut scratch));
+                let (rank, link) = self.parents[id as usize];
+                msg.extend_from_slice(&rank.to_le_bytes());
+                msg.extend_from_slice(&link);
+            }
+            let msg = self.comm.broadcast(holder, msg);
+            let rank = u32::from_le_bytes(msg[len..len + 4].try_into().expect("4 bytes"));
+            if rank == ROOT {
+                break msg[..len].to_vec();
+            }
+            let (parent, e) = read_link(&msg[len + 4..]);
+            steps.push(Step::new(e, &msg[..len]));
+            (holder, id) = (rank as usize, parent);
+        };
+        steps.reverse();
+        steps.extend(last);
+        let trace = Trace {
+            initial,
+            steps,
+            cycle_start: None,
+        };
+        (kind, trace)
+    }
+}
+
+/// Breadth-first search of `model` over the ranks of `comm`, this rank's
+/// states in the empty `store`; see the module documentation. `budget`
+/// must have no state limit (it would be per rank): `max_states` is the
+/// global one. Every rank returns the same figures.
+pub fn distributed_bfs<S: Store, W: Watch>(
+    model: &dyn NextState,
+    comm: &dyn Comm,
+    store: &mut S,
+    budget: &Budget,
+    max_states: u64,
+    watch: &W,
+) -> Distributed<W::Found> {
+    assert!(
+        store.is_empty(),
+        "the distributed BFS needs an empty store (ids are its queue)"
+    );
+    let (me, n) = (comm.rank(), comm.size());
+    let mut r = Rank {
+        model,
+        comm,
+        store,
+        budget,
+        watch,
+        me,
+        n,
+        parents: Vec::new(),
+        out: vec![Vec::new(); n],
+        depth: 0,
+        level_starts: vec![0],
+        next: 0,
+        level_end: 0,
+        level_edges: 0,
+        level_back: 0,
+        transitions: 0,
+        deadlocks: 0,
+        errors: 0,
+        max_back: 0,
+        stop: None,
+        found: None,
+        violations: 0,
+        figures: RankFigures {
+            rank: me as u64,
+            ..RankFigures::default()
+        },
+        frontier_peak: 0,
+    };
+    let init = model.initial_vec();
+    let fp = model.fingerprint(&init);
+    if max_states == 0 {
+        r.stop = Some(Outcome::StateLimit);
+    } else if owner(fp, n) == me {
+        let root = parent_link(
+            0,
+            Succ {
+                label: dve_frontend::model::Label::local(ROOT),
+                error: false,
+            },
+        );
+        r.store(&init, fp, (ROOT, root), None);
+        if let Some(f) = &mut r.found {
+            // The initial state itself violates: level 0.
+            f.key = me as u64;
+        }
+    }
+    r.level_end = r.store.len();
+    let mut levels = vec![LevelStats {
+        level: 0,
+        states: (max_states > 0) as u64,
+        ..LevelStats::default()
+    }];
+    let mut result = Outcome::Complete;
+    let mut rounds = 0;
+    let mut scratch = Vec::new();
+    let mut buf = SuccBuf::new(model.state_len());
+    let mut states;
+    let mut violated = false;
+    loop {
+        let [left, stop, key] = r.round(&mut buf, &mut scratch);
+        rounds += 1;
+        let t = Instant::now();
+        let totals = comm.reduce(&[r.store.len() as u64, r.transitions], Reduce::Sum);
+        r.figures.wait_s += t.elapsed().as_secs_f64();
+        states = totals[0];
+        // Only rank 0's budget publishes to the progress line.
+        let _ = budget.poll_with(states, totals[1], r.depth);
+        if stop > 0 {
+            result = outcome_of(stop);
+            break;
+        }
+        if key > 0 && !watch.all() {
+            violated = true;
+            break;
+        }
+        if states > max_states {
+            result = Outcome::StateLimit;
+            break;
+        }
+        if left > 0 {
+            continue;
+        }
+        // The level is done on every rank.
+        let new = (r.store.len() - r.level_end) as u64;
+        let t = Instant::now();
+        let sums = comm.reduce(&[new, r.level_edges, r.level_back], Reduce::Sum);
+        r.figures.wait_s += t.elapsed().as_secs_f64();
+        let level = levels.last_mut().expect("a level");
+        level.edges = sums[1];
+        level.back_level_edges = sums[2];
+        if sums[0] == 0 {
+            break;
+        }
+        r.depth += 1;
+        levels.push(LevelStats {
+            level: r.depth as u32,
+            states: sums[0],
+            ..LevelStats::default()
+        });
+        r.level_starts.push(r.level_end as u32);
+        r.level_end = r.store.len();
+        r.level_edges = 0;
+        r.level_back = 0;
+    }
+    if result != Outcome::Complete || violated {
+        // The level was cut short: its edges so far.
+        let sums = comm.reduce(&[r.level_edges, r.level_back], Reduce::Sum);
+        let level = levels.last_mut().expect("a level");
+        level.edges = sums[0];
+        level.back_level_edges = sums[1];
+    }
+    let sums = comm.reduce(&[r.transitions, r.deadlocks, r.errors, r.violations], Reduce::Sum);
+    let key = comm.reduce(&[r.found.as_ref().map_or(0, |f| u64::MAX - f.key)], Reduce::Max)[0];
+    let max_back = comm.reduce(&[r.max_back], Reduce::Max)[0];
+    let first = (W::PARENTS && key > 0).then(|| {
+        let (kind, trace) = r.trace(u64::MAX - key);
+        let last = trace.state(trace.steps.len()).to_vec();
+        let found = match kind {
+            STATE => watch.state(&last),
+            DEADLOCK => watch.deadlock(),
+            _ => watch.error(),
+        };
+        (found.expect("the watch finds the violation again"), trace)
+    });
+    r.figures.states = r.store.len() as u64;
+    r.figures.store_bytes = r.store.bytes_used() as u64;
+    r.figures.frontier_bytes = r.frontier_peak as u64;
+    r.figures.peak_rss_bytes = crate::engine::peak_rss_bytes();
+    let mine = [
+        r.figures.rank,
+        r.figures.states,
+        r.figures.store_bytes,
+        r.figures.frontier_bytes,
+        r.figures.peak_rss_bytes,
+        r.figures.messages_sent,
+        r.figures.bytes_sent,
+        (r.figures.wait_s * 1e9) as u64,
+    ];
+    let ranks = comm
+        .gather(&mine)
+        .chunks_exact(mine.len())
+        .map(|f| RankFigures {
+            rank: f[0],
+            states: f[1],
+            store_bytes: f[2],
+            frontier_bytes: f[3],
+            peak_rss_bytes: f[4],
+            messages_sent: f[5],
+            bytes_sent: f[6],
+            wait_s: f[7] as f64 / 1e9,
+        })
+        .collect();
+    Distributed {
+        result,
+        states,
+        transitions: sums[0],
+        deadlocks: sums[1],
+        error_transitions: sums[2],
+        back_level_edges: levels.iter().map(|l| l.back_level_edges).sum(),
+        max_back_level_edge: max_back,
+        levels,
+        rounds,
+        ranks,
+        violations: sums[3],
+        first,
+    }
+}

@@ -1,0 +1,456 @@
+//! The distributed BFS (`explore --distributed`) against the sequential
+//! search and BEEM: on the smallest complete instance of every family with
+//! more than 10,000 and at most 300,000 states, with 2 and 3 ranks, in the
+//! exact and the tree store, states, transitions, deadlocks, levels (the
+//! whole level table) and back-level edges equal the sequential search's,
+//! and the states equal instances.csv's. Checks across ranks give the
+//! sequential check's verdict and a counterexample as short that replays;
+//! the state limit is global; what cannot run distributed is refused.
+//!
+//! Ranks are threads of this process (`engine::comm::local`) in every
+//! build; with the feature `mpi` (`cargo test --release -p harness
+//! --features mpi --test distributed`) the same sample runs under `mpirun`
+//! with processes for ranks, and Ctrl-C on `mpirun` ends every rank with a
+//! record.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use harness::algo::check::Checks;
+use harness::engine::comm::{local, Cluster};
+use harness::engine::{LevelStats, Outcome, StoreKind, Trace};
+use harness::model::backend::{build, Backend};
+use harness::model::beem::Beem;
+use harness::output::record::RunRecord;
+use harness::run::strategy::{Params, Strategy};
+use harness::run::{run, ErrorKind, Request};
+
+fn beem() -> Beem {
+    Beem::locate(None).expect("the BEEM suite (../shared/beem or BEEM_DIR)")
+}
+
+/// The smallest complete instance of every family with more than 10,000
+/// and at most 300,000 states, and its states.
+fn sample(beem: &Beem) -> Vec<(String, u64)> {
+    let mut best: std::collections::BTreeMap<String, (String, u64)> = Default::default();
+    let rows = beem.instances().expect("instances.csv");
+    for r in rows {
+        if let Some(s) = r.states.filter(|&s| r.complete && s > 10_000 && s <= 300_000) {
+            if best.get(&r.family).is_none_or(|b| s < b.1) {
+                best.insert(r.family.clone(), (r.instance.clone(), s));
+            }
+        }
+    }
+    best.into_values().collect()
+}
+
+fn request(model: PathBuf, store: StoreKind) -> Request {
+    Request {
+        model: Some(model),
+        strategy: Some(Strategy::Bfs),
+        params: Params {
+            threads: Some(1),
+            store: Some(store),
+            ..Params::default()
+        },
+        stats: true,
+        ..Request::default()
+    }
+}
+
+/// What must not depend on the number of ranks.
+#[derive(Debug, PartialEq)]
+struct Counters {
+    result: Outcome,
+    states: u64,
+    transitions: u64,
+    deadlocks: Option<u64>,
+    levels: Option<u64>,
+    back_level_edges: Option<u64>,
+    max_back_level_edge: Option<u64>,
+    level_table: Option<Vec<LevelStats>>,
+}
+
+fn counters(r: &RunRecord) -> Counters {
+    let bfs = r.bfs.clone().unwrap_or_default();
+    Counters {
+        result: r.core.result,
+        states: r.core.states,
+        transitions: r.core.transitions,
+        deadlocks: r.core.deadlocks,
+        levels: bfs.levels,
+        back_level_edges: bfs.back_level_edges,
+        max_back_level_edge: bfs.max_back_level_edge,
+        level_table: r.details.level_table.clone(),
+    }
+}
+
+/// `req` on `ranks` ranks (threads); every rank's record and trace, after
+/// checking that they agree.
+fn on_ranks(ranks: usize, req: &Request) -> Result<(RunRecord, Option<Trace>), harness::run::RunError> {
+    let all = local::run(ranks, |c| {
+        let req = Request {
+            cluster: Some(Cluster(Arc::new(c))),
+            ..req.clone()
+        };
+        run(&req).map(|r| (r.record, r.trace))
+    });
+    let first = all[0].clone();
+    for (rank, r) in all.iter().enumerate() {
+        match (r, &first) {
+            (Ok((rec, trace)), Ok((rec0, trace0))) => {
+                assert_eq!(counters(rec), counters(rec0), "rank {rank}");
+                assert_eq!(trace, trace0, "rank {rank}");
+            }
+            (Err(e), Err(e0)) => assert_eq!(e.message, e0.message, "rank {rank}"),
+            _ => panic!("rank {rank} ended otherwise than rank 0"),
+        }
+    }
+    first
+}
+
+#[test]
+fn every_family_on_two_and_three_ranks_in_both_stores() {
+    let beem = beem();
+    let sample = sample(&beem);
+    assert!(sample.len() >= 35, "{} families", sample.len());
+    let mut rank_figures = 0;
+    for (inst, states) in &sample {
+        let path = beem.model_path(inst);
+        let seq = run(&request(path.clone(), StoreKind::Exact)).expect(inst).record;
+        assert_eq!(
+            seq.core.states, *states,
+            "{inst}: sequential against instances.csv"
+        );
+        for (ranks, store) in [
+            (2, StoreKind::Exact),
+            (3, StoreKind::Exact),
+            (2, StoreKind::Tree),
+            (3, StoreKind::Tree),
+        ] {
+            let (rec, _) = on_ranks(ranks, &request(path.clone(), store)).expect(inst);
+            assert_eq!(
+                counters(&rec),
+                counters(&seq),
+                "{inst}: {ranks} ranks, {store} store"
+            );
+            let d = rec.distributed.as_ref().expect("distributed figures");
+            assert_eq!(d.ranks, Some(ranks as u64));
+            let figures = rec.details.rank_figures.as_ref().expect("per-rank figures");
+            assert_eq!(
+                figures.iter().map(|f| f.states).sum::<u64>(),
+                seq.core.states,
+                "{inst}: owned states"
+            );
+            assert!(
+                figures.iter().all(|f| f.states > 0),
+                "{inst}: a rank owns nothing"
+            );
+            rank_figures += figures.len();
+            assert_eq!(
+                rec.core.config,
+                format!(
+                    "bfs{} --distributed",
+                    if store == StoreKind::Tree {
+                        " --store tree"
+                    } else {
+                        ""
+                    }
+                )
+            );
+        }
+    }
+    assert_eq!(rank_figures, sample.len() * 5);
+}
+
+/// Two counters and a byte that steps by 100 while below `LIMIT`: a model
+/// with a goal (x == 20 and y == 7) and, for a limit of 150, deadlocks;
+/// for 250, a run-time error (the byte overflows) and no deadlock.
+const COUNTERS: &str = "
+byte z;
+process P { byte x; state s; init s; trans s -> s { guard x < 30; effect x = x + 1; }; }
+process Q { byte y; state s, t; init s;
+  trans s -> s { guard y < 9; effect y = y + 1; },
+        s -> t { guard y == 9; effect z = z + 1; };
+}
+process R { byte w; state s; init s; trans s -> s { guard w < LIMIT; effect w = w + 100; }; }
+system async;
+";
+
+fn model_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dvemc-distributed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn replay(req: &Request, trace: &Trace) {
+    let ir = dve_frontend::load_file(req.model.as_ref().unwrap()).unwrap();
+    let model = build(ir, Backend::Interp).model;
+    common::replay(model.as_ref(), trace).expect("the counterexample replays");
+}
+
+#[test]
+fn checks_across_ranks_give_the_sequential_verdict_and_counterexample_length() {
+    let path = model_file("counters.dve", &COUNTERS.replace("LIMIT", "150"));
+    let goal = Request {
+        goals: vec!["P->x == 20 && Q->y == 7".into()],
+        checks: Checks::default(),
+        ..request(path.clone(), StoreKind::Exact)
+    };
+    let deadlock = Request {
+        checks: Checks {
+            deadlock: true,
+            ..Checks::default()
+        },
+        ..request(path.clone(), StoreKind::Exact)
+    };
+    let error = Request {
+        checks: Checks {
+            error: true,
+            ..Checks::default()
+        },
+        ..request(
+            model_file("overflow.dve", &COUNTERS.replace("LIMIT", "250")),
+            StoreKind::Exact,
+        )
+    };
+    for (what, req) in [("goal", &goal), ("deadlock", &deadlock), ("error", &error)] {
+        let seq = run(req).unwrap();
+        assert_eq!(seq.record.core.verdict.as_deref(), Some("violated"), "{what}");
+        for ranks in [1, 2, 3] {
+            let (rec, trace) = on_ranks(ranks, req).unwrap();
+            assert_eq!(rec.core.verdict, seq.record.core.verdict, "{what}, {ranks} ranks");
+            assert_eq!(rec.core.violation_kind, seq.record.core.violation_kind, "{what}");
+            assert_eq!(
+                rec.core.cex_length, seq.record.core.cex_length,
+                "{what}, {ranks} ranks"
+            );
+            let trace = trace.expect("a counterexample");
+            assert_eq!(Some(trace.steps.len() as u64), rec.core.cex_length);
+            replay(req, &trace);
+        }
+    }
+    assert_eq!(run(&goal).unwrap().record.core.cex_length, Some(27));
+}
+
+#[test]
+fn the_state_limit_is_global() {
+    let beem = beem();
+    let req = Request {
+        limits: harness::engine::Limits {
+            max_states: Some(5_000),
+            ..Default::default()
+        },
+        ..request(beem.model_path("adding.2"), StoreKind::Exact)
+    };
+    for ranks in [2, 3] {
+        let (rec, _) = on_ranks(ranks, &req).unwrap();
+        assert_eq!(rec.core.result, Outcome::StateLimit);
+        assert!(
+            rec.core.states > 5_000 && rec.core.states < 200_000,
+            "{}",
+            rec.core.states
+        );
+        assert_eq!(rec.exit_code(), 4);
+    }
+}
+
+#[test]
+fn what_cannot_run_distributed_is_refused() {
+    let beem = beem();
+    let path = beem.model_path("adding.1");
+    let base = request(path, StoreKind::Exact);
+    let cases: Vec<(Request, &str)> = vec![
+        (
+            Request {
+                strategy: Some(Strategy::Dfs),
+                ..base.clone()
+            },
+            "breadth-first",
+        ),
+        (
+            Request {
+                params: Params {
+                    threads: Some(2),
+                    ..base.params.clone()
+                },
+                ..base.clone()
+            },
+            "mpirun -np N",
+        ),
+        (
+            Request {
+                params: Params {
+                    store: Some(StoreKind::CTree),
+                    ..base.params.clone()
+                },
+                ..base.clone()
+            },
+            "--store ctree",
+        ),
+        (
+            Request {
+                property: Some(2),
+                model: Some(beem.model_path("peterson.2")),
+                ..base.clone()
+            },
+            "nested DFS",
+        ),
+    ];
+    for (req, says) in cases {
+        let e = on_ranks(2, &req).map(|_| ()).expect_err(says);
+        assert_eq!(e.kind, ErrorKind::Usage, "{}", e.message);
+        assert!(
+            e.message.starts_with("--distributed: ") && e.message.contains(says),
+            "{}",
+            e.message
+        );
+    }
+}
+
+#[cfg(feature = "mpi")]
+mod mpi {
+    //! The same under `mpirun`, ranks being processes.
+
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    fn mpirun(np: usize, args: &[&str]) -> Command {
+        let mut c = Command::new("mpirun");
+        c.args(["--oversubscribe", "--allow-run-as-root", "-np", &np.to_string()]);
+        c.arg(env!("CARGO_BIN_EXE_dvemc"));
+        c.args(["explore", "--distributed", "--json", "--threads", "1"]);
+        c.args(args);
+        c
+    }
+
+    fn record(out: &std::process::Output) -> serde_json::Value {
+        let text = String::from_utf8_lossy(&out.stdout);
+        serde_json::from_str(text.trim()).unwrap_or_else(|e| {
+            panic!(
+                "{e}: stdout {text:?}, stderr {:?}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
+    }
+
+    /// The family sample, or with `DVEMC_DISTRIBUTED_MAX_STATES=N` (`make
+    /// verify-distributed`) every complete instance of at most N states.
+    #[test]
+    fn every_family_under_mpirun() {
+        let beem = beem();
+        let max = std::env::var("DVEMC_DISTRIBUTED_MAX_STATES")
+            .ok()
+            .map(|v| v.parse::<u64>().expect("a number"));
+        let instances: Vec<(String, u64)> = match max {
+            None => sample(&beem),
+            Some(max) => beem
+                .instances()
+                .unwrap()
+                .into_iter()
+                .filter_map(|r| Some((r.instance, r.states.filter(|&s| r.complete && s <= max)?)))
+                .collect(),
+        };
+        let mut runs = 0;
+        for (inst, states) in &instances {
+            let start = std::time::Instant::now();
+            let seq = run(&request(beem.model_path(inst), StoreKind::Exact))
+                .expect(inst)
+                .record;
+            let want = serde_json::to_value(&seq).unwrap();
+            for (np, store) in [(2, "exact"), (3, "exact"), (2, "tree"), (3, "tree")] {
+                let out = mpirun(np, &[inst, "--store", store]).output().unwrap();
+                let got = record(&out);
+                assert_eq!(out.status.code(), Some(0), "{inst}, {np} ranks, {store}");
+                for k in [
+                    "states",
+                    "transitions",
+                    "deadlocks",
+                    "levels",
+                    "back_level_edges",
+                    "max_back_level_edge",
+                ] {
+                    assert_eq!(got[k], want[k], "{inst}, {np} ranks, {store}: {k}");
+                }
+                assert_eq!(got["states"], *states, "{inst}: instances.csv");
+                assert_eq!(got["ranks"], np as u64);
+                assert_eq!(got["rank_figures"].as_array().map(Vec::len), Some(np));
+                runs += 1;
+            }
+            if max.is_some() {
+                println!(
+                    "{inst}: {states} states, 4 runs agree ({:.1} s)",
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        }
+        println!(
+            "{} instances, {runs} runs under mpirun agree with the sequential search",
+            instances.len()
+        );
+        assert!(runs >= 4 * 35, "{runs} runs");
+    }
+
+    #[test]
+    fn a_goal_found_across_ranks_replays() {
+        let path = model_file("counters-mpi.dve", &COUNTERS.replace("LIMIT", "150"));
+        let out = mpirun(3, &[path.to_str().unwrap(), "--goal", "P->x == 20 && Q->y == 7"])
+            .output()
+            .unwrap();
+        let got = record(&out);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(got["verdict"], "violated");
+        assert_eq!(got["cex_length"], 27);
+        // The printed trace, step by step, against the interpreter.
+        let ir = dve_frontend::load_file(&path).unwrap();
+        let model = build(ir, Backend::Interp).model;
+        let info = model.info().clone();
+        let mut state = model.initial_vec();
+        let steps = got["trace"]["steps"].as_array().expect("trace steps");
+        assert_eq!(steps.len(), 27);
+        let mut buf = dve_frontend::model::SuccBuf::new(model.state_len());
+        for (i, step) in steps.iter().enumerate() {
+            model.successors(&state, &mut buf);
+            let next = buf
+                .iter()
+                .map(|(e, s)| (e, s.to_vec()))
+                .find(|(e, s)| {
+                    let t = Trace {
+                        initial: state.clone(),
+                        steps: vec![harness::engine::Step::new(*e, s)],
+                        cycle_start: None,
+                    };
+                    let j = harness::output::counterexample::to_json(&info, &t);
+                    j["steps"][0]["transition"] == step["transition"]
+                        && j["steps"][0]["state"] == step["state"]
+                })
+                .unwrap_or_else(|| panic!("step {} is not a transition", i + 1));
+            state = next.1;
+        }
+    }
+
+    #[test]
+    fn ctrl_c_on_mpirun_ends_every_rank_with_a_record() {
+        let beem = beem();
+        let inst = beem.model_path("anderson.6");
+        let child = mpirun(2, &[inst.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_secs(4));
+        // SAFETY: a plain system call on our own child.
+        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let out = child.wait_with_output().unwrap();
+        let got = record(&out);
+        assert_eq!(got["result"], "interrupted");
+        assert!(got["states"].as_u64().unwrap() > 0);
+        assert_eq!(got["ranks"], 2);
+        // mpirun's own status after a signal is its own (OpenMPI: 1).
+        assert!(!out.status.success());
+    }
+}
