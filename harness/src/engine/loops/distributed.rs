@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::comm::{owner, Comm, Reduce};
 use crate::engine::limits::{visit, Budget};
-use crate::engine::loops::bfs::LevelStats;
+use crate::engine::loops::bfs::{LevelStats, BATCH};
 use crate::engine::loops::parallel::Watch;
 use crate::engine::loops::parent_links::{parent_link, read_link, PARENT_BYTES};
 use crate::engine::outcome::Outcome;
@@ -103,6 +103,13 @@ struct Found {
     kind: u8,
     id: u32,
     last: Option<(Succ, Vec<u8>)>,
+}
+
+/// A rank's buffers, kept from round to round.
+struct Work {
+    bufs: Vec<SuccBuf>,
+    fps: Vec<u64>,
+    scratch: Vec<u8>,
 }
 
 /// One rank's side of the search.
@@ -181,12 +188,19 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
 
     /// Stores `s` if new (its parent `from`: rank and link); `src` is the
     /// source's id when it is this rank's (self-loops are not back-level
-    /// edges).
-    fn store(&mut self, s: &[u8], fp: u64, from: (u32, [u8; PARENT_BYTES]), src: Option<u32>) {
+    /// edges). `frontier`: the search structures' bytes, for the budget.
+    #[inline]
+    fn store(
+        &mut self,
+        s: &[u8],
+        fp: u64,
+        from: (u32, [u8; PARENT_BYTES]),
+        src: Option<u32>,
+        frontier: usize,
+    ) {
         if self.stop.is_some() {
             return;
         }
-        let frontier = self.frontier_bytes();
         match visit(self.store, self.budget, frontier, s, fp) {
             Ok(Insert::New(id)) => {
                 if W::PARENTS {
@@ -197,10 +211,10 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 }
             }
             Ok(Insert::Seen(id)) => {
-                let level_start = *self.level_starts.last().expect("a level") as usize;
                 if (id as usize) < self.level_end && Some(id) != src {
                     self.level_back += 1;
-                    if (id as usize) < level_start {
+                    let level_start = *self.level_starts.last().expect("a level");
+                    if id < level_start {
                         let target = self.level_starts.partition_point(|&s| s <= id) - 1;
                         self.max_back = self.max_back.max(self.depth - target as u64);
                     }
@@ -210,49 +224,103 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         }
     }
 
-    /// Expands stored state `src`.
-    fn expand(&mut self, src: u32, buf: &mut SuccBuf, scratch: &mut Vec<u8>) {
-        self.model.successors(self.store.state(src, scratch), buf);
-        let k = buf.len();
-        self.transitions += k as u64;
-        self.level_edges += k as u64;
-        if k == 0 {
-            self.deadlocks += 1;
-            if self.watch.deadlock().is_some() {
-                self.violation(DEADLOCK, src, self.depth, None);
+    /// Expands stored states `lo..hi` (at most [`BATCH`]): their successors
+    /// first, fingerprinted, the index slots of those this rank owns
+    /// prefetched (as [`crate::engine::bfs`] does), then each looked up or
+    /// sent.
+    fn expand(&mut self, lo: usize, hi: usize, w: &mut Work) {
+        w.fps.clear();
+        for (b, src) in (lo..hi).enumerate() {
+            self.model
+                .successors(self.store.state(src as u32, &mut w.scratch), &mut w.bufs[b]);
+            for i in 0..w.bufs[b].len() {
+                let s = w.bufs[b].state(i);
+                let fp = self.model.fingerprint(s);
+                if owner(fp, self.n) == self.me {
+                    self.store.prefetch(s, fp);
+                }
+                w.fps.push(fp);
             }
         }
-        for i in 0..k {
-            let (e, s) = (buf.entry(i), buf.state(i));
-            if e.error {
-                self.errors += 1;
-                if self.watch.error().is_some() {
-                    self.violation(ERROR, src, self.depth + 1, Some((e, s)));
+        for &fp in &w.fps {
+            if owner(fp, self.n) == self.me {
+                self.store.prefetch_state(fp);
+            }
+        }
+        let frontier = self.frontier_bytes();
+        let mut f = 0;
+        for (b, src) in (lo..hi).enumerate() {
+            let (buf, src) = (&w.bufs[b], src as u32);
+            let k = buf.len();
+            self.transitions += k as u64;
+            self.level_edges += k as u64;
+            if k == 0 {
+                self.deadlocks += 1;
+                if self.watch.deadlock().is_some() {
+                    self.violation(DEADLOCK, src, self.depth, None);
                 }
             }
-            let fp = self.model.fingerprint(s);
-            let link = parent_link(src, e);
-            let o = owner(fp, self.n);
-            if o == self.me {
-                self.store(s, fp, (o as u32, link), Some(src));
-            } else {
-                self.out[o].extend_from_slice(s);
-                if W::PARENTS {
-                    self.out[o].extend_from_slice(&link);
+            for i in 0..k {
+                let (e, s) = (buf.entry(i), buf.state(i));
+                let fp = w.fps[f];
+                f += 1;
+                if e.error {
+                    self.errors += 1;
+                    if self.watch.error().is_some() {
+                        self.violation(ERROR, src, self.depth + 1, Some((e, s)));
+                    }
                 }
+                let link = parent_link(src, e);
+                let o = owner(fp, self.n);
+                if o == self.me {
+                    self.store(s, fp, (o as u32, link), Some(src), frontier);
+                } else {
+                    self.out[o].extend_from_slice(s);
+                    if W::PARENTS {
+                        self.out[o].extend_from_slice(&link);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stores the states rank `from` sent (`data`: records of a state and,
+    /// with parents, its link), [`BATCH`] at a time with their slots
+    /// prefetched.
+    fn receive(&mut self, from: usize, data: &[u8], w: &mut Work) {
+        let len = self.model.state_len();
+        let rec = len + if W::PARENTS { PARENT_BYTES } else { 0 };
+        let frontier = self.frontier_bytes();
+        for chunk in data.chunks(rec * BATCH) {
+            w.fps.clear();
+            for r in chunk.chunks_exact(rec) {
+                let fp = self.model.fingerprint(&r[..len]);
+                self.store.prefetch(&r[..len], fp);
+                w.fps.push(fp);
+            }
+            for &fp in &w.fps {
+                self.store.prefetch_state(fp);
+            }
+            for (i, r) in chunk.chunks_exact(rec).enumerate() {
+                let mut link = [0u8; PARENT_BYTES];
+                if W::PARENTS {
+                    link.copy_from_slice(&r[len..]);
+                }
+                self.store(&r[..len], w.fps[i], (from as u32, link), None, frontier);
             }
         }
     }
 
     /// One round: expand, exchange, store what came; whether the level
     /// goes on, and the global stop and violation key (see [`run`]).
-    fn round(&mut self, buf: &mut SuccBuf, scratch: &mut Vec<u8>) -> [u64; 3] {
+    fn round(&mut self, w: &mut Work) -> [u64; 3] {
         let mut bytes = 0;
         while self.next < self.level_end && !self.halted() && bytes < ROUND_BYTES {
             let before: usize = self.out.iter().map(Vec::len).sum();
-            self.expand(self.next as u32, buf, scratch);
+            let hi = self.level_end.min(self.next + BATCH);
+            self.expand(self.next, hi, w);
             bytes += self.out.iter().map(Vec::len).sum::<usize>() - before;
-            self.next += 1;
+            self.next = hi;
         }
         self.frontier_peak = self.frontier_peak.max(self.frontier_bytes());
         for (d, v) in self.out.iter().enumerate() {
@@ -265,21 +333,8 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         let inbox = self.comm.exchange(&self.out);
         self.figures.wait_s += t.elapsed().as_secs_f64();
         self.out.iter_mut().for_each(Vec::clear);
-        let len = self.model.state_len();
-        let rec = len + if W::PARENTS { PARENT_BYTES } else { 0 };
         for (from, data) in inbox.iter().enumerate() {
-            for r in data.chunks_exact(rec) {
-                let mut link = [0u8; PARENT_BYTES];
-                if W::PARENTS {
-                    link.copy_from_slice(&r[len..]);
-                }
-                self.store(
-                    &r[..len],
-                    self.model.fingerprint(&r[..len]),
-                    (from as u32, link),
-                    None,
-                );
-            }
+            self.receive(from, data, w);
         }
         if self.stop.is_none() {
             self.stop = self.budget.poll();
@@ -398,7 +453,7 @@ pub fn distributed_bfs<S: Store, W: Watch>(
                 error: false,
             },
         );
-        r.store(&init, fp, (ROOT, root), None);
+        r.store(&init, fp, (ROOT, root), None, 0);
         if let Some(f) = &mut r.found {
             // The initial state itself violates: level 0.
             f.key = me as u64;
@@ -412,12 +467,15 @@ pub fn distributed_bfs<S: Store, W: Watch>(
     }];
     let mut result = Outcome::Complete;
     let mut rounds = 0;
-    let mut scratch = Vec::new();
-    let mut buf = SuccBuf::new(model.state_len());
+    let mut work = Work {
+        bufs: (0..BATCH).map(|_| SuccBuf::new(model.state_len())).collect(),
+        fps: Vec::new(),
+        scratch: Vec::new(),
+    };
     let mut states;
     let mut violated = false;
     loop {
-        let [left, stop, key] = r.round(&mut buf, &mut scratch);
+        let [left, stop, key] = r.round(&mut work);
         rounds += 1;
         let t = Instant::now();
         let totals = comm.reduce(&[r.store.len() as u64, r.transitions], Reduce::Sum);
