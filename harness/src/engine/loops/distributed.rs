@@ -105,6 +105,56 @@ struct Found {
     last: Option<(Succ, Vec<u8>)>,
 }
 
+/// Numbers in the header of every batch.
+const HEAD: usize = 8;
+const HEAD_BYTES: usize = HEAD * 8;
+
+/// Every rank's header of a round, combined: what the ranks agree on
+/// without a reduction of their own. Taken before the round's states were
+/// stored, so `states` lags by a round.
+#[derive(Clone, Copy, Default)]
+struct Heads {
+    /// A rank has states of the level left.
+    left: bool,
+    /// The strongest stop ([`stop_code`]).
+    stop: u64,
+    /// `u64::MAX` minus the least violation key, 0 for none.
+    key: u64,
+    states: u64,
+    transitions: u64,
+    /// States of the current level.
+    level_states: u64,
+    /// Edges and back-level edges of the level before.
+    prev_edges: u64,
+    prev_back: u64,
+}
+
+impl Heads {
+    fn of(h: &[u64; HEAD]) -> Heads {
+        Heads {
+            left: h[0] > 0,
+            stop: h[1],
+            key: h[2],
+            states: h[3],
+            transitions: h[4],
+            level_states: h[5],
+            prev_edges: h[6],
+            prev_back: h[7],
+        }
+    }
+
+    fn add(&mut self, o: &Heads) {
+        self.left |= o.left;
+        self.stop = self.stop.max(o.stop);
+        self.key = self.key.max(o.key);
+        self.states += o.states;
+        self.transitions += o.transitions;
+        self.level_states += o.level_states;
+        self.prev_edges += o.prev_edges;
+        self.prev_back += o.prev_back;
+    }
+}
+
 /// A rank's buffers, kept from round to round.
 struct Work {
     bufs: Vec<SuccBuf>,
@@ -130,6 +180,9 @@ struct Rank<'a, S: Store, W: Watch> {
     level_end: usize,
     level_edges: u64,
     level_back: u64,
+    /// Edges and back-level edges of the level before this one.
+    prev_edges: u64,
+    prev_back: u64,
     transitions: u64,
     deadlocks: u64,
     errors: u64,
@@ -311,9 +364,25 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         }
     }
 
-    /// One round: expand, exchange, store what came; whether the level
-    /// goes on, and the global stop and violation key (see [`run`]).
-    fn round(&mut self, w: &mut Work) -> [u64; 3] {
+    /// This rank's header for the round (see [`Heads`]).
+    fn header(&self) -> [u64; HEAD] {
+        let level_start = *self.level_starts.last().expect("a level") as usize;
+        [
+            (self.next < self.level_end && !self.halted()) as u64,
+            stop_code(self.stop),
+            self.found.as_ref().map_or(0, |f| u64::MAX - f.key),
+            self.store.len() as u64,
+            self.transitions,
+            (self.level_end - level_start) as u64,
+            self.prev_edges,
+            self.prev_back,
+        ]
+    }
+
+    /// One round: expand, then exchange the batches, each headed by the
+    /// sender's [`header`](Self::header), and store what came; every rank's
+    /// headers combined.
+    fn round(&mut self, w: &mut Work) -> Heads {
         let mut bytes = 0;
         while self.next < self.level_end && !self.halted() && bytes < ROUND_BYTES {
             let before: usize = self.out.iter().map(Vec::len).sum();
@@ -323,8 +392,13 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             self.next = hi;
         }
         self.frontier_peak = self.frontier_peak.max(self.frontier_bytes());
-        for (d, v) in self.out.iter().enumerate() {
-            if d != self.me && !v.is_empty() {
+        let head = self.header();
+        let mut heads = Heads::of(&head);
+        for (d, v) in self.out.iter_mut().enumerate() {
+            if d != self.me {
+                for (i, x) in head.iter().enumerate() {
+                    v[i * 8..i * 8 + 8].copy_from_slice(&x.to_le_bytes());
+                }
                 self.figures.messages_sent += 1;
                 self.figures.bytes_sent += v.len() as u64;
             }
@@ -332,19 +406,24 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         let t = Instant::now();
         let inbox = self.comm.exchange(&self.out);
         self.figures.wait_s += t.elapsed().as_secs_f64();
-        self.out.iter_mut().for_each(Vec::clear);
+        for v in &mut self.out {
+            v.clear();
+            v.resize(HEAD_BYTES, 0);
+        }
         for (from, data) in inbox.iter().enumerate() {
-            self.receive(from, data, w);
+            if from != self.me {
+                let mut theirs = [0u64; HEAD];
+                for (i, x) in theirs.iter_mut().enumerate() {
+                    *x = u64::from_le_bytes(data[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
+                }
+                heads.add(&Heads::of(&theirs));
+                self.receive(from, &data[HEAD_BYTES..], w);
+            }
         }
         if self.stop.is_none() {
             self.stop = self.budget.poll();
         }
-        let key = self.found.as_ref().map_or(0, |f| u64::MAX - f.key);
-        let left = (self.next < self.level_end && !self.halted()) as u64;
-        let t = Instant::now();
-        let r = self.comm.reduce(&[left, stop_code(self.stop), key], Reduce::Max);
-        self.figures.wait_s += t.elapsed().as_secs_f64();
-        [r[0], r[1], r[2]]
+        heads
     }
 
     /// The counterexample of the violation `key` (every rank takes part).
@@ -421,13 +500,15 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         me,
         n,
         parents: Vec::new(),
-        out: vec![Vec::new(); n],
+        out: vec![vec![0; HEAD_BYTES]; n],
         depth: 0,
         level_starts: vec![0],
         next: 0,
         level_end: 0,
         level_edges: 0,
         level_back: 0,
+        prev_edges: 0,
+        prev_back: 0,
         transitions: 0,
         deadlocks: 0,
         errors: 0,
@@ -460,11 +541,7 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         }
     }
     r.level_end = r.store.len();
-    let mut levels = vec![LevelStats {
-        level: 0,
-        states: (max_states > 0) as u64,
-        ..LevelStats::default()
-    }];
+    let mut levels: Vec<LevelStats> = Vec::new();
     let mut result = Outcome::Complete;
     let mut rounds = 0;
     let mut work = Work {
@@ -472,62 +549,74 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         fps: Vec::new(),
         scratch: Vec::new(),
     };
-    let mut states;
     let mut violated = false;
+    let mut level_begins = true;
     loop {
-        let [left, stop, key] = r.round(&mut work);
+        let h = r.round(&mut work);
         rounds += 1;
-        let t = Instant::now();
-        let totals = comm.reduce(&[r.store.len() as u64, r.transitions], Reduce::Sum);
-        r.figures.wait_s += t.elapsed().as_secs_f64();
-        states = totals[0];
         // Only rank 0's budget publishes to the progress line.
-        let _ = budget.poll_with(states, totals[1], r.depth);
-        if stop > 0 {
-            result = outcome_of(stop);
+        let _ = budget.poll_with(h.states, h.transitions, r.depth);
+        if level_begins {
+            // The level before is done everywhere: its edges are known,
+            // and this level's states.
+            level_begins = false;
+            if let Some(l) = levels.last_mut() {
+                l.edges = h.prev_edges;
+                l.back_level_edges = h.prev_back;
+            }
+            if h.level_states > 0 {
+                levels.push(LevelStats {
+                    level: r.depth as u32,
+                    states: h.level_states,
+                    ..LevelStats::default()
+                });
+            } else if max_states > 0 {
+                // No state left: the search is complete, whatever a rank's
+                // clock said meanwhile.
+                break;
+            }
+        }
+        if h.stop > 0 {
+            result = outcome_of(h.stop);
             break;
         }
-        if key > 0 && !watch.all() {
+        if h.key > 0 && !watch.all() {
             violated = true;
             break;
         }
-        if states > max_states {
+        if h.states > max_states {
             result = Outcome::StateLimit;
             break;
         }
-        if left > 0 {
+        if h.left {
             continue;
         }
-        // The level is done on every rank.
-        let new = (r.store.len() - r.level_end) as u64;
-        let t = Instant::now();
-        let sums = comm.reduce(&[new, r.level_edges, r.level_back], Reduce::Sum);
-        r.figures.wait_s += t.elapsed().as_secs_f64();
-        let level = levels.last_mut().expect("a level");
-        level.edges = sums[1];
-        level.back_level_edges = sums[2];
-        if sums[0] == 0 {
-            break;
-        }
+        // Every rank sent its last batch of the level in this round.
+        r.prev_edges = std::mem::take(&mut r.level_edges);
+        r.prev_back = std::mem::take(&mut r.level_back);
         r.depth += 1;
-        levels.push(LevelStats {
-            level: r.depth as u32,
-            states: sums[0],
-            ..LevelStats::default()
-        });
         r.level_starts.push(r.level_end as u32);
         r.level_end = r.store.len();
-        r.level_edges = 0;
-        r.level_back = 0;
+        level_begins = true;
     }
     if result != Outcome::Complete || violated {
         // The level was cut short: its edges so far.
         let sums = comm.reduce(&[r.level_edges, r.level_back], Reduce::Sum);
-        let level = levels.last_mut().expect("a level");
-        level.edges = sums[0];
-        level.back_level_edges = sums[1];
+        if let Some(level) = levels.last_mut().filter(|l| l.level as u64 == r.depth) {
+            level.edges = sums[0];
+            level.back_level_edges = sums[1];
+        }
     }
-    let sums = comm.reduce(&[r.transitions, r.deadlocks, r.errors, r.violations], Reduce::Sum);
+    let sums = comm.reduce(
+        &[
+            r.transitions,
+            r.deadlocks,
+            r.errors,
+            r.violations,
+            r.store.len() as u64,
+        ],
+        Reduce::Sum,
+    );
     let key = comm.reduce(&[r.found.as_ref().map_or(0, |f| u64::MAX - f.key)], Reduce::Max)[0];
     let max_back = comm.reduce(&[r.max_back], Reduce::Max)[0];
     let first = (W::PARENTS && key > 0).then(|| {
@@ -570,7 +659,7 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         .collect();
     Distributed {
         result,
-        states,
+        states: sums[4],
         transitions: sums[0],
         deadlocks: sums[1],
         error_transitions: sums[2],
