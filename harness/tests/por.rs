@@ -14,8 +14,11 @@ use std::sync::Mutex;
 
 use dve_frontend::ir;
 use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
+use harness::algo::check::{
+    check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
+};
 use harness::algo::exhaustive::{explore, ExploreOptions, Outcome};
-use harness::algo::por::Por;
+use harness::algo::por::{Por, PorStats, Reducer};
 use harness::model::backend::{build, Backend};
 use harness::model::beem::Beem;
 
@@ -226,4 +229,129 @@ fn beem_sample_keeps_deadlocks_and_errors() {
             reduced as f64 / full as f64
         );
     }
+}
+
+/// A checked run of `src` with `goals`, reduced by a reducer built for
+/// them and the assertions, on `threads` threads.
+fn check_por(src: &str, goals: &[&str], search: Search, threads: usize) -> (CheckReport, PorStats) {
+    let loaded = dve_frontend::load_str_with(
+        "model",
+        src,
+        &dve_frontend::LoadOptions {
+            exprs: goals.iter().map(|g| g.to_string()).collect(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let model = build(loaded.model.clone(), Backend::Interp).model;
+    let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
+    let opts = check_options(&loaded.exprs, goals, search);
+    let r = check_reduced(model.as_ref(), &loaded.model, &opts, threads, Some(&reducer));
+    (r, reducer.stats())
+}
+
+fn check_options(exprs: &[ir::Expr], goals: &[&str], search: Search) -> CheckOptions {
+    CheckOptions {
+        search,
+        checks: Checks {
+            deadlock: false,
+            assert: true,
+            error: true,
+        },
+        goals: exprs
+            .iter()
+            .zip(goals)
+            .map(|(e, g)| Goal {
+                text: g.to_string(),
+                expr: e.clone(),
+            })
+            .collect(),
+        all_violations: false,
+        limits: Default::default(),
+        meter: None,
+    }
+}
+
+const SEARCHES: [(Search, usize); 4] = [
+    (Search::Bfs, 1),
+    (Search::Bfs, 2),
+    (Search::Dfs, 1),
+    (Search::Dfs, 2),
+];
+
+/// P flips a bit forever, independent of Q, whose one step reaches the
+/// goal: the reduced set at P's states is P's step alone, which closes a
+/// cycle without Q ever moving (the ignoring problem). The cycle proviso
+/// expands a state of that cycle fully.
+#[test]
+fn the_cycle_proviso_keeps_a_goal_behind_an_ignored_step() {
+    let src = "byte x;
+               process P { byte t; state a; init a; trans a -> a { effect t = 1 - t; }; }
+               process Q { state q0, q1; init q0; trans q0 -> q1 { effect x = 1; }; }
+               system async;";
+    let goals = ["x == 1"];
+    let loaded = dve_frontend::load_str_with(
+        "ignoring",
+        src,
+        &dve_frontend::LoadOptions {
+            exprs: vec![goals[0].into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    // Without the proviso the goal is lost.
+    let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
+    assert_eq!(reducer.visible(), 1);
+    let por = Por::with_reducer(build(loaded.model.clone(), Backend::Interp).model, reducer);
+    let r = check(
+        &por,
+        &loaded.model,
+        &check_options(&loaded.exprs, &goals, Search::Bfs),
+    );
+    assert_eq!(r.verdict, Verdict::Holds, "{r:?}");
+    assert!(por.stats().reduced > 0);
+    for (search, threads) in SEARCHES {
+        let (r, stats) = check_por(src, &goals, search, threads);
+        assert_eq!(r.verdict, Verdict::Violated, "{search:?} {threads}: {r:?}");
+        assert!(
+            stats.reduced > 0 && stats.proviso > 0,
+            "{search:?} {threads}: {stats:?}"
+        );
+        replays(src, &r);
+    }
+}
+
+/// Q's assertion fails once P has counted to 2; R runs independently.
+#[test]
+fn an_assertion_violation_is_found_under_reduction() {
+    let src = "byte n;
+               process P { state p; init p; trans p -> p { guard n < 3; effect n = n + 1; }; }
+               process Q { state q0, q1; init q0; assert q1: n != 2; trans q0 -> q1 { }, q1 -> q0 { }; }
+               process R { byte k; state r; init r; trans r -> r { guard k < 5; effect k = k + 1; }; }
+               system async;";
+    for (search, threads) in SEARCHES {
+        let (r, stats) = check_por(src, &[], search, threads);
+        assert_eq!(
+            r.violation_kind,
+            Some(ViolationKind::Assert),
+            "{search:?} {threads}: {r:?}"
+        );
+        assert!(stats.reduced > 0, "{search:?} {threads}: {stats:?}");
+        replays(src, &r);
+    }
+    // The same model with a true assertion: every state is searched, fewer than in full.
+    let holds = src.replace("n != 2", "n != 7");
+    let (r, _) = check_por(&holds, &[], Search::Bfs, 1);
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert!(r.states < 4 * 2 * 6, "{}", r.states);
+}
+
+/// The counterexample of `r` is a path of the full model.
+fn replays(src: &str, r: &CheckReport) {
+    let m = dve_frontend::load_str("replay", src).unwrap();
+    let model = build(m, Backend::Interp).model;
+    let trace = &r.first.as_ref().expect("a counterexample").trace;
+    trace
+        .replay(model.as_ref())
+        .unwrap_or_else(|e| panic!("{e}: {r:?}"));
 }

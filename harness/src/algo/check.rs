@@ -23,6 +23,8 @@ use dve_frontend::ir;
 use dve_frontend::model::{ModelInfo, NextState, Succ};
 use serde::Serialize;
 
+use crate::algo::por::Reducer;
+use crate::engine::Reduce;
 use crate::engine::{
     self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
     Root, StateStore, Store, StoreKind,
@@ -185,6 +187,8 @@ struct Prop<'a> {
     /// built without them) the interpreter's evaluator reads the IR.
     native: bool,
     opts: &'a CheckOptions,
+    /// Partial-order reduction of the successors.
+    reducer: Option<&'a Reducer>,
 }
 
 impl Prop<'_> {
@@ -322,6 +326,10 @@ impl Checker<'_> {
 
 impl<S: Store> Observer<S> for Checker<'_> {
     const LABELS: bool = true;
+
+    fn reducer(&self) -> Option<&dyn Reduce> {
+        self.prop.reducer.map(|r| r as &dyn Reduce)
+    }
 
     fn new_state(&mut self, cx: &Cx<S>, _id: u32, state: &[u8], via: Option<(u32, Succ)>) -> Control {
         let Some((kind, detail)) = self.prop.state_violation(state) else {
@@ -522,6 +530,9 @@ impl engine::loops::parallel::Watch for Prop<'_> {
     fn all(&self) -> bool {
         self.opts.all_violations
     }
+    fn reducer(&self) -> Option<&dyn Reduce> {
+        self.reducer.map(|r| r as &dyn Reduce)
+    }
 }
 
 /// [`check`] on `threads` threads: a breadth-first check (deadlocks,
@@ -534,8 +545,25 @@ pub fn check_threads(
     opts: &CheckOptions,
     threads: usize,
 ) -> CheckReport {
+    check_reduced(model, ir, opts, threads, None)
+}
+
+/// [`check_threads`] with the successors cut by `reducer` (partial-order
+/// reduction; BFS and DFS, not nested DFS), built for the same goals and
+/// assertions.
+pub fn check_reduced(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+    reducer: Option<&Reducer>,
+) -> CheckReport {
+    assert!(
+        reducer.is_none() || opts.search != Search::Ndfs,
+        "nested DFS is not reduced"
+    );
     if threads <= 1 || !matches!(opts.search, Search::Bfs | Search::Dfs) {
-        return check(model, ir, opts);
+        return check_one(model, ir, opts, reducer);
     }
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
@@ -545,6 +573,7 @@ pub fn check_threads(
         backend: model,
         native: functions > 0 && model.state_functions() == functions,
         opts,
+        reducer,
     };
     let (r, violations, first) = if opts.search == Search::Bfs {
         engine::loops::parallel::parallel_check(model, threads, &budget, &prop, StoreKind::Exact)
@@ -594,6 +623,15 @@ pub fn check_threads(
 /// Runs the check. `ir` is the model's IR (for assertions); the successors
 /// come from `model`, which may be any backend of the same IR.
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
+    check_one(model, ir, opts, None)
+}
+
+fn check_one(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    reducer: Option<&Reducer>,
+) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
@@ -604,6 +642,7 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
             backend: model,
             native,
             opts,
+            reducer,
         },
         run: Run {
             violations: 0,
