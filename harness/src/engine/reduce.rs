@@ -25,8 +25,8 @@ impl Proviso<'_> {
     /// Whether a reduction to `kept` may stand.
     pub fn allows<'s>(&mut self, mut kept: impl Iterator<Item = &'s [u8]>) -> bool {
         match self {
-            Proviso::SomeOpen(open) => kept.any(|s| open(s)),
-            Proviso::NoneOnStack(on_stack) => !kept.any(|s| on_stack(s)),
+            Proviso::SomeOpen(open) => kept.any(open),
+            Proviso::NoneOnStack(on_stack) => !kept.any(on_stack),
         }
     }
 }

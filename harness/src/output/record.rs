@@ -38,6 +38,8 @@ pub struct RunRecord {
     #[serde(flatten)]
     pub random: Option<RandomMetrics>,
     #[serde(flatten)]
+    pub por: Option<PorMetrics>,
+    #[serde(flatten)]
     pub cost: Cost,
     #[serde(flatten)]
     pub details: Details,
@@ -313,6 +315,29 @@ pub struct RandomMetrics {
     pub goal_step: Option<u64>,
 }
 
+/// Partial-order reduction (`--por`): the counters describe the reduced
+/// graph.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PorMetrics {
+    /// States whose successors were all kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_full: Option<u64>,
+    /// `por_full` over the states expanded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_full_share: Option<f64>,
+    /// States expanded fully because the cycle proviso refused the cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_proviso: Option<u64>,
+    /// Seconds spent choosing the stubborn sets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_select_s: Option<f64>,
+    /// `--por-check`: `agree`, or how the reduced and the full search
+    /// differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_check: Option<String>,
+}
+
 /// Structured details and the thread count: in the JSON, not columns (rows
 /// keep them in `extra`, but for `trace` and `beem_reference`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -412,6 +437,7 @@ pub static FIELDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock:
         fields::<DbdfsMetrics>(),
         fields::<SliceMetrics>(),
         fields::<RandomMetrics>(),
+        fields::<PorMetrics>(),
         fields::<Cost>(),
     ]
     .concat()
@@ -468,11 +494,15 @@ impl RunRecord {
         });
     }
 
-    /// The exit code of `explore`: 1 when a property is violated (a
+    /// The exit code of `explore`: 5 when `--por-check` found the reduced
+    /// and the full search differ, 1 when a property is violated (a
     /// witness found), 4 when a budget or an interruption ended the run
     /// early, else 0.
     pub fn exit_code(&self) -> u8 {
-        if self.core.verdict.as_deref() == Some("violated") {
+        let por_check = self.por.as_ref().and_then(|p| p.por_check.as_deref());
+        if por_check.is_some_and(|c| c != "agree") {
+            5
+        } else if self.core.verdict.as_deref() == Some("violated") {
             1
         } else if self.core.result.ran_to_end() {
             0

@@ -65,9 +65,11 @@
 //! sender on the channel erroneous whatever its state) are not reduced:
 //! every successor is kept ([`Reducer::irreducible`] says why).
 
+pub mod compare;
 mod stubborn;
 
 use std::collections::HashMap;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -76,6 +78,7 @@ use dve_frontend::ir;
 use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
 
 use crate::engine::{Proviso, Reduce};
+use crate::output::record::PorMetrics;
 
 /// The stubborn-set reduction of a model's successors.
 pub struct Reducer {
@@ -113,6 +116,21 @@ impl PorStats {
     /// States whose successors were all kept.
     pub fn full(&self) -> u64 {
         self.expanded - self.reduced
+    }
+
+    /// The run record's columns.
+    pub fn metrics(&self) -> PorMetrics {
+        PorMetrics {
+            por_full: Some(self.full()),
+            por_full_share: Some(if self.expanded > 0 {
+                self.full() as f64 / self.expanded as f64
+            } else {
+                1.0
+            }),
+            por_proviso: Some(self.proviso),
+            por_select_s: Some(self.select_ns as f64 * 1e-9),
+            por_check: None,
+        }
     }
 }
 
@@ -275,22 +293,22 @@ impl Reduce for Reducer {
 
 /// A model's successors reduced to a stubborn set that preserves deadlocks
 /// and run-time errors (no proviso needed): a [`NextState`] any search
-/// takes.
-pub struct Por {
-    inner: Box<dyn NextState>,
+/// takes. `M` holds the model's successor generator (a box or a reference).
+pub struct Por<M = Box<dyn NextState>> {
+    inner: M,
     reducer: Reducer,
 }
 
-impl Por {
+impl<M: Deref<Target: NextState>> Por<M> {
     /// Wraps `inner`, the successor generator of `model`.
-    pub fn new(model: &ir::Model, inner: Box<dyn NextState>) -> Por {
+    pub fn new(model: &ir::Model, inner: M) -> Por<M> {
         Por::with_reducer(inner, Reducer::new(model, &[], false))
     }
 
     /// `inner` cut by `reducer` without a cycle proviso (which the search
     /// alone can apply): a reducer with visible groups then loses goals and
     /// assertions behind ignored steps (the tests show it).
-    pub fn with_reducer(inner: Box<dyn NextState>, reducer: Reducer) -> Por {
+    pub fn with_reducer(inner: M, reducer: Reducer) -> Por<M> {
         Por { inner, reducer }
     }
 
@@ -308,7 +326,7 @@ impl Por {
     }
 }
 
-impl NextState for Por {
+impl<M: Deref<Target: NextState> + Send + Sync> NextState for Por<M> {
     fn info(&self) -> &ModelInfo {
         self.inner.info()
     }
