@@ -657,7 +657,7 @@ mod tests {
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
                         | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
-                        | "successor_choice" | "instance" => Value::from("x"),
+                        | "successor_choice" | "instance" | "por_check" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
                         "memory_need" => serde_json::to_value(crate::engine::loops::tree_bfs::MemoryNeed::default()).unwrap(),

@@ -348,6 +348,11 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
         if has("checkpoint") {
             return Err(format!("{flag} does not take --checkpoint"));
         }
+        if has("stats") {
+            return Err(format!(
+                "{flag}: --stats compares with BEEM's figures of the full state space; drop one of them"
+            ));
+        }
     }
     if let Some(path) = &p.slices.export_lts {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");

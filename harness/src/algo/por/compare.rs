@@ -55,6 +55,8 @@ pub struct Comparison {
     pub reduced: CheckReport,
     /// Deadlock states of the full search.
     pub deadlocks: usize,
+    /// Something was checked (else the verdicts say nothing).
+    pub checked: bool,
     /// Every difference found (none: the searches agree).
     pub differences: Vec<String>,
 }
@@ -68,15 +70,22 @@ impl Comparison {
         } else {
             1.0
         };
+        let verdict = |r: &CheckReport| {
+            if self.checked {
+                format!(", verdict {}", verdict(r))
+            } else {
+                String::new()
+            }
+        };
         let mut out = vec![
             format!(
-                "por-check: full search {} states, {} transitions, verdict {}",
+                "por-check: full search {} states, {} transitions{}",
                 f.states,
                 f.transitions,
                 verdict(f)
             ),
             format!(
-                "por-check: reduced search {} states ({:.3} of full), {} transitions, verdict {}",
+                "por-check: reduced search {} states ({:.3} of full), {} transitions{}",
                 r.states,
                 share,
                 r.transitions,
@@ -85,8 +94,9 @@ impl Comparison {
         ];
         if self.differences.is_empty() {
             out.push(format!(
-                "por-check: agree: the same {} deadlock states and verdict{}",
+                "por-check: agree: the same {} deadlock states{}{}",
                 self.deadlocks,
+                if self.checked { " and verdict" } else { "" },
                 if r.first.is_some() {
                     ", and the reduced counterexample replays in the full model"
                 } else {
@@ -161,10 +171,15 @@ pub fn compare(
             ));
         }
     }
+    let asserts = ir.processes.iter().any(|p| !p.asserts.is_empty());
     Comparison {
         full,
         reduced,
         deadlocks: full_dl.len(),
+        checked: opts.checks.deadlock
+            || opts.checks.error
+            || (opts.checks.assert && asserts)
+            || !opts.goals.is_empty(),
         differences,
     }
 }
