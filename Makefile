@@ -6,7 +6,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-por bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -62,6 +62,14 @@ verify-properties: build
 LTL_MAX_STATES ?= 1000000
 verify-ltl:
 	DVEMC_LTL_MAX_STATES=$(LTL_MAX_STATES) $(CARGO) test --release -p harness --test ltl ltl_formulas_give_beems_answers -- --nocapture
+
+# Partial-order reduction against the full search on every complete BEEM
+# instance up to POR_MAX_STATES states: BFS and DFS, one and two threads,
+# the same deadlock states and run-time errors, BEEM's answer to every
+# reachability property, counterexamples that replay.
+POR_MAX_STATES ?= 1000000
+verify-por:
+	DVEMC_POR_MAX_STATES=$(POR_MAX_STATES) $(CARGO) test --release -p harness --test por beem_reduced_searches -- --nocapture
 
 # SPIN's verifier against dvemc (DFS and BFS) on the BEEM instances whose
 # Promela translation has the same state space; needs `apt-get install spin`.

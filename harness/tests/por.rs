@@ -3,7 +3,12 @@
 //! exactly the deadlock states of the full one (as state vectors), stores at
 //! most as many states, and reaches the error state exactly when the full
 //! search does. On hand-written models and on the smallest complete
-//! instance of every BEEM family (at most 300,000 states).
+//! instance of every BEEM family (at most 300,000 states). The checks with
+//! the cycle proviso (BFS and DFS, one and two threads) keep the deadlock
+//! states, find goals (BEEM's reachability properties) and assertion
+//! violations with counterexamples that replay; a hand-made model loses its
+//! goal without the proviso. `make verify-por` runs the BEEM part over
+//! every complete instance up to 1,000,000 states.
 //!
 //! `cargo test --release -p harness --test por -- --nocapture` also prints
 //! the table of `results/por/NOTES.md`.
@@ -354,4 +359,116 @@ fn replays(src: &str, r: &CheckReport) {
     trace
         .replay(model.as_ref())
         .unwrap_or_else(|e| panic!("{e}: {r:?}"));
+}
+
+/// The instances of the reduced searches' BEEM test: the smallest complete
+/// instance of every family up to [`MAX_STATES`], or with
+/// `DVEMC_POR_MAX_STATES=N` (`make verify-por`) every complete instance up
+/// to N states.
+fn por_instances(beem: &Beem) -> Vec<String> {
+    match std::env::var("DVEMC_POR_MAX_STATES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        None => sample(beem).into_iter().map(|s| s.0).collect(),
+        Some(max) => {
+            let mut rows: Vec<_> = beem
+                .instances()
+                .unwrap()
+                .into_iter()
+                .filter(|r| r.complete && r.states.is_some_and(|s| s <= max))
+                .collect();
+            rows.sort_by_key(|r| r.states);
+            rows.into_iter().map(|r| r.instance).collect()
+        }
+    }
+}
+
+/// A check of `m` (its successors from `model`, `search` on `threads`
+/// threads, every violation counted unless goals are given) reduced by
+/// `reducer`, and the deadlock states it met.
+fn reduced_check(
+    model: &dyn NextState,
+    m: &ir::Model,
+    reducer: &Reducer,
+    (exprs, goals): (&[ir::Expr], &[&str]),
+    search: Search,
+    threads: usize,
+) -> (CheckReport, BTreeSet<Vec<u8>>) {
+    let rec = Recorder {
+        inner: model,
+        deadlocks: Mutex::new(BTreeSet::new()),
+        error: AtomicBool::new(false),
+    };
+    let mut opts = check_options(exprs, goals, search);
+    opts.all_violations = goals.is_empty();
+    let r = check_reduced(&rec, m, &opts, threads, Some(reducer));
+    (r, rec.deadlocks.into_inner().unwrap())
+}
+
+/// Every reduced search (BFS and DFS, one and two threads) of every
+/// instance keeps the full search's deadlock states and run-time errors,
+/// and every reachability property of properties.csv on it gets BEEM's
+/// answer (where BEEM's data is not known to be wrong) with a
+/// counterexample that replays in the full model.
+#[test]
+fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
+    use harness::model::beem::{Answer, PropertyKind};
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let props = beem.properties().unwrap();
+    let mut checked = 0;
+    for instance in por_instances(&beem) {
+        let path = beem.model_path(&instance);
+        let m = dve_frontend::load_file(&path).unwrap();
+        let model = build(m.clone(), Backend::Jit).model;
+        let full = search(model.as_ref());
+        let reducer = Reducer::new(&m, &[], true);
+        for (search, threads) in SEARCHES {
+            let (r, deadlocks) = reduced_check(model.as_ref(), &m, &reducer, (&[], &[]), search, threads);
+            let what = format!("{instance} {search:?} {threads}");
+            assert_eq!(r.result, Outcome::Complete, "{what}");
+            assert!(r.states <= full.states, "{what}: {} > {}", r.states, full.states);
+            assert!(deadlocks == full.deadlocks, "{what}: deadlock states differ");
+            assert_eq!(r.error_transitions > 0, full.error, "{what}: error reachability");
+        }
+        for p in props.iter().filter(|p| {
+            p.instance == instance && p.kind == PropertyKind::Reachability && p.beem_answer != Answer::Unknown
+        }) {
+            if harness::experiments::verify::known_discrepancy(&p.family, p.prop_id).is_some() {
+                continue;
+            }
+            let goals = [p.formula.as_str()];
+            let loaded = dve_frontend::load_file_with(
+                &path,
+                &dve_frontend::LoadOptions {
+                    exprs: vec![p.formula.clone()],
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let model = build(loaded.model.clone(), Backend::Jit).model;
+            let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
+            for (search, threads) in SEARCHES {
+                let (r, _) = reduced_check(
+                    model.as_ref(),
+                    &loaded.model,
+                    &reducer,
+                    (&loaded.exprs, &goals),
+                    search,
+                    threads,
+                );
+                let what = format!("{instance} property {} {search:?} {threads}", p.prop_id);
+                let reached = r.violation_kind == Some(ViolationKind::Goal);
+                assert_eq!(reached, p.beem_answer == Answer::Yes, "{what}: {r:?}");
+                if let Some(v) = &r.first {
+                    v.trace
+                        .replay(model.as_ref())
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                }
+                checked += 1;
+            }
+        }
+    }
+    println!("{checked} reduced property checks");
+    assert!(checked > 0);
 }
