@@ -423,14 +423,20 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
         let model = build(m.clone(), Backend::Jit).model;
         let full = search(model.as_ref());
         let reducer = Reducer::new(&m, &[], true);
+        let mut reduced = Vec::new();
         for (search, threads) in SEARCHES {
             let (r, deadlocks) = reduced_check(model.as_ref(), &m, &reducer, (&[], &[]), search, threads);
+            reduced.push(r.states);
             let what = format!("{instance} {search:?} {threads}");
             assert_eq!(r.result, Outcome::Complete, "{what}");
             assert!(r.states <= full.states, "{what}: {} > {}", r.states, full.states);
             assert!(deadlocks == full.deadlocks, "{what}: deadlock states differ");
             assert_eq!(r.error_transitions > 0, full.error, "{what}: error reachability");
         }
+        println!(
+            "{instance}: {} states, reduced (bfs, bfs 2, dfs, dfs 2) {reduced:?}",
+            full.states
+        );
         for p in props.iter().filter(|p| {
             p.instance == instance && p.kind == PropertyKind::Reachability && p.beem_answer != Answer::Unknown
         }) {
