@@ -18,12 +18,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use dve_frontend::ir;
-use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 use harness::algo::check::{
     check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
 };
 use harness::algo::exhaustive::{explore, ExploreOptions, Outcome};
-use harness::algo::por::{Por, PorStats, Reducer};
+use harness::algo::por::{Por, PorStats, Reducer, Tap, Tapped};
 use harness::model::backend::{build, Backend};
 use harness::model::beem::Beem;
 
@@ -31,21 +31,14 @@ const MAX_STATES: u64 = 300_000;
 
 /// Records what the search met: the deadlock states and whether a step
 /// erred (led to the error state).
-struct Recorder<'a> {
-    inner: &'a dyn NextState,
+#[derive(Default)]
+struct Recorder {
     deadlocks: Mutex<BTreeSet<Vec<u8>>>,
     error: AtomicBool,
 }
 
-impl NextState for Recorder<'_> {
-    fn info(&self) -> &ModelInfo {
-        self.inner.info()
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        self.inner.initial_state(out)
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        self.inner.successors(src, out);
+impl Tap for Recorder {
+    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
         if out.is_empty() {
             self.deadlocks.lock().unwrap().insert(src.to_vec());
         }
@@ -62,19 +55,18 @@ struct Searched {
 }
 
 fn search(model: &dyn NextState) -> Searched {
-    let rec = Recorder {
+    let rec = Tapped {
         inner: model,
-        deadlocks: Mutex::new(BTreeSet::new()),
-        error: AtomicBool::new(false),
+        tap: Recorder::default(),
     };
     let r = explore(&rec, &ExploreOptions::default());
     assert_eq!(r.core.result, Outcome::Complete);
-    let deadlocks = rec.deadlocks.into_inner().unwrap();
+    let deadlocks = rec.tap.deadlocks.into_inner().unwrap();
     assert_eq!(r.core.deadlocks, Some(deadlocks.len() as u64));
     Searched {
         states: r.core.states,
         deadlocks,
-        error: rec.error.load(Ordering::Relaxed),
+        error: rec.tap.error.load(Ordering::Relaxed),
     }
 }
 
@@ -395,15 +387,14 @@ fn reduced_check(
     search: Search,
     threads: usize,
 ) -> (CheckReport, BTreeSet<Vec<u8>>) {
-    let rec = Recorder {
+    let rec = Tapped {
         inner: model,
-        deadlocks: Mutex::new(BTreeSet::new()),
-        error: AtomicBool::new(false),
+        tap: Recorder::default(),
     };
     let mut opts = check_options(exprs, goals, search);
     opts.all_violations = goals.is_empty();
     let r = check_reduced(&rec, m, &opts, threads, Some(reducer));
-    (r, rec.deadlocks.into_inner().unwrap())
+    (r, rec.tap.deadlocks.into_inner().unwrap())
 }
 
 /// Every reduced search (BFS and DFS, one and two threads) of every

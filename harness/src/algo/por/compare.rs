@@ -9,39 +9,20 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 
 use dve_frontend::ir;
-use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::algo::check::{check_reduced, CheckOptions, CheckReport};
-use crate::algo::por::Reducer;
+use crate::algo::por::{Reducer, Tap, Tapped};
 
-/// A model that records the states without successors it is asked about.
-struct Deadlocks<'a> {
-    inner: &'a dyn NextState,
-    found: Mutex<HashSet<Vec<u8>>>,
-}
+/// Records the states without successors it sees.
+struct Deadlocks(Mutex<HashSet<Vec<u8>>>);
 
-impl NextState for Deadlocks<'_> {
-    fn info(&self) -> &ModelInfo {
-        self.inner.info()
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        self.inner.initial_state(out)
-    }
-    fn fingerprint(&self, state: &[u8]) -> u64 {
-        self.inner.fingerprint(state)
-    }
-    fn state_functions(&self) -> usize {
-        self.inner.state_functions()
-    }
-    fn state_function(&self, i: usize, state: &[u8]) -> Option<i32> {
-        self.inner.state_function(i, state)
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        self.inner.successors(src, out);
+impl Tap for Deadlocks {
+    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
         // A reduction keeps a successor wherever there is one, so the
         // states without one are the reduced graph's deadlocks too.
         if out.is_empty() {
-            self.found
+            self.0
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(src.to_vec());
@@ -132,12 +113,12 @@ pub fn compare(
         ..opts.clone()
     };
     let run = |reducer: Option<&Reducer>| {
-        let rec = Deadlocks {
+        let rec = Tapped {
             inner: model,
-            found: Mutex::new(HashSet::new()),
+            tap: Deadlocks(Mutex::new(HashSet::new())),
         };
         let r = check_reduced(&rec, ir, &opts, threads, reducer);
-        (r, rec.found.into_inner().unwrap_or_else(|e| e.into_inner()))
+        (r, rec.tap.0.into_inner().unwrap_or_else(|e| e.into_inner()))
     };
     let (full, full_dl) = run(None);
     let (reduced, reduced_dl) = run(Some(reducer));

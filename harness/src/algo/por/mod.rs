@@ -67,6 +67,9 @@
 
 pub mod compare;
 mod stubborn;
+mod tapped;
+
+pub use tapped::{Tap, Tapped};
 
 use std::collections::HashMap;
 use std::ops::Deref;
@@ -75,7 +78,7 @@ use std::time::Instant;
 
 use dve_frontend::deps::{meets, Deps, Set};
 use dve_frontend::ir;
-use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::engine::{Proviso, Reduce};
 use crate::output::record::PorMetrics;
@@ -294,12 +297,15 @@ impl Reduce for Reducer {
 /// A model's successors reduced to a stubborn set that preserves deadlocks
 /// and run-time errors (no proviso needed): a [`NextState`] any search
 /// takes. `M` holds the model's successor generator (a box or a reference).
-pub struct Por<M = Box<dyn NextState>> {
-    inner: M,
-    reducer: Reducer,
+pub type Por<M = Box<dyn NextState>> = Tapped<M, Reducer>;
+
+impl Tap for Reducer {
+    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
+        self.cut(src, out, None)
+    }
 }
 
-impl<M: Deref<Target: NextState>> Por<M> {
+impl<M: Deref<Target: NextState>> Tapped<M, Reducer> {
     /// Wraps `inner`, the successor generator of `model`.
     pub fn new(model: &ir::Model, inner: M) -> Por<M> {
         Por::with_reducer(inner, Reducer::new(model, &[], false))
@@ -309,46 +315,19 @@ impl<M: Deref<Target: NextState>> Por<M> {
     /// alone can apply): a reducer with visible groups then loses goals and
     /// assertions behind ignored steps (the tests show it).
     pub fn with_reducer(inner: M, reducer: Reducer) -> Por<M> {
-        Por { inner, reducer }
+        Tapped { inner, tap: reducer }
     }
 
     /// Why the model is not reduced (every successor is kept), if so.
     pub fn irreducible(&self) -> Option<&str> {
-        self.reducer.irreducible()
+        self.tap.irreducible()
     }
 
     pub fn deps(&self) -> &Deps {
-        self.reducer.deps()
+        self.tap.deps()
     }
 
     pub fn stats(&self) -> PorStats {
-        self.reducer.stats()
-    }
-}
-
-impl<M: Deref<Target: NextState> + Send + Sync> NextState for Por<M> {
-    fn info(&self) -> &ModelInfo {
-        self.inner.info()
-    }
-
-    fn initial_state(&self, out: &mut [u8]) {
-        self.inner.initial_state(out)
-    }
-
-    fn fingerprint(&self, state: &[u8]) -> u64 {
-        self.inner.fingerprint(state)
-    }
-
-    fn state_functions(&self) -> usize {
-        self.inner.state_functions()
-    }
-
-    fn state_function(&self, i: usize, state: &[u8]) -> Option<i32> {
-        self.inner.state_function(i, state)
-    }
-
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        self.inner.successors(src, out);
-        self.reducer.cut(src, out, None);
+        self.tap.stats()
     }
 }
