@@ -84,14 +84,23 @@ pub fn select(
                 if truth[c] != 2 {
                     continue;
                 }
-                let cost = deps.conjuncts[c]
-                    .enabling
-                    .iter()
-                    .filter(|&&h| !in_set[h])
-                    .map(|&h| if is_enabled[h] { ENABLED_COST } else { 1 })
-                    .sum();
-                if choice.is_none_or(|(_, best)| cost < best) {
+                // Summed only while it may beat the best so far (the first
+                // of the cheapest is kept either way).
+                let bound = choice.map_or(usize::MAX, |(_, best)| best);
+                let mut cost = 0;
+                for &h in &deps.conjuncts[c].enabling {
+                    if !in_set[h] {
+                        cost += if is_enabled[h] { ENABLED_COST } else { 1 };
+                        if cost >= bound {
+                            break;
+                        }
+                    }
+                }
+                if cost < bound {
                     choice = Some((c, cost));
+                    if cost == 0 {
+                        break;
+                    }
                 }
             }
             // A disabled group with no conjunct known false: keep everything.
