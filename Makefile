@@ -11,7 +11,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed verify-por bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -75,6 +75,14 @@ verify-ltl:
 DISTRIBUTED_MAX_STATES ?= 1000000
 verify-distributed:
 	DVEMC_DISTRIBUTED_MAX_STATES=$(DISTRIBUTED_MAX_STATES) $(CARGO) test --release -p harness --features mpi --test distributed every_family_under_mpirun -- --nocapture
+
+# Partial-order reduction against the full search on every complete BEEM
+# instance up to POR_MAX_STATES states: BFS and DFS, one and two threads,
+# the same deadlock states and run-time errors, BEEM's answer to every
+# reachability property, counterexamples that replay.
+POR_MAX_STATES ?= 1000000
+verify-por:
+	DVEMC_POR_MAX_STATES=$(POR_MAX_STATES) $(CARGO) test --release -p harness --test por beem_reduced_searches $(FEATURE_ARGS) -- --nocapture
 
 # SPIN's verifier against dvemc (DFS and BFS) on the BEEM instances whose
 # Promela translation has the same state space; needs `apt-get install spin`.

@@ -80,6 +80,8 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l mixing -d 'Proba
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l restart -d 'Restart state when the memory fills: initial or random (rurs, rsdrs)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l successor-choice -d 'How a step chooses among the successors: state or transition [default: state]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l cover-targets -d 'Measure cover times of these coverage levels in % of |S| (e.g. 50,90)' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l por -d 'Partial-order reduction: stubborn sets (bfs, dfs)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l por-check -d 'Run the reduced and the full search side by side and compare them'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ignore-property -d 'Explore the plain system of a model that has a property process'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l all-violations -d 'Count every violation instead of stopping at the first (bfs, dfs)'

@@ -3,7 +3,12 @@
 //! exactly the deadlock states of the full one (as state vectors), stores at
 //! most as many states, and reaches the error state exactly when the full
 //! search does. On hand-written models and on the smallest complete
-//! instance of every BEEM family (at most 300,000 states).
+//! instance of every BEEM family (at most 300,000 states). The checks with
+//! the cycle proviso (BFS and DFS, one and two threads) keep the deadlock
+//! states, find goals (BEEM's reachability properties) and assertion
+//! violations with counterexamples that replay; a hand-made model loses its
+//! goal without the proviso. `make verify-por` runs the BEEM part over
+//! every complete instance up to 1,000,000 states.
 //!
 //! `cargo test --release -p harness --test por -- --nocapture` also prints
 //! the table of `results/por/NOTES.md`.
@@ -13,9 +18,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use dve_frontend::ir;
-use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
+use harness::algo::check::{
+    check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
+};
 use harness::algo::exhaustive::{explore, ExploreOptions, Outcome};
-use harness::algo::por::Por;
+use harness::algo::por::{Por, PorStats, Reducer, Tap, Tapped};
 use harness::model::backend::{build, Backend};
 use harness::model::beem::Beem;
 
@@ -23,21 +31,14 @@ const MAX_STATES: u64 = 300_000;
 
 /// Records what the search met: the deadlock states and whether a step
 /// erred (led to the error state).
-struct Recorder<'a> {
-    inner: &'a dyn NextState,
+#[derive(Default)]
+struct Recorder {
     deadlocks: Mutex<BTreeSet<Vec<u8>>>,
     error: AtomicBool,
 }
 
-impl NextState for Recorder<'_> {
-    fn info(&self) -> &ModelInfo {
-        self.inner.info()
-    }
-    fn initial_state(&self, out: &mut [u8]) {
-        self.inner.initial_state(out)
-    }
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        self.inner.successors(src, out);
+impl Tap for Recorder {
+    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
         if out.is_empty() {
             self.deadlocks.lock().unwrap().insert(src.to_vec());
         }
@@ -54,19 +55,18 @@ struct Searched {
 }
 
 fn search(model: &dyn NextState) -> Searched {
-    let rec = Recorder {
+    let rec = Tapped {
         inner: model,
-        deadlocks: Mutex::new(BTreeSet::new()),
-        error: AtomicBool::new(false),
+        tap: Recorder::default(),
     };
     let r = explore(&rec, &ExploreOptions::default());
     assert_eq!(r.core.result, Outcome::Complete);
-    let deadlocks = rec.deadlocks.into_inner().unwrap();
+    let deadlocks = rec.tap.deadlocks.into_inner().unwrap();
     assert_eq!(r.core.deadlocks, Some(deadlocks.len() as u64));
     Searched {
         states: r.core.states,
         deadlocks,
-        error: rec.error.load(Ordering::Relaxed),
+        error: rec.tap.error.load(Ordering::Relaxed),
     }
 }
 
@@ -226,4 +226,246 @@ fn beem_sample_keeps_deadlocks_and_errors() {
             reduced as f64 / full as f64
         );
     }
+}
+
+/// A checked run of `src` with `goals`, reduced by a reducer built for
+/// them and the assertions, on `threads` threads.
+fn check_por(src: &str, goals: &[&str], search: Search, threads: usize) -> (CheckReport, PorStats) {
+    let loaded = dve_frontend::load_str_with(
+        "model",
+        src,
+        &dve_frontend::LoadOptions {
+            exprs: goals.iter().map(|g| g.to_string()).collect(),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let model = build(loaded.model.clone(), Backend::Interp).model;
+    let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
+    let opts = check_options(&loaded.exprs, goals, search);
+    let r = check_reduced(model.as_ref(), &loaded.model, &opts, threads, Some(&reducer));
+    (r, reducer.stats())
+}
+
+fn check_options(exprs: &[ir::Expr], goals: &[&str], search: Search) -> CheckOptions {
+    CheckOptions {
+        search,
+        checks: Checks {
+            deadlock: false,
+            assert: true,
+            error: true,
+        },
+        goals: exprs
+            .iter()
+            .zip(goals)
+            .map(|(e, g)| Goal {
+                text: g.to_string(),
+                expr: e.clone(),
+            })
+            .collect(),
+        all_violations: false,
+        limits: Default::default(),
+        meter: None,
+    }
+}
+
+const SEARCHES: [(Search, usize); 4] = [
+    (Search::Bfs, 1),
+    (Search::Bfs, 2),
+    (Search::Dfs, 1),
+    (Search::Dfs, 2),
+];
+
+/// P flips a bit forever, independent of Q, whose one step reaches the
+/// goal: the reduced set at P's states is P's step alone, which closes a
+/// cycle without Q ever moving (the ignoring problem). The cycle proviso
+/// expands a state of that cycle fully.
+#[test]
+fn the_cycle_proviso_keeps_a_goal_behind_an_ignored_step() {
+    let src = "byte x;
+               process P { byte t; state a; init a; trans a -> a { effect t = 1 - t; }; }
+               process Q { state q0, q1; init q0; trans q0 -> q1 { effect x = 1; }; }
+               system async;";
+    let goals = ["x == 1"];
+    let loaded = dve_frontend::load_str_with(
+        "ignoring",
+        src,
+        &dve_frontend::LoadOptions {
+            exprs: vec![goals[0].into()],
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    // Without the proviso the goal is lost.
+    let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
+    assert_eq!(reducer.visible(), 1);
+    let por = Por::with_reducer(build(loaded.model.clone(), Backend::Interp).model, reducer);
+    let r = check(
+        &por,
+        &loaded.model,
+        &check_options(&loaded.exprs, &goals, Search::Bfs),
+    );
+    assert_eq!(r.verdict, Verdict::Holds, "{r:?}");
+    assert!(por.stats().reduced > 0);
+    for (search, threads) in SEARCHES {
+        let (r, stats) = check_por(src, &goals, search, threads);
+        assert_eq!(r.verdict, Verdict::Violated, "{search:?} {threads}: {r:?}");
+        assert!(
+            stats.reduced > 0 && stats.proviso > 0,
+            "{search:?} {threads}: {stats:?}"
+        );
+        replays(src, &r);
+    }
+}
+
+/// Q's assertion fails once P has counted to 2; R runs independently.
+#[test]
+fn an_assertion_violation_is_found_under_reduction() {
+    let src = "byte n;
+               process P { state p; init p; trans p -> p { guard n < 3; effect n = n + 1; }; }
+               process Q { state q0, q1; init q0; assert q1: n != 2; trans q0 -> q1 { }, q1 -> q0 { }; }
+               process R { byte k; state r; init r; trans r -> r { guard k < 5; effect k = k + 1; }; }
+               system async;";
+    for (search, threads) in SEARCHES {
+        let (r, stats) = check_por(src, &[], search, threads);
+        assert_eq!(
+            r.violation_kind,
+            Some(ViolationKind::Assert),
+            "{search:?} {threads}: {r:?}"
+        );
+        assert!(stats.reduced > 0, "{search:?} {threads}: {stats:?}");
+        replays(src, &r);
+    }
+    // The same model with a true assertion: every state is searched, fewer than in full.
+    let holds = src.replace("n != 2", "n != 7");
+    let (r, _) = check_por(&holds, &[], Search::Bfs, 1);
+    assert_eq!(r.verdict, Verdict::Holds);
+    assert!(r.states < 4 * 2 * 6, "{}", r.states);
+}
+
+/// The counterexample of `r` is a path of the full model.
+fn replays(src: &str, r: &CheckReport) {
+    let m = dve_frontend::load_str("replay", src).unwrap();
+    let model = build(m, Backend::Interp).model;
+    let trace = &r.first.as_ref().expect("a counterexample").trace;
+    trace
+        .replay(model.as_ref())
+        .unwrap_or_else(|e| panic!("{e}: {r:?}"));
+}
+
+/// The instances of the reduced searches' BEEM test: the smallest complete
+/// instance of every family up to [`MAX_STATES`], or with
+/// `DVEMC_POR_MAX_STATES=N` (`make verify-por`) every complete instance up
+/// to N states.
+fn por_instances(beem: &Beem) -> Vec<String> {
+    match std::env::var("DVEMC_POR_MAX_STATES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        None => sample(beem).into_iter().map(|s| s.0).collect(),
+        Some(max) => {
+            let mut rows: Vec<_> = beem
+                .instances()
+                .unwrap()
+                .into_iter()
+                .filter(|r| r.complete && r.states.is_some_and(|s| s <= max))
+                .collect();
+            rows.sort_by_key(|r| r.states);
+            rows.into_iter().map(|r| r.instance).collect()
+        }
+    }
+}
+
+/// A check of `m` (its successors from `model`, `search` on `threads`
+/// threads, every violation counted unless goals are given) reduced by
+/// `reducer`, and the deadlock states it met.
+fn reduced_check(
+    model: &dyn NextState,
+    m: &ir::Model,
+    reducer: &Reducer,
+    (exprs, goals): (&[ir::Expr], &[&str]),
+    search: Search,
+    threads: usize,
+) -> (CheckReport, BTreeSet<Vec<u8>>) {
+    let rec = Tapped {
+        inner: model,
+        tap: Recorder::default(),
+    };
+    let mut opts = check_options(exprs, goals, search);
+    opts.all_violations = goals.is_empty();
+    let r = check_reduced(&rec, m, &opts, threads, Some(reducer));
+    (r, rec.tap.deadlocks.into_inner().unwrap())
+}
+
+/// Every reduced search (BFS and DFS, one and two threads) of every
+/// instance keeps the full search's deadlock states and run-time errors,
+/// and every reachability property of properties.csv on it gets BEEM's
+/// answer (where BEEM's data is not known to be wrong) with a
+/// counterexample that replays in the full model.
+#[test]
+fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
+    use harness::model::beem::{Answer, PropertyKind};
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let props = beem.properties().unwrap();
+    let mut checked = 0;
+    for instance in por_instances(&beem) {
+        let path = beem.model_path(&instance);
+        let m = dve_frontend::load_file(&path).unwrap();
+        let model = build(m.clone(), Backend::Jit).model;
+        let full = search(model.as_ref());
+        let reducer = Reducer::new(&m, &[], true);
+        let mut reduced = Vec::new();
+        for (search, threads) in SEARCHES {
+            let (r, deadlocks) = reduced_check(model.as_ref(), &m, &reducer, (&[], &[]), search, threads);
+            reduced.push(r.states);
+            let what = format!("{instance} {search:?} {threads}");
+            assert_eq!(r.result, Outcome::Complete, "{what}");
+            assert!(r.states <= full.states, "{what}: {} > {}", r.states, full.states);
+            assert!(deadlocks == full.deadlocks, "{what}: deadlock states differ");
+            assert_eq!(r.error_transitions > 0, full.error, "{what}: error reachability");
+        }
+        println!(
+            "{instance}: {} states, reduced (bfs, bfs 2, dfs, dfs 2) {reduced:?}",
+            full.states
+        );
+        for p in props.iter().filter(|p| {
+            p.instance == instance && p.kind == PropertyKind::Reachability && p.beem_answer != Answer::Unknown
+        }) {
+            if harness::experiments::verify::known_discrepancy(&p.family, p.prop_id).is_some() {
+                continue;
+            }
+            let goals = [p.formula.as_str()];
+            let loaded = dve_frontend::load_file_with(
+                &path,
+                &dve_frontend::LoadOptions {
+                    exprs: vec![p.formula.clone()],
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            let model = build(loaded.model.clone(), Backend::Jit).model;
+            let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
+            for (search, threads) in SEARCHES {
+                let (r, _) = reduced_check(
+                    model.as_ref(),
+                    &loaded.model,
+                    &reducer,
+                    (&loaded.exprs, &goals),
+                    search,
+                    threads,
+                );
+                let what = format!("{instance} property {} {search:?} {threads}", p.prop_id);
+                let reached = r.violation_kind == Some(ViolationKind::Goal);
+                assert_eq!(reached, p.beem_answer == Answer::Yes, "{what}: {r:?}");
+                if let Some(v) = &r.first {
+                    v.trace
+                        .replay(model.as_ref())
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                }
+                checked += 1;
+            }
+        }
+    }
+    println!("{checked} reduced property checks");
+    assert!(checked > 0);
 }

@@ -141,14 +141,16 @@ pub struct Deps {
     bounds: may_error::Bounds,
     state_offsets: Vec<usize>,
     buffers: Vec<Option<(usize, u32)>>,
+    /// The slot of every byte of the state vector.
+    slot_of_byte: Vec<usize>,
 }
 
 /// Maps byte offsets to slot indices.
-struct SlotMap {
-    of_byte: Vec<usize>,
+struct SlotMap<'a> {
+    of_byte: &'a [usize],
 }
 
-impl SlotMap {
+impl SlotMap<'_> {
     fn slot(&self, offset: usize) -> usize {
         self.of_byte[offset]
     }
@@ -207,7 +209,8 @@ fn normalise(s: &mut Set) {
     s.dedup();
 }
 
-fn meets(a: &[usize], b: &[usize]) -> bool {
+/// Whether two sorted sets meet.
+pub fn meets(a: &[usize], b: &[usize]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -263,7 +266,7 @@ impl Deps {
         for (i, s) in info.slots.iter().enumerate() {
             of_byte[s.offset..s.offset + s.width].fill(i);
         }
-        let map = SlotMap { of_byte };
+        let map = SlotMap { of_byte: &of_byte };
         let bounds = may_error::Bounds::of(m);
         let committed_slots: Set = m
             .processes
@@ -488,7 +491,20 @@ impl Deps {
                 .iter()
                 .map(|c| c.buffer.as_ref().map(|b| (b.offset, b.capacity)))
                 .collect(),
+            slot_of_byte: of_byte,
         }
+    }
+
+    /// The slots an expression over the state (a goal, an assertion) may
+    /// read.
+    pub fn expr_slots(&self, e: &Expr) -> Set {
+        let map = SlotMap {
+            of_byte: &self.slot_of_byte,
+        };
+        let mut out = Set::new();
+        map.expr_reads(e, &mut out);
+        normalise(&mut out);
+        out
     }
 
     /// Two conjuncts may hold in one state: false for two control states of

@@ -25,6 +25,8 @@ use dve_frontend::model::{ModelInfo, NextState, Succ};
 use crate::engine::loops::parallel::ParallelRun;
 use serde::Serialize;
 
+use crate::algo::por::Reducer;
+use crate::engine::Reduce;
 use crate::engine::{
     self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
     Root, StateStore, Store, StoreKind,
@@ -187,6 +189,8 @@ pub(crate) struct Prop<'a> {
     /// built without them) the interpreter's evaluator reads the IR.
     native: bool,
     opts: &'a CheckOptions,
+    /// Partial-order reduction of the successors.
+    reducer: Option<&'a Reducer>,
 }
 
 impl Prop<'_> {
@@ -324,6 +328,10 @@ impl Checker<'_> {
 
 impl<S: Store> Observer<S> for Checker<'_> {
     const LABELS: bool = true;
+
+    fn reducer(&self) -> Option<&dyn Reduce> {
+        self.prop.reducer.map(|r| r as &dyn Reduce)
+    }
 
     fn new_state(&mut self, cx: &Cx<S>, _id: u32, state: &[u8], via: Option<(u32, Succ)>) -> Control {
         let Some((kind, detail)) = self.prop.state_violation(state) else {
@@ -524,6 +532,9 @@ impl engine::loops::parallel::Watch for Prop<'_> {
     fn all(&self) -> bool {
         self.opts.all_violations
     }
+    fn reducer(&self) -> Option<&dyn Reduce> {
+        self.reducer.map(|r| r as &dyn Reduce)
+    }
 }
 
 /// [`check`] on `threads` threads: a breadth-first check (deadlocks,
@@ -536,10 +547,27 @@ pub fn check_threads(
     opts: &CheckOptions,
     threads: usize,
 ) -> CheckReport {
+    check_reduced(model, ir, opts, threads, None)
+}
+
+/// [`check_threads`] with the successors cut by `reducer` (partial-order
+/// reduction; BFS and DFS, not nested DFS), built for the same goals and
+/// assertions.
+pub fn check_reduced(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+    reducer: Option<&Reducer>,
+) -> CheckReport {
+    assert!(
+        reducer.is_none() || opts.search != Search::Ndfs,
+        "nested DFS is not reduced"
+    );
     if threads <= 1 || !matches!(opts.search, Search::Bfs | Search::Dfs) {
-        return check(model, ir, opts);
+        return check_one(model, ir, opts, reducer);
     }
-    check_on(model, ir, opts, |prop, budget| {
+    check_on(model, ir, opts, reducer, |prop, budget| {
         if opts.search == Search::Bfs {
             engine::loops::parallel::parallel_check(model, threads, budget, prop, StoreKind::Exact)
         } else {
@@ -553,11 +581,13 @@ pub(crate) type Found = engine::loops::parallel::Violation<(ViolationKind, Strin
 
 /// A check of `opts` by `search`, a search that takes the properties as a
 /// [`Watch`](engine::loops::parallel::Watch) (parallel or distributed):
-/// its counters, the violations it counted and the first one.
+/// its counters, the violations it counted and the first one; `reducer`
+/// as for [`check_reduced`].
 pub(crate) fn check_on(
     model: &dyn NextState,
     ir: &ir::Model,
     opts: &CheckOptions,
+    reducer: Option<&Reducer>,
     search: impl FnOnce(&Prop<'_>, &Budget) -> (ParallelRun, u64, Option<Found>),
 ) -> CheckReport {
     let start = Instant::now();
@@ -568,6 +598,7 @@ pub(crate) fn check_on(
         backend: model,
         native: functions > 0 && model.state_functions() == functions,
         opts,
+        reducer,
     };
     let (r, violations, first) = search(&prop, &budget);
     let time_s = start.elapsed().as_secs_f64();
@@ -613,6 +644,15 @@ pub(crate) fn check_on(
 /// Runs the check. `ir` is the model's IR (for assertions); the successors
 /// come from `model`, which may be any backend of the same IR.
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
+    check_one(model, ir, opts, None)
+}
+
+fn check_one(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    reducer: Option<&Reducer>,
+) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
@@ -623,6 +663,7 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
             backend: model,
             native,
             opts,
+            reducer,
         },
         run: Run {
             violations: 0,

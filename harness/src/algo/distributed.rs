@@ -154,7 +154,7 @@ pub fn check(
     Vec<crate::engine::loops::distributed::RankFigures>,
 ) {
     let mut figures = None;
-    let report = check::check_on(model, ir, opts, |prop, _| {
+    let report = check::check_on(model, ir, opts, None, |prop, _| {
         let d = search(model, comm, store, &opts.limits, opts.meter.clone(), prop);
         let run = ParallelRun {
             result: d.result,

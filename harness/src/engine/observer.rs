@@ -17,6 +17,7 @@
 
 use dve_frontend::model::{Label, Succ, NONE};
 
+use crate::engine::reduce::Reduce;
 use crate::engine::store::Store;
 use crate::engine::trace::{Step, Trace};
 
@@ -52,6 +53,13 @@ pub trait Observer<S: Store> {
     /// (more memory per frame); without it DFS hooks get [`NO_SUCC`] for
     /// entries and [`Cx::trace_via`] is not available.
     const LABELS: bool = false;
+
+    /// A reduction of every state's successors (partial-order reduction),
+    /// applied as they are generated.
+    #[inline]
+    fn reducer(&self) -> Option<&dyn Reduce> {
+        None
+    }
 
     /// A state was stored: `id`, reached from `via` (source id and entry;
     /// `None` for the root).

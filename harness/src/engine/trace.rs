@@ -2,7 +2,7 @@
 //! initial state, or a lasso (a path whose last state closes a cycle).
 //! Rendering them for people or tools is `crate::output::counterexample`.
 
-use dve_frontend::model::{Label, Succ};
+use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 
 /// One transition of a counterexample and the state it leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,5 +40,25 @@ impl Trace {
         } else {
             &self.steps[i - 1].state
         }
+    }
+
+    /// Checks that the trace starts in `model`'s initial state and that
+    /// every step is an enabled transition of the state before it (what a
+    /// reduced search's counterexample must be in the full model).
+    pub fn replay(&self, model: &dyn NextState) -> Result<(), String> {
+        if self.initial != model.initial_vec() {
+            return Err("the trace does not start in the initial state".into());
+        }
+        let mut buf = SuccBuf::new(model.state_len());
+        for (i, step) in self.steps.iter().enumerate() {
+            model.successors(self.state(i), &mut buf);
+            let found = buf
+                .iter()
+                .any(|(e, s)| e.label == step.label && e.error == step.error && s == &step.state[..]);
+            if !found {
+                return Err(format!("step {} is not an enabled transition", i + 1));
+            }
+        }
+        Ok(())
     }
 }

@@ -259,7 +259,7 @@ impl PropertyRowResult {
 
 /// Properties whose recorded BEEM answer comes from a different formula
 /// than properties.csv shows.
-fn known_discrepancy(family: &str, prop_id: u32) -> Option<&'static str> {
+pub fn known_discrepancy(family: &str, prop_id: u32) -> Option<&'static str> {
     match (family, prop_id) {
         ("brp2", 1) => Some(
             "BEEM substituted rb1 = (Receiver->triple & 4) == 4 into rfsf && (not rb1) without parentheses; \

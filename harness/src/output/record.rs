@@ -39,6 +39,7 @@ pub struct RunRecord {
     pub random: Option<RandomMetrics>,
     #[serde(flatten)]
     pub distributed: Option<DistributedMetrics>,
+    pub por: Option<PorMetrics>,
     #[serde(flatten)]
     pub cost: Cost,
     #[serde(flatten)]
@@ -339,6 +340,29 @@ pub struct DistributedMetrics {
     pub wait_s: Option<f64>,
 }
 
+/// Partial-order reduction (`--por`): the counters describe the reduced
+/// graph.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PorMetrics {
+    /// States whose successors were all kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_full: Option<u64>,
+    /// `por_full` over the states expanded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_full_share: Option<f64>,
+    /// States expanded fully because the cycle proviso refused the cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_proviso: Option<u64>,
+    /// Seconds spent choosing the stubborn sets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_select_s: Option<f64>,
+    /// `--por-check`: `agree`, or how the reduced and the full search
+    /// differ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_check: Option<String>,
+}
+
 /// Structured details and the thread count: in the JSON, not columns (rows
 /// keep them in `extra`, but for `trace` and `beem_reference`).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -442,6 +466,7 @@ pub static FIELDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock:
         fields::<SliceMetrics>(),
         fields::<RandomMetrics>(),
         fields::<DistributedMetrics>(),
+        fields::<PorMetrics>(),
         fields::<Cost>(),
     ]
     .concat()
@@ -498,11 +523,15 @@ impl RunRecord {
         });
     }
 
-    /// The exit code of `explore`: 1 when a property is violated (a
+    /// The exit code of `explore`: 5 when `--por-check` found the reduced
+    /// and the full search differ, 1 when a property is violated (a
     /// witness found), 4 when a budget or an interruption ended the run
     /// early, else 0.
     pub fn exit_code(&self) -> u8 {
-        if self.core.verdict.as_deref() == Some("violated") {
+        let por_check = self.por.as_ref().and_then(|p| p.por_check.as_deref());
+        if por_check.is_some_and(|c| c != "agree") {
+            5
+        } else if self.core.verdict.as_deref() == Some("violated") {
             1
         } else if self.core.result.ran_to_end() {
             0
@@ -657,7 +686,7 @@ mod tests {
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
                         | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
-                        | "successor_choice" | "instance" => Value::from("x"),
+                        | "successor_choice" | "instance" | "por_check" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
                         "memory_need" => serde_json::to_value(crate::engine::loops::tree_bfs::MemoryNeed::default()).unwrap(),

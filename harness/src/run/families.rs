@@ -12,10 +12,13 @@ use crate::algo::caching::{
 use crate::algo::check::{self, CheckOptions, Goal, Search, Verdict};
 use crate::algo::dbdfs::{self, FrontierKind, Variant};
 use crate::algo::exhaustive::Traversal;
+use crate::algo::por::{compare, Por, Reducer};
 use crate::algo::random::{self, Algo, Restart, SearchOptions};
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::beem::Beem;
-use crate::output::record::{CachingMetrics, Checked, DbdfsMetrics, RandomMetrics, RunRecord, SliceMetrics};
+use crate::output::record::{
+    CachingMetrics, Checked, DbdfsMetrics, PorMetrics, RandomMetrics, RunRecord, SliceMetrics,
+};
 use crate::run::strategy::{Params, Strategy};
 
 /// Exhaustive BFS or DFS on the engine's fast paths (`crate::algo::exhaustive`),
@@ -492,6 +495,7 @@ pub(super) fn exhaustive_or_check(
     rec: &mut RunRecord,
     trace: &mut Option<Trace>,
     reference: &mut Option<crate::model::beem::StatFile>,
+    notes: &mut Vec<String>,
 ) -> Result<(), RunError> {
     let ltl = ir.property.is_some();
     let meter = req.meter.clone();
@@ -503,6 +507,14 @@ pub(super) fn exhaustive_or_check(
     let threads = p.threads.unwrap_or(1);
     if req.cluster.is_some() {
         distributed_refusal(strategy, p, ltl)?;
+    }
+    let por = p.por || p.por_check;
+    if por && ltl {
+        let flag = if p.por_check { "--por-check" } else { "--por" };
+        return Err(RunError::usage(format!(
+            "{flag}: the model has a property process (an LTL property: --ltl, --ltl-file, --property N, or a .propN.dve model); the reduction of its product is not supported yet: drop {flag}{}",
+            if req.ltl.is_none() && req.property.is_none() { ", or give --ignore-property" } else { "" }
+        )));
     }
     if threads > 1 && ltl {
         let (what, plain) = match req.property {
@@ -523,7 +535,8 @@ pub(super) fn exhaustive_or_check(
                 .to_string(),
         ));
     }
-    if checking {
+    // --por-check compares the deadlock states even when nothing is checked.
+    if checking || p.por_check {
         let search = if ltl {
             Search::Ndfs
         } else if strategy == Strategy::Dfs {
@@ -546,14 +559,36 @@ pub(super) fn exhaustive_or_check(
             limits: req.limits,
             meter: meter.clone(),
         };
-        let r = match &req.cluster {
-            Some(c) => {
+        let reducer = por.then(|| {
+            let exprs: Vec<_> = opts.goals.iter().map(|g| g.expr.clone()).collect();
+            Reducer::new(ir, &exprs, rec.checked.assert)
+        });
+        if let Some(why) = reducer.as_ref().and_then(|r| r.irreducible()) {
+            notes.push(format!("--por: not reduced: {why}"));
+        }
+        let r = match &reducer {
+            _ if req.cluster.is_some() => {
+                let c = req.cluster.as_ref().expect("a cluster");
                 let store = req.params.store.unwrap_or_default();
                 let (r, metrics, cost, ranks) =
                     crate::algo::distributed::check(model, ir, &opts, &*c.0, store);
                 rec.distributed = Some(metrics);
                 rec.details.rank_figures = Some(ranks);
                 rec.cost.frontier_bytes = cost.frontier_bytes;
+                r
+            }
+            Some(reducer) if p.por_check => {
+                let c = compare::compare(model, ir, &opts, threads, reducer);
+                notes.extend(c.lines());
+                rec.por = Some(PorMetrics {
+                    por_check: Some(c.differences.first().cloned().unwrap_or_else(|| "agree".into())),
+                    ..reducer.stats().metrics()
+                });
+                c.reduced
+            }
+            Some(reducer) => {
+                let r = check::check_reduced(model, ir, &opts, threads, Some(reducer));
+                rec.por = Some(reducer.stats().metrics());
                 r
             }
             None => check::check_threads(model, ir, &opts, threads),
@@ -574,6 +609,10 @@ pub(super) fn exhaustive_or_check(
         rec.core.violation_kind = r.violation_kind.map(|k| k.name().to_string());
         rec.core.violation = r.violation.clone();
         rec.core.violations = Some(r.violations);
+        if !checking {
+            rec.core.verdict = None;
+            rec.core.violations = None;
+        }
         rec.core.cex_length = r.cex_length.map(|c| c as u64);
         rec.core.states = r.states;
         rec.core.transitions = r.transitions;
@@ -591,15 +630,18 @@ pub(super) fn exhaustive_or_check(
                 path: path.clone(),
                 digest,
             });
-        exhaustive(
-            model,
-            strategy,
-            req,
-            p.threads.unwrap_or(1),
-            &meter,
-            checkpoint,
-            rec,
-        )?;
+        if por {
+            // Nothing to check: the reduction that keeps deadlocks, which
+            // needs no proviso, on any search.
+            let reduced = Por::new(ir, model);
+            if let Some(why) = reduced.irreducible() {
+                notes.push(format!("--por: not reduced: {why}"));
+            }
+            exhaustive(&reduced, strategy, req, threads, &meter, checkpoint, rec)?;
+            rec.por = Some(reduced.stats().metrics());
+        } else {
+            exhaustive(model, strategy, req, threads, &meter, checkpoint, rec)?;
+        }
         if req.stats {
             *reference =
                 instance.and_then(|i| Beem::locate(req.beem.as_deref()).ok()?.stats(i).ok().flatten());
@@ -625,6 +667,8 @@ fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool) -> Result<(), 
         format!("each rank keeps its states in the exact or the tree store (--store exact or tree), not --store {s}")
     } else if p.checkpoint.is_some() {
         "checkpoints are written by the one-machine ctree search only".into()
+    } else if p.por || p.por_check {
+        "partial-order reduction runs on one machine (--por is not distributed)".into()
     } else {
         return Ok(());
     };

@@ -204,6 +204,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 &mut rec,
                 &mut trace,
                 &mut reference,
+                &mut notes,
             )?;
         }
         Family::Exhaustive | Family::Caching => {

@@ -33,6 +33,8 @@ pub struct OptionInfo {
 
 pub(crate) const CACHING: &[&str] = &["bfs", "dfs", "bbfs", "alt"];
 pub(crate) const SWEEP: &[&str] = &["bfs", "dfs"];
+/// Partial-order reduction: the exhaustive searches.
+pub(crate) const REDUCED: &[&str] = &["bfs", "dfs"];
 pub(crate) const SEEDED: &[&str] = &[
     "bfs",
     "dfs",
@@ -79,6 +81,14 @@ pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         flag: "threads",
         takers: Takers::All,
+    },
+    OptionInfo {
+        flag: "por",
+        takers: Takers::Only(REDUCED),
+    },
+    OptionInfo {
+        flag: "por-check",
+        takers: Takers::Only(REDUCED),
     },
     OptionInfo {
         flag: "checkpoint",
@@ -321,6 +331,27 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             return Err(
                 "--check: the general algorithm (state caching, sweep-line) explores only; drop the caching options to check properties".into(),
             );
+        }
+    }
+    if p.por || p.por_check {
+        let flag = if p.por_check { "--por-check" } else { "--por" };
+        if p.general_algorithm() {
+            return Err(format!(
+                "{flag}: the general algorithm (state caching, sweep-line) is not reduced; drop the caching options"
+            ));
+        }
+        if p.store.is_some_and(|s| s != crate::engine::StoreKind::Exact) {
+            return Err(format!(
+                "{flag}: the reduced search keeps the exact store (its cycle proviso looks states up); drop --store"
+            ));
+        }
+        if has("checkpoint") {
+            return Err(format!("{flag} does not take --checkpoint"));
+        }
+        if has("stats") {
+            return Err(format!(
+                "{flag}: --stats compares with BEEM's figures of the full state space; drop one of them"
+            ));
         }
     }
     if let Some(path) = &p.slices.export_lts {

@@ -333,6 +333,10 @@ pub struct Params {
     /// Where the ctree store's BFS keeps its checkpoint
     /// (`engine::checkpoint`).
     pub checkpoint: Option<PathBuf>,
+    /// Partial-order reduction (`algo::por`) of exhaustive bfs and dfs.
+    pub por: bool,
+    /// The reduced and the full search side by side, compared.
+    pub por_check: bool,
 }
 
 /// The general state exploring algorithm (state caching, sweep-line).
@@ -415,6 +419,12 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
     }
     if let Some(t) = p.threads.filter(|t| *t > 1) {
         flag("threads", Some(t.to_string()));
+    }
+    if p.por {
+        flag("por", None);
+    }
+    if p.por_check {
+        flag("por-check", None);
     }
     if let Some(c) = p.caching.cache {
         flag("cache", Some(c.to_string()));

@@ -32,64 +32,160 @@
 //! control state and the committed rule is the reference's accident), are
 //! expanded fully.
 //!
-//! Assertions and reachability goals are not preserved (there is no
-//! visibility and no cycle proviso). A model with a property process, a
-//! `system sync` model, and one where a rendezvous receiver's guard may err
-//! (§8.2 makes every sender on the channel erroneous whatever its state)
-//! are not reduced: [`Por::new`] leaves every successor.
+//! **Assertions and reachability goals** ([`Reducer::new`] with what the
+//! checks read). A group is *visible* when it may change what a goal or
+//! an assertion reads: it writes a slot the expression reads, or (an
+//! assertion of process `p` in control state `c`) it moves `p` into or out
+//! of `c`. A closure that takes in an enabled visible group is dropped, so
+//! the set kept has no enabled visible group (the simplest form of
+//! Valmari's condition V); a state where every closure does is expanded
+//! fully. Every enabled group of the set is then invisible, and (as above)
+//! independent of every step outside the set that can follow it, so a path
+//! `w` to a goal or a violated assertion that has no step in `T` still
+//! leads there after any kept step, with the same first step still to
+//! take. The *cycle proviso* makes sure that step is taken eventually (the
+//! ignoring problem): a reduction stands only if
+//! - BFS (closed-set proviso): some kept successor is not expanded yet
+//!   (not stored, or queued after the state);
+//! - DFS (stack proviso): no kept successor is on the stack (the state
+//!   itself included);
+//! - parallel BFS and DFS (`--threads`): some kept successor is not
+//!   stored yet when the state is expanded. Every stored state is expanded
+//!   once, after it was stored, so that successor begins its expansion
+//!   after this state began its own, whichever thread stores it, and the
+//!   store's lookups and insertions are atomic. Following such successors
+//!   from any state therefore never comes back and, the state space being
+//!   finite, ends at a state expanded fully, where the first step of `w`
+//!   is taken. The sequential provisos are the same argument with the
+//!   store's order (BFS) or with every cycle closing on the stack (DFS).
+//!
+//! Without a goal or an assertion to preserve, no group is visible and no
+//! proviso applies. A model with a property process, a `system sync` model,
+//! and one where a rendezvous receiver's guard may err (§8.2 makes every
+//! sender on the channel erroneous whatever its state) are not reduced:
+//! every successor is kept ([`Reducer::irreducible`] says why).
 
+pub mod compare;
 mod stubborn;
+mod tapped;
+
+pub use tapped::{Tap, Tapped};
 
 use std::collections::HashMap;
+use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
-use dve_frontend::deps::Deps;
+use dve_frontend::deps::{meets, Deps, Set};
 use dve_frontend::ir;
-use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 
-/// A model's successors reduced to a stubborn set.
-pub struct Por {
-    inner: Box<dyn NextState>,
+use crate::engine::{Proviso, Reduce};
+use crate::output::record::PorMetrics;
+
+/// The stubborn-set reduction of a model's successors.
+pub struct Reducer {
     deps: Deps,
     /// Per group, the groups dependent with it that may be co-enabled.
     dna: Vec<Vec<u32>>,
     /// Per group, the groups that may err and may be co-enabled with it.
     err_partners: Vec<Vec<u32>>,
+    /// Per group, whether it may change what a check reads.
+    visible: Vec<bool>,
     groups_of: HashMap<(u32, u32), u32>,
     error_offset: usize,
     error_marker: u16,
-    /// States whose successors were all kept although there were several.
-    full: AtomicU64,
-    /// States whose successors were reduced.
+    expanded: AtomicU64,
     reduced: AtomicU64,
+    proviso: AtomicU64,
+    select_ns: AtomicU64,
 }
 
-/// How many states a reduced search expanded fully and how many it reduced.
+/// What a reduced search's selection did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PorStats {
-    pub full: u64,
+    /// States expanded (a DFS frame that regenerates its successors counts
+    /// again).
+    pub expanded: u64,
+    /// States whose successors were cut.
     pub reduced: u64,
+    /// States expanded fully because the cycle proviso refused a cut.
+    pub proviso: u64,
+    /// Time spent choosing the sets, in nanoseconds.
+    pub select_ns: u64,
 }
 
-impl Por {
-    /// Wraps `inner`, the successor generator of `model`.
-    pub fn new(model: &ir::Model, inner: Box<dyn NextState>) -> Por {
+impl PorStats {
+    /// States whose successors were all kept.
+    pub fn full(&self) -> u64 {
+        self.expanded - self.reduced
+    }
+
+    /// The run record's columns.
+    pub fn metrics(&self) -> PorMetrics {
+        PorMetrics {
+            por_full: Some(self.full()),
+            por_full_share: Some(if self.expanded > 0 {
+                self.full() as f64 / self.expanded as f64
+            } else {
+                1.0
+            }),
+            por_proviso: Some(self.proviso),
+            por_select_s: Some(self.select_ns as f64 * 1e-9),
+            por_check: None,
+        }
+    }
+}
+
+/// The assertions of `model` as (process, control state, expression).
+fn assertions(model: &ir::Model) -> impl Iterator<Item = (usize, u16, &ir::Expr)> {
+    model
+        .processes
+        .iter()
+        .enumerate()
+        .flat_map(|(p, pr)| pr.asserts.iter().map(move |(c, e, _)| (p, *c, e)))
+}
+
+impl Reducer {
+    /// The reduction of `model`'s successors preserving deadlocks, run-time
+    /// errors, the reachability of the `goals`, and the assertions if
+    /// `asserts` (see the module documentation).
+    pub fn new(model: &ir::Model, goals: &[ir::Expr], asserts: bool) -> Reducer {
         let deps = Deps::new(model);
         let n = deps.groups.len();
-        let dna = (0..n)
+        let related = |g: usize, pick: &dyn Fn(usize) -> bool| -> Vec<u32> {
+            (0..n)
+                .filter(|&h| h != g && pick(h) && deps.groups_may_be_coenabled(g, h))
+                .map(|h| h as u32)
+                .collect()
+        };
+        let dna = (0..n).map(|g| related(g, &|h| deps.dependent(g, h))).collect();
+        let err_partners = (0..n).map(|g| related(g, &|h| deps.groups[h].may_err)).collect();
+        let mut read: Set = goals.iter().flat_map(|e| deps.expr_slots(e)).collect();
+        let asserted: Vec<(usize, u16)> = if asserts {
+            assertions(model)
+                .map(|(p, c, e)| {
+                    read.extend(deps.expr_slots(e));
+                    (p, c)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        read.sort_unstable();
+        read.dedup();
+        let visible = deps
+            .groups
+            .iter()
             .map(|g| {
-                (0..n)
-                    .filter(|&h| h != g && deps.dependent(g, h) && deps.groups_may_be_coenabled(g, h))
-                    .map(|h| h as u32)
-                    .collect()
-            })
-            .collect();
-        let err_partners = (0..n)
-            .map(|g| {
-                (0..n)
-                    .filter(|&h| h != g && deps.groups[h].may_err && deps.groups_may_be_coenabled(g, h))
-                    .map(|h| h as u32)
-                    .collect()
+                meets(&g.may_write, &read)
+                    || g.transitions().iter().any(|&t| {
+                        let t = &model.transitions[t];
+                        t.from != t.to
+                            && asserted
+                                .iter()
+                                .any(|&(p, c)| p == t.process && (t.from == c || t.to == c))
+                    })
             })
             .collect();
         let groups_of = deps
@@ -105,16 +201,18 @@ impl Por {
                 (key, g as u32)
             })
             .collect();
-        Por {
-            inner,
+        Reducer {
             deps,
             dna,
             err_partners,
+            visible,
             groups_of,
             error_offset: model.processes[0].state_offset,
             error_marker: model.error_marker(),
-            full: AtomicU64::new(0),
+            expanded: AtomicU64::new(0),
             reduced: AtomicU64::new(0),
+            proviso: AtomicU64::new(0),
+            select_ns: AtomicU64::new(0),
         }
     }
 
@@ -127,63 +225,109 @@ impl Por {
         &self.deps
     }
 
+    /// Groups that may change what a check reads.
+    pub fn visible(&self) -> usize {
+        self.visible.iter().filter(|&&v| v).count()
+    }
+
     pub fn stats(&self) -> PorStats {
         PorStats {
-            full: self.full.load(Ordering::Relaxed),
+            expanded: self.expanded.load(Ordering::Relaxed),
             reduced: self.reduced.load(Ordering::Relaxed),
+            proviso: self.proviso.load(Ordering::Relaxed),
+            select_ns: self.select_ns.load(Ordering::Relaxed),
         }
     }
 
     fn is_error_state(&self, s: &[u8]) -> bool {
         u16::from_le_bytes([s[self.error_offset], s[self.error_offset + 1]]) == self.error_marker
     }
-}
 
-impl NextState for Por {
-    fn info(&self) -> &ModelInfo {
-        self.inner.info()
-    }
-
-    fn initial_state(&self, out: &mut [u8]) {
-        self.inner.initial_state(out)
-    }
-
-    fn fingerprint(&self, state: &[u8]) -> u64 {
-        self.inner.fingerprint(state)
-    }
-
-    fn state_functions(&self) -> usize {
-        self.inner.state_functions()
-    }
-
-    fn state_function(&self, i: usize, state: &[u8]) -> Option<i32> {
-        self.inner.state_function(i, state)
-    }
-
-    fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        self.inner.successors(src, out);
+    /// Cuts `out`, the successors of `src`, to a stubborn set, if the
+    /// proviso (when a check needs one) lets it.
+    fn cut(&self, src: &[u8], out: &mut SuccBuf, proviso: Option<Proviso<'_>>) {
+        self.expanded.fetch_add(1, Ordering::Relaxed);
         if out.len() <= 1 || self.deps.irreducible.is_some() {
             return;
         }
-        let full = || {
-            self.full.fetch_add(1, Ordering::Relaxed);
-        };
         if self.is_error_state(src) || out.entries().iter().any(|e| e.error) {
-            return full();
+            return;
         }
+        let start = Instant::now();
+        let keep = self.select(src, out);
+        self.select_ns
+            .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        let Some((keep, groups)) = keep else { return };
+        if let Some(mut proviso) = proviso.filter(|_| self.visible.iter().any(|&v| v)) {
+            let kept = (0..out.len()).filter(|&i| keep[groups[i]]);
+            if !proviso.allows(kept.map(|i| out.state(i))) {
+                self.proviso.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+        }
+        self.reduced.fetch_add(1, Ordering::Relaxed);
+        out.retain(|i| keep[groups[i]]);
+    }
+
+    /// The groups of a stubborn set of `src` that leaves out a successor in
+    /// `out`, and the group of each successor.
+    fn select(&self, src: &[u8], out: &SuccBuf) -> Option<(Vec<bool>, Vec<usize>)> {
         let mut groups = Vec::with_capacity(out.len());
         for e in out.entries() {
-            match self.groups_of.get(&(e.label.trans, e.label.partner)) {
-                Some(&g) => groups.push(g as usize),
-                None => return full(),
-            }
+            groups.push(*self.groups_of.get(&(e.label.trans, e.label.partner))? as usize);
         }
-        match stubborn::select(&self.deps, &self.dna, &self.err_partners, src, &groups) {
-            Some(keep) if groups.iter().any(|&g| !keep[g]) => {
-                self.reduced.fetch_add(1, Ordering::Relaxed);
-                out.retain(|i| keep[groups[i]]);
-            }
-            _ => full(),
-        }
+        let keep = stubborn::select(
+            &self.deps,
+            &self.dna,
+            &self.err_partners,
+            &self.visible,
+            src,
+            &groups,
+        )?;
+        groups.iter().any(|&g| !keep[g]).then_some((keep, groups))
+    }
+}
+
+impl Reduce for Reducer {
+    fn reduce(&self, src: &[u8], buf: &mut SuccBuf, proviso: Proviso<'_>) {
+        self.cut(src, buf, Some(proviso))
+    }
+}
+
+/// A model's successors reduced to a stubborn set that preserves deadlocks
+/// and run-time errors (no proviso needed): a [`NextState`] any search
+/// takes. `M` holds the model's successor generator (a box or a reference).
+pub type Por<M = Box<dyn NextState>> = Tapped<M, Reducer>;
+
+impl Tap for Reducer {
+    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
+        self.cut(src, out, None)
+    }
+}
+
+impl<M: Deref<Target: NextState>> Tapped<M, Reducer> {
+    /// Wraps `inner`, the successor generator of `model`.
+    pub fn new(model: &ir::Model, inner: M) -> Por<M> {
+        Por::with_reducer(inner, Reducer::new(model, &[], false))
+    }
+
+    /// `inner` cut by `reducer` without a cycle proviso (which the search
+    /// alone can apply): a reducer with visible groups then loses goals and
+    /// assertions behind ignored steps (the tests show it).
+    pub fn with_reducer(inner: M, reducer: Reducer) -> Por<M> {
+        Tapped { inner, tap: reducer }
+    }
+
+    /// Why the model is not reduced (every successor is kept), if so.
+    pub fn irreducible(&self) -> Option<&str> {
+        self.tap.irreducible()
+    }
+
+    pub fn deps(&self) -> &Deps {
+        self.tap.deps()
+    }
+
+    pub fn stats(&self) -> PorStats {
+        self.tap.stats()
     }
 }

@@ -13,11 +13,13 @@ const ENABLED_COST: usize = 64;
 
 /// The groups of a stubborn set of `src` (indexed by group), given the
 /// groups of its successors (`enabled`, one per successor); `None` when
-/// every successor must be kept.
+/// every successor must be kept. A closure that takes in an enabled
+/// `visible` group is dropped (so the set chosen has none).
 pub fn select(
     deps: &Deps,
     dna: &[Vec<u32>],
     err_partners: &[Vec<u32>],
+    visible: &[bool],
     src: &[u8],
     enabled: &[usize],
 ) -> Option<Vec<bool>> {
@@ -54,6 +56,9 @@ pub fn select(
         let mut count = 0;
         while let Some(g) = stack.pop() {
             if is_enabled[g] {
+                if visible[g] {
+                    continue 'seeds;
+                }
                 count += 1;
                 let bound = best.as_ref().map_or(n_enabled, |b| b.0);
                 if count >= bound {
@@ -79,14 +84,23 @@ pub fn select(
                 if truth[c] != 2 {
                     continue;
                 }
-                let cost = deps.conjuncts[c]
-                    .enabling
-                    .iter()
-                    .filter(|&&h| !in_set[h])
-                    .map(|&h| if is_enabled[h] { ENABLED_COST } else { 1 })
-                    .sum();
-                if choice.is_none_or(|(_, best)| cost < best) {
+                // Summed only while it may beat the best so far (the first
+                // of the cheapest is kept either way).
+                let bound = choice.map_or(usize::MAX, |(_, best)| best);
+                let mut cost = 0;
+                for &h in &deps.conjuncts[c].enabling {
+                    if !in_set[h] {
+                        cost += if is_enabled[h] { ENABLED_COST } else { 1 };
+                        if cost >= bound {
+                            break;
+                        }
+                    }
+                }
+                if cost < bound {
                     choice = Some((c, cost));
+                    if cost == 0 {
+                        break;
+                    }
                 }
             }
             // A disabled group with no conjunct known false: keep everything.

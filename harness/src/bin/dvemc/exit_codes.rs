@@ -33,6 +33,8 @@ pub const EXPLORE: Codes = &[
      directory not found, the report could not be written",
     "4 the search stopped before its end: --max-states, --time-limit, --memory-limit, \
      --max-visits, a full cache, or Ctrl-C",
+    "5 --por-check: the reduced and the full search differ (deadlock states, verdict, or a \
+     counterexample that does not replay)",
 ];
 
 pub const CHECK: Codes = &[

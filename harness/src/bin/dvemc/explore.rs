@@ -169,6 +169,23 @@ pub struct ExploreArgs {
     /// means and the witness rate [default: 1].
     #[arg(long, value_name = "R", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::MODEL)]
     pub runs: Option<u64>,
+    /// Partial-order reduction: stubborn sets (bfs, dfs)
+    ///
+    /// Explores a reduced state space that keeps every deadlock state, every
+    /// run-time error, every reachable goal (--goal, reachability
+    /// properties) and every assertion violation; `states`, `transitions`
+    /// and `deadlocks` then count the reduced graph. Exhaustive bfs and dfs,
+    /// one thread or more; not with a property process (LTL), caching
+    /// options or another --store.
+    #[arg(long, help_heading = heading::MODEL)]
+    pub por: bool,
+    /// Run the reduced and the full search side by side and compare them
+    ///
+    /// Both run to their end; they must have the same deadlock states and
+    /// verdict, and the reduced search's counterexample must replay in the
+    /// full model. Prints the comparison; exit 5 if they differ.
+    #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
+    pub por_check: bool,
     /// Explore the plain system of a model that has a property process
     #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
     pub ignore_property: bool,
@@ -473,6 +490,8 @@ impl ExploreArgs {
             store: self.store,
             threads: self.threads.map(|t| t as usize),
             checkpoint: self.checkpoint.clone(),
+            por: self.por,
+            por_check: self.por_check,
         };
         Request {
             model: self.model.clone(),

@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::limits::{visit, Budget};
 use crate::engine::observer::{Cx, Observer, PathSource, NO_SUCC};
 use crate::engine::outcome::Outcome;
+use crate::engine::reduce::Proviso;
 use crate::engine::store::{Insert, Store};
 
 /// Sources expanded together.
@@ -173,6 +174,20 @@ pub fn bfs<S: Store, O: Observer<S>>(
         fps.clear();
         for (b, src) in (next..end).enumerate() {
             model.successors(store.state(src as u32, &mut scratch), &mut bufs[b]);
+            if let Some(r) = obs.reducer() {
+                // Closed-set proviso: some kept successor is not expanded
+                // yet (not stored, or stored after `src`).
+                let st = &*store;
+                let mut open = |s: &[u8]| {
+                    st.find(s, model.fingerprint(s))
+                        .is_none_or(|id| id as usize > src)
+                };
+                r.reduce(
+                    st.state(src as u32, &mut scratch),
+                    &mut bufs[b],
+                    Proviso::SomeOpen(&mut open),
+                );
+            }
             for i in 0..bufs[b].len() {
                 let s = bufs[b].state(i);
                 let fp = model.fingerprint(s);

@@ -32,6 +32,7 @@ use serde::Serialize;
 use crate::engine::limits::{visit, Budget, POLL_MASK};
 use crate::engine::observer::{Cx, Frame, Observer, PathSource, NO_SUCC};
 use crate::engine::outcome::Outcome;
+use crate::engine::reduce::Proviso;
 use crate::engine::store::{Insert, Store};
 
 /// BEEM's `<dfs-info>` counters.
@@ -241,6 +242,26 @@ pub fn dfs<S: Store, O: Observer<S>>(
         };
     }
 
+    // Cuts `buf`, the successors of `id`, with the observer's reducer under
+    // the stack proviso; the same cut when a frame regenerates its
+    // successors (the stack below it is the same).
+    macro_rules! reduce {
+        ($id:expr) => {
+            if let Some(r) = obs.reducer() {
+                let id: u32 = $id;
+                let st = &*store;
+                let mut on = |s: &[u8]| {
+                    st.find(s, model.fingerprint(s))
+                        .is_some_and(|d| d == id || bit(&on_stack, d))
+                };
+                r.reduce(
+                    st.state(id, &mut scratch),
+                    &mut buf,
+                    Proviso::NoneOnStack(&mut on),
+                );
+            }
+        };
+    }
     // Expands state `id` (reached through `via`; counting its transitions)
     // and pushes its frame; false if the memory budget forbids growing the
     // stack.
@@ -248,6 +269,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
         ($id:expr, $via:expr) => {{
             let id: u32 = $id;
             model.successors(store.state(id, &mut scratch), &mut buf);
+            reduce!(id);
             buf_owner = id;
             let k = buf.len();
             let grows = frames.len() == frames.capacity() || (id as usize >> 6) >= on_stack.capacity();
@@ -388,6 +410,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
         } else {
             if src != buf_owner {
                 model.successors(store.state(src, &mut scratch), &mut buf);
+                reduce!(src);
                 fingerprint_buf(model, &*store, &buf, &mut buf_fps, i);
                 buf_owner = src;
             }

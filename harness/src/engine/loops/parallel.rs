@@ -46,6 +46,7 @@ use crate::engine::limits::Budget;
 use crate::engine::loops::bfs::{LevelStats, BATCH};
 use crate::engine::loops::parent_links::{parent_link, trace_to, PARENT_BYTES};
 use crate::engine::outcome::Outcome;
+use crate::engine::reduce::{Proviso, Reduce};
 use crate::engine::store::shared::{ConcurrentStore, SharedStore, StoreWriter};
 use crate::engine::store::tree::shared::SharedTreeStore;
 use crate::engine::store::Insert;
@@ -96,6 +97,13 @@ pub trait Watch: Sync {
     /// Count every violation instead of stopping at the first.
     fn all(&self) -> bool {
         false
+    }
+    /// A reduction of every state's successors, as
+    /// [`Observer::reducer`](crate::engine::Observer::reducer); the
+    /// proviso here: some kept successor is not stored yet.
+    #[inline]
+    fn reducer(&self) -> Option<&dyn Reduce> {
+        None
     }
 }
 
@@ -505,7 +513,7 @@ impl<W: Watch, S: ConcurrentStore> Round<'_, W, S> {
         t: &mut Tally,
     ) -> bool {
         let store = &self.sh.store;
-        prefetch_successors(self.sh.model, w, sources, bufs, fps);
+        prefetch_successors(self.sh.model, self.sh.watch.reducer(), w, sources, bufs, fps);
         let mut f = 0;
         for (b, &src) in sources.iter().enumerate() {
             let buf = &bufs[b];
@@ -539,15 +547,26 @@ impl<W: Watch, S: ConcurrentStore> Round<'_, W, S> {
 /// lookups will read, so that the misses of a batch overlap.
 pub(crate) fn prefetch_successors<W: StoreWriter>(
     model: &dyn NextState,
+    reducer: Option<&dyn Reduce>,
     w: &mut W,
     sources: &[u32],
     bufs: &mut [SuccBuf],
     fps: &mut Vec<u64>,
 ) {
     fps.clear();
+    let mut src = Vec::new();
     for (b, &id) in sources.iter().enumerate() {
         let buf = &mut bufs[b];
         model.successors(w.load(b, id), buf);
+        if let Some(r) = reducer {
+            // Some kept successor must be stored after this state began
+            // to be expanded, so expanded after it (module doc of
+            // `algo::por`).
+            src.clear();
+            src.extend_from_slice(w.load(b, id));
+            let fp = |s: &[u8]| if W::FINGERPRINTS { model.fingerprint(s) } else { 0 };
+            r.reduce(&src, buf, Proviso::SomeOpen(&mut |s| w.find(s, fp(s)).is_none()));
+        }
         for i in 0..buf.len() {
             let fp = if W::FINGERPRINTS {
                 model.fingerprint(buf.state(i))

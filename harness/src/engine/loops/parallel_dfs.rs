@@ -119,7 +119,7 @@ impl<W: Watch, S: ConcurrentStore> Crew<'_, W, S> {
                 // The top of the stack, the newest state first.
                 let from = stack.len().saturating_sub(BATCH);
                 sources.extend(stack.drain(from..).rev());
-                prefetch_successors(sh.model, &mut w, sources, bufs, fps);
+                prefetch_successors(sh.model, sh.watch.reducer(), &mut w, sources, bufs, fps);
                 let mut f = 0;
                 let mut go_on = true;
                 for (b, &src) in sources.iter().enumerate() {
