@@ -2,7 +2,10 @@
 //! written there, parses and its atoms resolve against its instance (BEEM's
 //! family propositions such as elevator2's `p1` included); checked through
 //! its own automaton, it gives BEEM's answer and the answer of BEEM's
-//! property process; `dvemc ltl2ba` prints automata.
+//! property process, and each counterexample is a lasso that replays;
+//! `dvemc ltl2ba` prints automata.
+
+mod common;
 
 use std::process::{Command, Output};
 
@@ -14,6 +17,8 @@ use dve_frontend::ltl::{self, Spec};
 use dve_frontend::LoadOptions;
 use harness::algo::check::{check, CheckOptions, Checks, Search, Verdict};
 use harness::model::beem::{Answer, Beem, PropertyKind, PropertyRow};
+
+use common::check_lasso;
 
 fn dvemc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dvemc"))
@@ -163,6 +168,9 @@ fn max_states() -> u64 {
         .unwrap_or(MAX_STATES)
 }
 
+/// The verdict of nested DFS on the model at `path`, after checking its
+/// counterexample: a violation has one, a lasso that replays
+/// ([`check_lasso`]).
 fn ndfs(path: &std::path::Path, opts: &LoadOptions) -> Result<Verdict, String> {
     let model = dve_frontend::load_file_with(path, opts)
         .map_err(|e| e.to_string())?
@@ -176,7 +184,13 @@ fn ndfs(path: &std::path::Path, opts: &LoadOptions) -> Result<Verdict, String> {
         limits: Default::default(),
         meter: None,
     };
-    Ok(check(&m, &model, &check_opts).verdict)
+    let r = check(&m, &model, &check_opts);
+    match (&r.first, r.verdict) {
+        (Some(v), Verdict::Violated) => check_lasso(&m, &v.trace)?,
+        (None, Verdict::Holds | Verdict::Unknown) => {}
+        (v, verdict) => return Err(format!("{verdict:?} with counterexample {v:?}")),
+    }
+    Ok(r.verdict)
 }
 
 #[test]
@@ -258,6 +272,31 @@ fn explore_with_ltl_runs_the_product() {
     let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--json"]);
     // BEEM: the formula does not hold on anderson.1 (exit 1: a counterexample).
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    // A lasso: its stem and cycle apart, in the record and in the trace.
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let (stem, cycle) = (&v["stem_length"], &v["cycle_length"]);
+    assert!(cycle.as_u64() >= Some(1), "{v}");
+    assert_eq!(
+        stem.as_u64().map(|s| s + cycle.as_u64().unwrap()),
+        v["cex_length"].as_u64()
+    );
+    assert_eq!(
+        v["trace"]["stem"].as_array().map(Vec::len),
+        stem.as_u64().map(|s| s as usize)
+    );
+    assert_eq!(
+        v["trace"]["cycle"].as_array().map(Vec::len),
+        cycle.as_u64().map(|c| c as usize)
+    );
+    assert_eq!(v["trace"]["cycle_start"], *stem);
+    let o = dvemc(&["explore", "anderson.1", "--ltl", f]);
+    let out = text(&o.stdout);
+    let header = format!(
+        "counterexample (lasso, {} steps: a stem of {stem}, a cycle of {cycle}):",
+        v["cex_length"]
+    );
+    assert!(out.contains(&header), "{out}");
+    assert!(out.contains(", from the entry back to it):"), "{out}");
     let o = dvemc(&["explore", "anderson.1", "--ltl", "G (P_0.nope)"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(

@@ -249,8 +249,13 @@ fn assertion_text(info: &ModelInfo, e: &ir::Expr, text: &str, s: &[u8]) -> Strin
 
 /// The violation with what failed named: a run-time error's kind, found by
 /// re-evaluating the last step on the reference interpreter (the JIT only
-/// flags errors), and the transition it happened on.
-fn explain(ir: &ir::Model, info: &ModelInfo, mut v: Violation) -> Violation {
+/// flags errors), and the transition it happened on; a lasso shortened
+/// ([`crate::algo::lasso`]).
+fn explain(ir: &ir::Model, model: &dyn NextState, mut v: Violation) -> Violation {
+    let info = model.info();
+    if v.trace.cycle_start.is_some() {
+        v.trace = crate::algo::lasso::shorten(model, &v.trace);
+    }
     if let (ViolationKind::ErrorState, Some(step)) = (v.kind, v.trace.steps.last()) {
         let src = v.trace.state(v.trace.steps.len() - 1);
         let why = interp::Interpreter::new(ir.clone())
@@ -552,8 +557,7 @@ pub fn check_threads(
         engine::loops::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
     };
     let time_s = start.elapsed().as_secs_f64();
-    let first =
-        first.map(|((kind, detail), trace)| explain(ir, model.info(), Violation { kind, detail, trace }));
+    let first = first.map(|((kind, detail), trace)| explain(ir, model, Violation { kind, detail, trace }));
     let verdict = if violations > 0 {
         Verdict::Violated
     } else if r.result.is_complete() {
@@ -673,7 +677,7 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
     } else {
         Verdict::Unknown
     };
-    let first = run.first.map(|v| explain(ir, model.info(), v));
+    let first = run.first.map(|v| explain(ir, model, v));
     CheckReport {
         model: model.info().name.clone(),
         strategy: opts.search,

@@ -8,6 +8,7 @@ pub mod caching;
 pub mod check;
 pub mod dbdfs;
 pub mod exhaustive;
+pub mod lasso;
 pub mod por;
 pub mod random;
 pub mod simulate;

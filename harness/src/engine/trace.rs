@@ -41,4 +41,10 @@ impl Trace {
             &self.steps[i - 1].state
         }
     }
+
+    /// For a lasso, the steps of its stem (the initial state to the
+    /// cycle's entry) and of its cycle (the entry back to itself).
+    pub fn lasso(&self) -> Option<(usize, usize)> {
+        self.cycle_start.map(|c| (c, self.steps.len() - c))
+    }
 }

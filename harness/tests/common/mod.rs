@@ -60,7 +60,8 @@ impl NextState for Graph {
 }
 
 /// Checks that a counterexample starts in the initial state and that
-/// every step of it is an enabled transition of the previous state.
+/// every step of it is an enabled transition of the previous state; for a
+/// lasso, that its cycle has a step and closes on its entry state.
 #[allow(dead_code)] // not every test file replays
 pub fn replay(m: &dyn NextState, t: &Trace) -> Result<(), String> {
     if t.initial != m.initial_vec() {
@@ -75,6 +76,29 @@ pub fn replay(m: &dyn NextState, t: &Trace) -> Result<(), String> {
         if !found {
             return Err(format!("step {} is not an enabled transition", i + 1));
         }
+    }
+    if let Some((stem, cycle)) = t.lasso() {
+        if cycle == 0 {
+            return Err("the lasso's cycle has no step".into());
+        }
+        if t.state(stem) != t.state(stem + cycle) {
+            return Err(format!(
+                "the cycle does not close: the state after step {} is not the one after step {stem}",
+                stem + cycle
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks an accepting-cycle counterexample of `m`: it replays
+/// ([`replay`]), is a lasso, and its cycle passes an accepting state.
+#[allow(dead_code)] // not every test file checks lassos
+pub fn check_lasso(m: &dyn NextState, t: &Trace) -> Result<(), String> {
+    replay(m, t)?;
+    let (stem, cycle) = t.lasso().ok_or("not a lasso")?;
+    if !(stem + 1..=stem + cycle).any(|i| m.info().is_accepting(t.state(i))) {
+        return Err("the cycle has no accepting state".into());
     }
     Ok(())
 }
