@@ -2,7 +2,8 @@
 //! written there, parses and its atoms resolve against its instance (BEEM's
 //! family propositions such as elevator2's `p1` included); checked through
 //! its own automaton, it gives BEEM's answer and the answer of BEEM's
-//! property process, and each counterexample is a lasso that replays;
+//! property process, on one thread (nested DFS) and on two (CNDFS), and
+//! each counterexample is a lasso that replays;
 //! `dvemc ltl2ba` prints automata.
 
 mod common;
@@ -15,7 +16,7 @@ use std::sync::Mutex;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ltl::{self, Spec};
 use dve_frontend::LoadOptions;
-use harness::algo::check::{check, CheckOptions, Checks, Search, Verdict};
+use harness::algo::check::{check_threads, CheckOptions, Checks, Search, Verdict};
 use harness::model::beem::{Answer, Beem, PropertyKind, PropertyRow};
 
 use common::check_lasso;
@@ -168,10 +169,14 @@ fn max_states() -> u64 {
         .unwrap_or(MAX_STATES)
 }
 
-/// The verdict of nested DFS on the model at `path`, after checking its
-/// counterexample: a violation has one, a lasso that replays
-/// ([`check_lasso`]).
-fn ndfs(path: &std::path::Path, opts: &LoadOptions) -> Result<Verdict, String> {
+/// What a search for accepting cycles found: its verdict, states and
+/// transitions.
+type Found = (Verdict, u64, u64);
+
+/// Nested DFS on the model at `path`, and CNDFS on two threads, after
+/// checking their counterexamples: a violation has one, a lasso that
+/// replays ([`check_lasso`]).
+fn searches(path: &std::path::Path, opts: &LoadOptions) -> Result<[Found; 2], String> {
     let model = dve_frontend::load_file_with(path, opts)
         .map_err(|e| e.to_string())?
         .model;
@@ -184,13 +189,23 @@ fn ndfs(path: &std::path::Path, opts: &LoadOptions) -> Result<Verdict, String> {
         limits: Default::default(),
         meter: None,
     };
-    let r = check(&m, &model, &check_opts);
-    match (&r.first, r.verdict) {
-        (Some(v), Verdict::Violated) => check_lasso(&m, &v.trace)?,
-        (None, Verdict::Holds | Verdict::Unknown) => {}
-        (v, verdict) => return Err(format!("{verdict:?} with counterexample {v:?}")),
+    let mut found = [(Verdict::Unknown, 0, 0); 2];
+    for (i, threads) in [1, 2].into_iter().enumerate() {
+        let r = check_threads(&m, &model, &check_opts, threads);
+        match (&r.first, r.verdict) {
+            (Some(v), Verdict::Violated) => {
+                check_lasso(&m, &v.trace).map_err(|e| format!("{threads} threads: {e}"))?
+            }
+            (None, Verdict::Holds | Verdict::Unknown) => {}
+            (v, verdict) => {
+                return Err(format!(
+                    "{threads} threads: {verdict:?} with counterexample {v:?}"
+                ))
+            }
+        }
+        found[i] = (r.verdict, r.states, r.transitions);
     }
-    Ok(r.verdict)
+    Ok(found)
 }
 
 #[test]
@@ -229,8 +244,8 @@ fn ltl_formulas_give_beems_answers() {
                     }),
                     ..Default::default()
                 };
-                let ours = ndfs(&beem.model_path(&p.instance), &opts);
-                let theirs = ndfs(
+                let ours = searches(&beem.model_path(&p.instance), &opts);
+                let theirs = searches(
                     &beem.property_model_path(&p.instance, p.prop_id),
                     &LoadOptions::default(),
                 );
@@ -239,11 +254,18 @@ fn ltl_formulas_give_beems_answers() {
                     (Ok(a), Ok(b)) => {
                         // BEEM's "no": the formula does not hold, an accepting cycle.
                         let want = p.beem_answer == Answer::No;
-                        if (a == Verdict::Violated) != want || a == Verdict::Unknown {
-                            out.push(format!("{name}: --ltl {a:?}, BEEM {:?}", p.beem_answer));
+                        if (a[0].0 == Verdict::Violated) != want || a[0].0 == Verdict::Unknown {
+                            out.push(format!("{name}: --ltl {:?}, BEEM {:?}", a[0].0, p.beem_answer));
                         }
-                        if a != b {
-                            out.push(format!("{name}: --ltl {a:?}, --property {b:?}"));
+                        if a[0].0 != b[0].0 {
+                            out.push(format!("{name}: --ltl {:?}, --property {:?}", a[0].0, b[0].0));
+                        }
+                        // Two threads: the same verdict, and when the formula
+                        // holds the same states and transitions.
+                        for (what, [one, two]) in [("--ltl", a), ("--property", b)] {
+                            if two.0 != one.0 || (one.0 == Verdict::Holds && two != one) {
+                                out.push(format!("{name}: {what}: 2 threads {two:?}, 1 thread {one:?}"));
+                            }
                         }
                     }
                     (a, b) => out.push(format!("{name}: {a:?} / {b:?}")),
@@ -261,7 +283,7 @@ fn ltl_formulas_give_beems_answers() {
     // The LTL properties with an answer on instances up to 50,000 states.
     assert!(n >= 60, "only {n} properties");
     eprintln!(
-        "{n} LTL properties on instances up to {} states agree with BEEM and with --property",
+        "{n} LTL properties on instances up to {} states agree with BEEM and with --property, on 1 and 2 threads",
         max_states()
     );
 }

@@ -71,6 +71,8 @@ pub enum Search {
     Dfs,
     /// Nested DFS for accepting cycles.
     Ndfs,
+    /// Nested DFS on several threads (CNDFS).
+    Cndfs,
 }
 
 impl Search {
@@ -79,6 +81,7 @@ impl Search {
             Search::Bfs => "bfs",
             Search::Dfs => "dfs",
             Search::Ndfs => "ndfs",
+            Search::Cndfs => "cndfs",
         }
     }
 }
@@ -524,6 +527,9 @@ impl engine::loops::parallel::Watch for Prop<'_> {
             .error
             .then(|| (ViolationKind::ErrorState, "run-time error".into()))
     }
+    fn accepting_cycle(&self) -> Option<Self::Found> {
+        Some((ViolationKind::AcceptingCycle, "accepting cycle".into()))
+    }
     fn all(&self) -> bool {
         self.opts.all_violations
     }
@@ -532,14 +538,15 @@ impl engine::loops::parallel::Watch for Prop<'_> {
 /// [`check`] on `threads` threads: a breadth-first check (deadlocks,
 /// assertions, goals, run-time errors) runs on the parallel search
 /// (`engine::loops::parallel`), its counterexample a shortest path as with one
-/// thread; nested DFS and DFS stay sequential.
+/// thread; DFS on the depth-first-like one (`engine::loops::parallel_dfs`);
+/// nested DFS becomes CNDFS (`engine::loops::cndfs`).
 pub fn check_threads(
     model: &dyn NextState,
     ir: &ir::Model,
     opts: &CheckOptions,
     threads: usize,
 ) -> CheckReport {
-    if threads <= 1 || !matches!(opts.search, Search::Bfs | Search::Dfs) {
+    if threads <= 1 {
         return check(model, ir, opts);
     }
     let start = Instant::now();
@@ -551,10 +558,14 @@ pub fn check_threads(
         native: functions > 0 && model.state_functions() == functions,
         opts,
     };
-    let (r, violations, first) = if opts.search == Search::Bfs {
-        engine::loops::parallel::parallel_check(model, threads, &budget, &prop, StoreKind::Exact)
-    } else {
-        engine::loops::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
+    let (r, violations, first) = match opts.search {
+        Search::Bfs => {
+            engine::loops::parallel::parallel_check(model, threads, &budget, &prop, StoreKind::Exact)
+        }
+        Search::Dfs => {
+            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, &budget, &prop, StoreKind::Exact)
+        }
+        Search::Ndfs | Search::Cndfs => engine::loops::cndfs::cndfs_check(model, threads, &budget, &prop),
     };
     let time_s = start.elapsed().as_secs_f64();
     let first = first.map(|((kind, detail), trace)| explain(ir, model, Violation { kind, detail, trace }));
@@ -567,7 +578,11 @@ pub fn check_threads(
     };
     CheckReport {
         model: model.info().name.clone(),
-        strategy: opts.search,
+        strategy: if opts.search == Search::Ndfs {
+            Search::Cndfs
+        } else {
+            opts.search
+        },
         result: r.result,
         verdict,
         violation_kind: first.as_ref().map(|v| v.kind),
@@ -643,7 +658,7 @@ pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> Chec
                 checker.run,
             )
         }
-        Search::Ndfs => {
+        Search::Ndfs | Search::Cndfs => {
             let mut nested = Nested {
                 checker,
                 model,

@@ -498,19 +498,6 @@ pub(super) fn exhaustive_or_check(
         || req.checks.error
         || (req.checks.assert && has_asserts);
     let threads = p.threads.unwrap_or(1);
-    if threads > 1 && ltl {
-        let (what, plain) = match req.property {
-            Some(n) => (format!("--property {n} is an LTL property"), ""),
-            None if req.ltl.is_some() => ("--ltl states an LTL property".to_string(), ""),
-            None => (
-                "the model has a property process (as BEEM's .propN.dve files do)".to_string(),
-                ", or --ignore-property to explore the plain system",
-            ),
-        };
-        return Err(RunError::usage(format!(
-            "--threads {threads}: {what}, and the nested DFS that searches its accepting cycles is sequential: give --threads 1{plain}"
-        )));
-    }
     if checking && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
         return Err(RunError::input(
             "--store: property checks (deadlocks, assertions, goals, LTL) keep the exact store for now; drop --check, --goal and --property to only explore"
@@ -544,7 +531,7 @@ pub(super) fn exhaustive_or_check(
         if threads > 1 {
             rec.details.threads = Some(threads as u64);
         }
-        rec.core.strategy = search.name().to_string();
+        rec.core.strategy = r.strategy.name().to_string();
         rec.core.result = r.result;
         rec.core.verdict = Some(
             match r.verdict {
