@@ -10,16 +10,14 @@ mod common;
 
 use std::process::{Command, Output};
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ltl::{self, Spec};
 use dve_frontend::LoadOptions;
-use harness::algo::check::{check_threads, CheckOptions, Checks, Search, Verdict};
-use harness::model::beem::{Answer, Beem, PropertyKind, PropertyRow};
+use harness::algo::check::{check_threads, Search, Verdict};
+use harness::model::beem::{Answer, Beem, PropertyKind};
 
-use common::check_lasso;
+use common::beem::{assert_none, check_options, properties_up_to};
+use common::{check_lasso, problems_on_two_threads};
 
 fn dvemc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dvemc"))
@@ -181,14 +179,7 @@ fn searches(path: &std::path::Path, opts: &LoadOptions) -> Result<[Found; 2], St
         .map_err(|e| e.to_string())?
         .model;
     let m = Interpreter::new(model.clone());
-    let check_opts = CheckOptions {
-        search: Search::Ndfs,
-        checks: Checks::default(),
-        goals: vec![],
-        all_violations: false,
-        limits: Default::default(),
-        meter: None,
-    };
+    let check_opts = check_options(Search::Ndfs);
     let mut found = [(Verdict::Unknown, 0, 0); 2];
     for (i, threads) in [1, 2].into_iter().enumerate() {
         let r = check_threads(&m, &model, &check_opts, threads);
@@ -211,75 +202,47 @@ fn searches(path: &std::path::Path, opts: &LoadOptions) -> Result<[Found; 2], St
 #[test]
 fn ltl_formulas_give_beems_answers() {
     let beem = Beem::locate(None).expect("BEEM suite");
-    let small: HashMap<String, u64> = beem
-        .instances()
-        .expect("instances.csv")
-        .into_iter()
-        .filter(|r| r.complete)
-        .filter_map(|r| r.states.filter(|&s| s <= max_states()).map(|s| (r.instance, s)))
-        .collect();
-    let rows: Vec<PropertyRow> = beem
-        .properties()
-        .expect("properties.csv")
-        .into_iter()
-        .filter(|p| p.kind == PropertyKind::Ltl && p.beem_answer != Answer::Unknown)
-        .filter(|p| small.contains_key(&p.instance))
-        .filter(|p| beem.property_model_path(&p.instance, p.prop_id).exists())
-        .collect();
+    let rows = properties_up_to(&beem, PropertyKind::Ltl, max_states());
     let n = rows.len();
-    let queue = Mutex::new(rows);
-    let problems = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some(p) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let name = format!("{} #{}", p.instance, p.prop_id);
-                let defs = beem.family_propositions(&p.family).expect("family file");
-                let opts = LoadOptions {
-                    ltl: Some(Spec::Formula {
-                        text: p.formula.clone(),
-                        definitions: defs,
-                    }),
-                    ..Default::default()
-                };
-                let ours = searches(&beem.model_path(&p.instance), &opts);
-                let theirs = searches(
-                    &beem.property_model_path(&p.instance, p.prop_id),
-                    &LoadOptions::default(),
-                );
-                let mut out = problems.lock().unwrap();
-                match (ours, theirs) {
-                    (Ok(a), Ok(b)) => {
-                        // BEEM's "no": the formula does not hold, an accepting cycle.
-                        let want = p.beem_answer == Answer::No;
-                        if (a[0].0 == Verdict::Violated) != want || a[0].0 == Verdict::Unknown {
-                            out.push(format!("{name}: --ltl {:?}, BEEM {:?}", a[0].0, p.beem_answer));
-                        }
-                        if a[0].0 != b[0].0 {
-                            out.push(format!("{name}: --ltl {:?}, --property {:?}", a[0].0, b[0].0));
-                        }
-                        // Two threads: the same verdict, and when the formula
-                        // holds the same states and transitions.
-                        for (what, [one, two]) in [("--ltl", a), ("--property", b)] {
-                            if two.0 != one.0 || (one.0 == Verdict::Holds && two != one) {
-                                out.push(format!("{name}: {what}: 2 threads {two:?}, 1 thread {one:?}"));
-                            }
-                        }
-                    }
-                    (a, b) => out.push(format!("{name}: {a:?} / {b:?}")),
+    let problems = problems_on_two_threads(&rows, |p| {
+        let name = format!("{} #{}", p.instance, p.prop_id);
+        let defs = beem.family_propositions(&p.family).expect("family file");
+        let opts = LoadOptions {
+            ltl: Some(Spec::Formula {
+                text: p.formula.clone(),
+                definitions: defs,
+            }),
+            ..Default::default()
+        };
+        let ours = searches(&beem.model_path(&p.instance), &opts);
+        let theirs = searches(
+            &beem.property_model_path(&p.instance, p.prop_id),
+            &LoadOptions::default(),
+        );
+        let mut out = Vec::new();
+        match (ours, theirs) {
+            (Ok(a), Ok(b)) => {
+                // BEEM's "no": the formula does not hold, an accepting cycle.
+                let want = p.beem_answer == Answer::No;
+                if (a[0].0 == Verdict::Violated) != want || a[0].0 == Verdict::Unknown {
+                    out.push(format!("{name}: --ltl {:?}, BEEM {:?}", a[0].0, p.beem_answer));
                 }
-            });
+                if a[0].0 != b[0].0 {
+                    out.push(format!("{name}: --ltl {:?}, --property {:?}", a[0].0, b[0].0));
+                }
+                // Two threads: the same verdict, and when the formula
+                // holds the same states and transitions.
+                for (what, [one, two]) in [("--ltl", a), ("--property", b)] {
+                    if two.0 != one.0 || (one.0 == Verdict::Holds && two != one) {
+                        out.push(format!("{name}: {what}: 2 threads {two:?}, 1 thread {one:?}"));
+                    }
+                }
+            }
+            (a, b) => out.push(format!("{name}: {a:?} / {b:?}")),
         }
+        out
     });
-    let problems = problems.into_inner().unwrap();
-    assert!(
-        problems.is_empty(),
-        "{} of {n}:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert_none(&problems, n);
     // The LTL properties with an answer on instances up to 50,000 states.
     assert!(n >= 60, "only {n} properties");
     eprintln!(
