@@ -32,6 +32,7 @@
 //! [`POLL`] expansions, also while a thread waits; the state limit exact.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -92,6 +93,27 @@ impl Colours {
             .sum()
     }
 }
+
+/// Hashes a state id (a thread's own sets, where SipHash cost a tenth of
+/// the search): Fibonacci hashing of the id.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u32(&mut self, id: u32) {
+        self.0 = (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type Ids = BuildHasherDefault<IdHasher>;
 
 /// A state on a stack: its id, the transition that led to it, and its
 /// successors (`start..end` of the thread's `pending`), from `next` still
@@ -184,10 +206,11 @@ struct Worker<'s, 'a, W: Watch, S: ConcurrentStore> {
     tally: Tally,
     blue: Vec<Frame>,
     /// The blue stack's states and their depth in it.
-    cyan: HashMap<u32, usize>,
+    cyan: HashMap<u32, usize, Ids>,
     red: Vec<Frame>,
-    /// The states of the current red search.
-    reds: HashSet<u32>,
+    /// The states of the current red search, as a set and in order.
+    reds: HashSet<u32, Ids>,
+    reds_list: Vec<u32>,
     pending: Vec<(u32, Succ)>,
     expansions: u32,
     peak: usize,
@@ -207,9 +230,10 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             state: Vec::new(),
             tally: Tally::default(),
             blue: Vec::new(),
-            cyan: HashMap::new(),
+            cyan: HashMap::default(),
             red: Vec::new(),
-            reds: HashSet::new(),
+            reds: HashSet::default(),
+            reds_list: Vec::new(),
             pending: Vec::new(),
             expansions: 0,
             peak: 0,
@@ -252,6 +276,7 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             + (self.blue.capacity() + self.red.capacity()) * std::mem::size_of::<Frame>()
             + self.cyan.capacity() * 16
             + self.reds.capacity() * 8
+            + self.reds_list.capacity() * 4
             + self.buf.bytes();
         self.peak = self.peak.max(mine);
         self.bytes[self.q].store(mine, Ordering::Relaxed);
@@ -377,14 +402,17 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                 let (t, e) = self.pending[top.next];
                 top.next += 1;
                 let s_accepts = top.accepting;
+                // Blue first (no lookup in the stack): a blue state on the
+                // stack forgoes only the early detection, the red search
+                // still finds its cycle.
+                if self.colour(t).load(Ordering::Acquire) & BLUE != 0 {
+                    continue;
+                }
                 if let Some(&at) = self.cyan.get(&t) {
                     if s_accepts || self.blue[at].accepting {
                         self.cycle(at, e, t);
                         return;
                     }
-                    continue;
-                }
-                if self.colour(t).load(Ordering::Acquire) & BLUE != 0 {
                     continue;
                 }
                 if !self.poll() || !self.push_blue(t, Some(e)) {
@@ -407,8 +435,18 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
     /// then the wait and the colouring; false when the search must stop
     /// (a cycle, a budget).
     fn red_search(&mut self, seed: u32) -> bool {
-        self.reds.clear();
+        // Emptied state by state: `clear` would cost the capacity that the
+        // largest red search left, at every red search.
+        if self.reds.capacity() > 8 * self.reds_list.len() {
+            for r in &self.reds_list {
+                self.reds.remove(r);
+            }
+        } else {
+            self.reds.clear();
+        }
+        self.reds_list.clear();
         self.reds.insert(seed);
+        self.reds_list.push(seed);
         if !self.push_red(seed, None) {
             return false;
         }
@@ -425,6 +463,7 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                     continue;
                 }
                 self.reds.insert(t);
+                self.reds_list.push(t);
                 if !self.poll() || !self.push_red(t, Some(e)) {
                     return false;
                 }
