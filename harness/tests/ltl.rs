@@ -293,6 +293,49 @@ fn explore_with_ltl_runs_the_product() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// CNDFS keeps the budgets: a state limit ends it exactly there, unknown
+/// (exit 4), and a time limit too; with room it holds, as one thread.
+#[test]
+fn two_threads_keep_the_budgets() {
+    // lifts.6 property 2 holds (BEEM): a million product states.
+    let args = [
+        "explore",
+        "lifts.6",
+        "--property",
+        "2",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let o = dvemc(&[&args[..], &["--max-states", "5000"]].concat());
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["result"], "state_limit", "{v}");
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v["states"], 5000, "{v}");
+    assert_eq!(v["strategy"], "cndfs", "{v}");
+    let o = dvemc(&[&args[..], &["--time-limit", "0.05"]].concat());
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["result"], "time_limit", "{v}");
+    let o = dvemc(&[
+        "explore",
+        "fischer.1",
+        "--ltl",
+        "G !(P_0.CS && P_1.CS)",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let two: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let o = dvemc(&["explore", "fischer.1", "--ltl", "G !(P_0.CS && P_1.CS)", "--json"]);
+    let one: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    for key in ["verdict", "states", "transitions", "deadlocks"] {
+        assert_eq!(two[key], one[key], "{key}");
+    }
+}
+
 #[test]
 fn explore_with_an_ltl_file() {
     let dir = std::env::temp_dir().join(format!("dvemc-ltl-{}", std::process::id()));
