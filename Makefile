@@ -64,7 +64,8 @@ verify-properties: build
 
 # Every BEEM LTL property with a recorded answer on instances of at most
 # LTL_MAX_STATES states: the formula as properties.csv writes it (`--ltl`)
-# gives BEEM's answer and the verdict of BEEM's property process.
+# gives BEEM's answer and the verdict of BEEM's property process, with one
+# thread (nested DFS) and with two (CNDFS).
 LTL_MAX_STATES ?= 1000000
 verify-ltl:
 	DVEMC_LTL_MAX_STATES=$(LTL_MAX_STATES) $(CARGO) test --release -p harness --test ltl ltl_formulas_give_beems_answers $(FEATURE_ARGS) -- --nocapture

@@ -6,6 +6,9 @@ each other). The ceiling for `--threads 2` against `--threads 1`: run it
 beside `speed_ratio.py` to tell the search's losses from the machine's.
 
     python3 scripts/side_by_side.py DVEMC [INSTANCE ...]
+
+An INSTANCE may carry explore options in the same argument, e.g.
+"lup.3 --property 2" for an LTL check.
 """
 import json
 import math
@@ -23,7 +26,7 @@ def main():
     env = {**os.environ, "DVEMC_THREADS": "1"}
 
     def cmd(inst):
-        return [exe, "explore", inst, "--threads", "1", "--json"]
+        return [exe, "explore", *inst.split(), "--threads", "1", "--json"]
 
     ratios = []
     for inst in insts:

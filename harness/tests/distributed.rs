@@ -294,7 +294,7 @@ fn what_cannot_run_distributed_is_refused() {
                 model: Some(beem.model_path("peterson.2")),
                 ..base.clone()
             },
-            "nested DFS",
+            "on one machine",
         ),
     ];
     for (req, says) in cases {

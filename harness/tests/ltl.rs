@@ -2,18 +2,22 @@
 //! written there, parses and its atoms resolve against its instance (BEEM's
 //! family propositions such as elevator2's `p1` included); checked through
 //! its own automaton, it gives BEEM's answer and the answer of BEEM's
-//! property process; `dvemc ltl2ba` prints automata.
+//! property process, on one thread (nested DFS) and on two (CNDFS), and
+//! each counterexample is a lasso that replays;
+//! `dvemc ltl2ba` prints automata.
+
+mod common;
 
 use std::process::{Command, Output};
-
-use std::collections::HashMap;
-use std::sync::Mutex;
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ltl::{self, Spec};
 use dve_frontend::LoadOptions;
-use harness::algo::check::{check, CheckOptions, Checks, Search, Verdict};
-use harness::model::beem::{Answer, Beem, PropertyKind, PropertyRow};
+use harness::algo::check::{check_threads, Search, Verdict};
+use harness::model::beem::{Answer, Beem, PropertyKind};
+
+use common::beem::{assert_none, check_options, properties_up_to};
+use common::{check_lasso, problems_on_two_threads};
 
 fn dvemc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dvemc"))
@@ -163,91 +167,86 @@ fn max_states() -> u64 {
         .unwrap_or(MAX_STATES)
 }
 
-fn ndfs(path: &std::path::Path, opts: &LoadOptions) -> Result<Verdict, String> {
+/// What a search for accepting cycles found: its verdict, states and
+/// transitions.
+type Found = (Verdict, u64, u64);
+
+/// Nested DFS on the model at `path`, and CNDFS on two threads, after
+/// checking their counterexamples: a violation has one, a lasso that
+/// replays ([`check_lasso`]).
+fn searches(path: &std::path::Path, opts: &LoadOptions) -> Result<[Found; 2], String> {
     let model = dve_frontend::load_file_with(path, opts)
         .map_err(|e| e.to_string())?
         .model;
     let m = Interpreter::new(model.clone());
-    let check_opts = CheckOptions {
-        search: Search::Ndfs,
-        checks: Checks::default(),
-        goals: vec![],
-        all_violations: false,
-        limits: Default::default(),
-        meter: None,
-    };
-    Ok(check(&m, &model, &check_opts).verdict)
+    let check_opts = check_options(Search::Ndfs);
+    let mut found = [(Verdict::Unknown, 0, 0); 2];
+    for (i, threads) in [1, 2].into_iter().enumerate() {
+        let r = check_threads(&m, &model, &check_opts, threads);
+        match (&r.first, r.verdict) {
+            (Some(v), Verdict::Violated) => {
+                check_lasso(&m, &v.trace).map_err(|e| format!("{threads} threads: {e}"))?
+            }
+            (None, Verdict::Holds | Verdict::Unknown) => {}
+            (v, verdict) => {
+                return Err(format!(
+                    "{threads} threads: {verdict:?} with counterexample {v:?}"
+                ))
+            }
+        }
+        found[i] = (r.verdict, r.states, r.transitions);
+    }
+    Ok(found)
 }
 
 #[test]
 fn ltl_formulas_give_beems_answers() {
     let beem = Beem::locate(None).expect("BEEM suite");
-    let small: HashMap<String, u64> = beem
-        .instances()
-        .expect("instances.csv")
-        .into_iter()
-        .filter(|r| r.complete)
-        .filter_map(|r| r.states.filter(|&s| s <= max_states()).map(|s| (r.instance, s)))
-        .collect();
-    let rows: Vec<PropertyRow> = beem
-        .properties()
-        .expect("properties.csv")
-        .into_iter()
-        .filter(|p| p.kind == PropertyKind::Ltl && p.beem_answer != Answer::Unknown)
-        .filter(|p| small.contains_key(&p.instance))
-        .filter(|p| beem.property_model_path(&p.instance, p.prop_id).exists())
-        .collect();
+    let rows = properties_up_to(&beem, PropertyKind::Ltl, max_states());
     let n = rows.len();
-    let queue = Mutex::new(rows);
-    let problems = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some(p) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let name = format!("{} #{}", p.instance, p.prop_id);
-                let defs = beem.family_propositions(&p.family).expect("family file");
-                let opts = LoadOptions {
-                    ltl: Some(Spec::Formula {
-                        text: p.formula.clone(),
-                        definitions: defs,
-                    }),
-                    ..Default::default()
-                };
-                let ours = ndfs(&beem.model_path(&p.instance), &opts);
-                let theirs = ndfs(
-                    &beem.property_model_path(&p.instance, p.prop_id),
-                    &LoadOptions::default(),
-                );
-                let mut out = problems.lock().unwrap();
-                match (ours, theirs) {
-                    (Ok(a), Ok(b)) => {
-                        // BEEM's "no": the formula does not hold, an accepting cycle.
-                        let want = p.beem_answer == Answer::No;
-                        if (a == Verdict::Violated) != want || a == Verdict::Unknown {
-                            out.push(format!("{name}: --ltl {a:?}, BEEM {:?}", p.beem_answer));
-                        }
-                        if a != b {
-                            out.push(format!("{name}: --ltl {a:?}, --property {b:?}"));
-                        }
-                    }
-                    (a, b) => out.push(format!("{name}: {a:?} / {b:?}")),
+    let problems = problems_on_two_threads(&rows, |p| {
+        let name = format!("{} #{}", p.instance, p.prop_id);
+        let defs = beem.family_propositions(&p.family).expect("family file");
+        let opts = LoadOptions {
+            ltl: Some(Spec::Formula {
+                text: p.formula.clone(),
+                definitions: defs,
+            }),
+            ..Default::default()
+        };
+        let ours = searches(&beem.model_path(&p.instance), &opts);
+        let theirs = searches(
+            &beem.property_model_path(&p.instance, p.prop_id),
+            &LoadOptions::default(),
+        );
+        let mut out = Vec::new();
+        match (ours, theirs) {
+            (Ok(a), Ok(b)) => {
+                // BEEM's "no": the formula does not hold, an accepting cycle.
+                let want = p.beem_answer == Answer::No;
+                if (a[0].0 == Verdict::Violated) != want || a[0].0 == Verdict::Unknown {
+                    out.push(format!("{name}: --ltl {:?}, BEEM {:?}", a[0].0, p.beem_answer));
                 }
-            });
+                if a[0].0 != b[0].0 {
+                    out.push(format!("{name}: --ltl {:?}, --property {:?}", a[0].0, b[0].0));
+                }
+                // Two threads: the same verdict, and when the formula
+                // holds the same states and transitions.
+                for (what, [one, two]) in [("--ltl", a), ("--property", b)] {
+                    if two.0 != one.0 || (one.0 == Verdict::Holds && two != one) {
+                        out.push(format!("{name}: {what}: 2 threads {two:?}, 1 thread {one:?}"));
+                    }
+                }
+            }
+            (a, b) => out.push(format!("{name}: {a:?} / {b:?}")),
         }
+        out
     });
-    let problems = problems.into_inner().unwrap();
-    assert!(
-        problems.is_empty(),
-        "{} of {n}:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert_none(&problems, n);
     // The LTL properties with an answer on instances up to 50,000 states.
     assert!(n >= 60, "only {n} properties");
     eprintln!(
-        "{n} LTL properties on instances up to {} states agree with BEEM and with --property",
+        "{n} LTL properties on instances up to {} states agree with BEEM and with --property, on 1 and 2 threads",
         max_states()
     );
 }
@@ -258,6 +257,31 @@ fn explore_with_ltl_runs_the_product() {
     let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--json"]);
     // BEEM: the formula does not hold on anderson.1 (exit 1: a counterexample).
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    // A lasso: its stem and cycle apart, in the record and in the trace.
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let (stem, cycle) = (&v["stem_length"], &v["cycle_length"]);
+    assert!(cycle.as_u64() >= Some(1), "{v}");
+    assert_eq!(
+        stem.as_u64().map(|s| s + cycle.as_u64().unwrap()),
+        v["cex_length"].as_u64()
+    );
+    assert_eq!(
+        v["trace"]["stem"].as_array().map(Vec::len),
+        stem.as_u64().map(|s| s as usize)
+    );
+    assert_eq!(
+        v["trace"]["cycle"].as_array().map(Vec::len),
+        cycle.as_u64().map(|c| c as usize)
+    );
+    assert_eq!(v["trace"]["cycle_start"], *stem);
+    let o = dvemc(&["explore", "anderson.1", "--ltl", f]);
+    let out = text(&o.stdout);
+    let header = format!(
+        "counterexample (lasso, {} steps: a stem of {stem}, a cycle of {cycle}):",
+        v["cex_length"]
+    );
+    assert!(out.contains(&header), "{out}");
+    assert!(out.contains(", from the entry back to it):"), "{out}");
     let o = dvemc(&["explore", "anderson.1", "--ltl", "G (P_0.nope)"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
@@ -267,6 +291,49 @@ fn explore_with_ltl_runs_the_product() {
     );
     let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--property", "2"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// CNDFS keeps the budgets: a state limit ends it exactly there, unknown
+/// (exit 4), and a time limit too; with room it holds, as one thread.
+#[test]
+fn two_threads_keep_the_budgets() {
+    // lifts.6 property 2 holds (BEEM): a million product states.
+    let args = [
+        "explore",
+        "lifts.6",
+        "--property",
+        "2",
+        "--threads",
+        "2",
+        "--json",
+    ];
+    let o = dvemc(&[&args[..], &["--max-states", "5000"]].concat());
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["result"], "state_limit", "{v}");
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v["states"], 5000, "{v}");
+    assert_eq!(v["strategy"], "cndfs", "{v}");
+    let o = dvemc(&[&args[..], &["--time-limit", "0.05"]].concat());
+    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["result"], "time_limit", "{v}");
+    let o = dvemc(&[
+        "explore",
+        "fischer.1",
+        "--ltl",
+        "G !(P_0.CS && P_1.CS)",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let two: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let o = dvemc(&["explore", "fischer.1", "--ltl", "G !(P_0.CS && P_1.CS)", "--json"]);
+    let one: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    for key in ["verdict", "states", "transitions", "deadlocks"] {
+        assert_eq!(two[key], one[key], "{key}");
+    }
 }
 
 #[test]

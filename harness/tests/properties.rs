@@ -8,70 +8,21 @@
 
 mod common;
 
-use common::replay;
+use common::beem::{assert_none, check_options, properties_up_to};
+use common::{check_lasso, problems_on_two_threads, replay};
 use dve_frontend::interp::Interpreter;
-use dve_frontend::model::NextState;
 use dve_frontend::LoadOptions;
-use harness::algo::check::{
-    check, check_threads, CheckOptions, Checks, Goal, Search, Verdict, ViolationKind,
-};
+use harness::algo::check::{check, check_threads, CheckOptions, Goal, Search, Verdict, ViolationKind};
 use harness::model::beem::{Answer, Beem, PropertyKind};
-use std::collections::HashMap;
-use std::sync::Mutex;
 
 const MAX_STATES: u64 = 300_000;
-
-fn small_instances(beem: &Beem) -> HashMap<String, u64> {
-    beem.instances()
-        .expect("instances.csv")
-        .into_iter()
-        .filter(|r| r.complete)
-        .filter_map(|r| r.states.filter(|&s| s <= MAX_STATES).map(|s| (r.instance, s)))
-        .collect()
-}
-
-fn parallel<T: Send>(items: Vec<T>, f: impl Fn(T) -> Vec<String> + Sync) -> Vec<String> {
-    let queue = Mutex::new(items);
-    let out = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let Some(item) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                let p = f(item);
-                out.lock().unwrap().extend(p);
-            });
-        }
-    });
-    out.into_inner().unwrap()
-}
-
-fn opts_bfs() -> CheckOptions {
-    CheckOptions {
-        search: Search::Bfs,
-        checks: Checks::default(),
-        goals: vec![],
-        all_violations: false,
-        limits: Default::default(),
-        meter: None,
-    }
-}
 
 #[test]
 fn reachability_answers_match_beem() {
     let beem = Beem::locate(None).expect("BEEM suite");
-    let small = small_instances(&beem);
-    let props: Vec<_> = beem
-        .properties()
-        .expect("properties.csv")
-        .into_iter()
-        .filter(|p| p.kind == PropertyKind::Reachability && p.beem_answer != Answer::Unknown)
-        .filter(|p| small.contains_key(&p.instance))
-        .collect();
+    let props = properties_up_to(&beem, PropertyKind::Reachability, MAX_STATES);
     assert!(props.len() >= 50, "only {} properties", props.len());
-    let n = props.len();
-    let problems = parallel(props, |p| {
+    let problems = problems_on_two_threads(&props, |p| {
         let name = format!("{} #{}", p.instance, p.prop_id);
         let opts = LoadOptions {
             exprs: vec![p.formula.clone()],
@@ -87,12 +38,8 @@ fn reachability_answers_match_beem() {
         };
         let m = Interpreter::new(loaded.model.clone());
         let opts = CheckOptions {
-            search: Search::Bfs,
-            checks: Checks::default(),
             goals: vec![goal.clone()],
-            all_violations: false,
-            limits: Default::default(),
-            meter: None,
+            ..check_options(Search::Bfs)
         };
         let r = check(&m, &loaded.model, &opts);
         let found = r.verdict == Verdict::Violated;
@@ -116,7 +63,7 @@ fn reachability_answers_match_beem() {
                     text: beem_text.into(),
                     expr: l.exprs[0].clone(),
                 }],
-                ..opts_bfs()
+                ..check_options(Search::Bfs)
             };
             if check(&m, &l.model, &o).verdict != Verdict::Holds {
                 out.push(format!("{name}: BEEM's textual reading should be unreachable"));
@@ -192,44 +139,22 @@ fn reachability_answers_match_beem() {
         }
         out
     });
-    assert!(
-        problems.is_empty(),
-        "{} of {n}:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert_none(&problems, props.len());
 }
 
 #[test]
 fn ltl_answers_match_beem() {
     let beem = Beem::locate(None).expect("BEEM suite");
-    let small = small_instances(&beem);
-    let props: Vec<_> = beem
-        .properties()
-        .expect("properties.csv")
-        .into_iter()
-        .filter(|p| p.kind == PropertyKind::Ltl && p.beem_answer != Answer::Unknown)
-        .filter(|p| small.contains_key(&p.instance))
-        .filter(|p| beem.property_model_path(&p.instance, p.prop_id).exists())
-        .collect();
+    let props = properties_up_to(&beem, PropertyKind::Ltl, MAX_STATES);
     assert!(props.len() >= 100, "only {} properties", props.len());
-    let n = props.len();
-    let problems = parallel(props, |p| {
+    let problems = problems_on_two_threads(&props, |p| {
         let name = format!("{} #{}", p.instance, p.prop_id);
         let model = match dve_frontend::load_file(&beem.property_model_path(&p.instance, p.prop_id)) {
             Ok(m) => m,
             Err(e) => return vec![format!("{name}: {e}")],
         };
         let m = Interpreter::new(model.clone());
-        let opts = CheckOptions {
-            search: Search::Ndfs,
-            checks: Checks::default(),
-            goals: vec![],
-            all_violations: false,
-            limits: Default::default(),
-            meter: None,
-        };
-        let r = check(&m, &model, &opts);
+        let r = check(&m, &model, &check_options(Search::Ndfs));
         let mut out = Vec::new();
         // BEEM's answer is whether the formula holds: "no" = accepting cycle.
         let violated = r.verdict == Verdict::Violated;
@@ -238,29 +163,11 @@ fn ltl_answers_match_beem() {
         }
         if let Some(v) = &r.first {
             assert_eq!(v.kind, ViolationKind::AcceptingCycle);
-            let t = &v.trace;
-            if let Err(e) = replay(&m, t) {
+            if let Err(e) = check_lasso(&m, &v.trace) {
                 out.push(format!("{name}: {e}"));
-            }
-            match t.cycle_start {
-                None => out.push(format!("{name}: no cycle")),
-                Some(c) => {
-                    let len = t.steps.len();
-                    if c >= len || t.state(c) != t.state(len) {
-                        out.push(format!("{name}: the cycle does not return to its start"));
-                    }
-                    if !(c + 1..=len).any(|i| m.info().is_accepting(t.state(i))) {
-                        out.push(format!("{name}: the cycle has no accepting state"));
-                    }
-                }
             }
         }
         out
     });
-    assert!(
-        problems.is_empty(),
-        "{} of {n}:\n{}",
-        problems.len(),
-        problems.join("\n")
-    );
+    assert_none(&problems, props.len());
 }

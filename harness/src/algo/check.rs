@@ -75,6 +75,8 @@ pub enum Search {
     Dfs,
     /// Nested DFS for accepting cycles.
     Ndfs,
+    /// Nested DFS on several threads (CNDFS).
+    Cndfs,
 }
 
 impl Search {
@@ -83,6 +85,7 @@ impl Search {
             Search::Bfs => "bfs",
             Search::Dfs => "dfs",
             Search::Ndfs => "ndfs",
+            Search::Cndfs => "cndfs",
         }
     }
 }
@@ -255,8 +258,13 @@ fn assertion_text(info: &ModelInfo, e: &ir::Expr, text: &str, s: &[u8]) -> Strin
 
 /// The violation with what failed named: a run-time error's kind, found by
 /// re-evaluating the last step on the reference interpreter (the JIT only
-/// flags errors), and the transition it happened on.
-fn explain(ir: &ir::Model, info: &ModelInfo, mut v: Violation) -> Violation {
+/// flags errors), and the transition it happened on; a lasso shortened
+/// ([`crate::algo::lasso`]).
+fn explain(ir: &ir::Model, model: &dyn NextState, mut v: Violation) -> Violation {
+    let info = model.info();
+    if v.trace.cycle_start.is_some() {
+        v.trace = crate::algo::lasso::shorten(model, &v.trace);
+    }
     if let (ViolationKind::ErrorState, Some(step)) = (v.kind, v.trace.steps.last()) {
         let src = v.trace.state(v.trace.steps.len() - 1);
         let why = interp::Interpreter::new(ir.clone())
@@ -529,6 +537,9 @@ impl engine::loops::parallel::Watch for Prop<'_> {
             .error
             .then(|| (ViolationKind::ErrorState, "run-time error".into()))
     }
+    fn accepting_cycle(&self) -> Option<Self::Found> {
+        Some((ViolationKind::AcceptingCycle, "accepting cycle".into()))
+    }
     fn all(&self) -> bool {
         self.opts.all_violations
     }
@@ -540,7 +551,8 @@ impl engine::loops::parallel::Watch for Prop<'_> {
 /// [`check`] on `threads` threads: a breadth-first check (deadlocks,
 /// assertions, goals, run-time errors) runs on the parallel search
 /// (`engine::loops::parallel`), its counterexample a shortest path as with one
-/// thread; nested DFS and DFS stay sequential.
+/// thread; DFS on the depth-first-like one (`engine::loops::parallel_dfs`);
+/// nested DFS becomes CNDFS (`engine::loops::cndfs`).
 pub fn check_threads(
     model: &dyn NextState,
     ir: &ir::Model,
@@ -564,15 +576,17 @@ pub fn check_reduced(
         reducer.is_none() || opts.search != Search::Ndfs,
         "nested DFS is not reduced"
     );
-    if threads <= 1 || !matches!(opts.search, Search::Bfs | Search::Dfs) {
+    if threads <= 1 {
         return check_one(model, ir, opts, reducer);
     }
-    check_on(model, ir, opts, reducer, |prop, budget| {
-        if opts.search == Search::Bfs {
+    check_on(model, ir, opts, reducer, |prop, budget| match opts.search {
+        Search::Bfs => {
             engine::loops::parallel::parallel_check(model, threads, budget, prop, StoreKind::Exact)
-        } else {
+        }
+        Search::Dfs => {
             engine::loops::parallel_dfs::parallel_dfs_check(model, threads, budget, prop, StoreKind::Exact)
         }
+        Search::Ndfs | Search::Cndfs => engine::loops::cndfs::cndfs_check(model, threads, budget, prop),
     })
 }
 
@@ -602,8 +616,7 @@ pub(crate) fn check_on(
     };
     let (r, violations, first) = search(&prop, &budget);
     let time_s = start.elapsed().as_secs_f64();
-    let first =
-        first.map(|((kind, detail), trace)| explain(ir, model.info(), Violation { kind, detail, trace }));
+    let first = first.map(|((kind, detail), trace)| explain(ir, model, Violation { kind, detail, trace }));
     let verdict = if violations > 0 {
         Verdict::Violated
     } else if r.result.is_complete() {
@@ -613,7 +626,11 @@ pub(crate) fn check_on(
     };
     CheckReport {
         model: model.info().name.clone(),
-        strategy: opts.search,
+        strategy: if opts.search == Search::Ndfs {
+            Search::Cndfs
+        } else {
+            opts.search
+        },
         result: r.result,
         verdict,
         violation_kind: first.as_ref().map(|v| v.kind),
@@ -699,7 +716,7 @@ fn check_one(
                 checker.run,
             )
         }
-        Search::Ndfs => {
+        Search::Ndfs | Search::Cndfs => {
             let mut nested = Nested {
                 checker,
                 model,
@@ -733,7 +750,7 @@ fn check_one(
     } else {
         Verdict::Unknown
     };
-    let first = run.first.map(|v| explain(ir, model.info(), v));
+    let first = run.first.map(|v| explain(ir, model, v));
     CheckReport {
         model: model.info().name.clone(),
         strategy: opts.search,

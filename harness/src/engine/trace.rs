@@ -42,6 +42,12 @@ impl Trace {
         }
     }
 
+    /// For a lasso, the steps of its stem (the initial state to the
+    /// cycle's entry) and of its cycle (the entry back to itself).
+    pub fn lasso(&self) -> Option<(usize, usize)> {
+        self.cycle_start.map(|c| (c, self.steps.len() - c))
+    }
+
     /// Checks that the trace starts in `model`'s initial state and that
     /// every step is an enabled transition of the state before it (what a
     /// reduced search's counterexample must be in the full model).
@@ -57,6 +63,17 @@ impl Trace {
                 .any(|(e, s)| e.label == step.label && e.error == step.error && s == &step.state[..]);
             if !found {
                 return Err(format!("step {} is not an enabled transition", i + 1));
+            }
+        }
+        if let Some((stem, cycle)) = self.lasso() {
+            if cycle == 0 {
+                return Err("the lasso's cycle has no step".into());
+            }
+            if self.state(stem) != self.state(stem + cycle) {
+                return Err(format!(
+                    "the cycle does not close: the state after step {} is not the one after step {stem}",
+                    stem + cycle
+                ));
             }
         }
         Ok(())

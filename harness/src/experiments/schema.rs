@@ -19,7 +19,7 @@ use super::matrix::{params_json, Cell};
 use super::provenance::Provenance;
 
 /// The layout of the columns (results/SCHEMA.md says what changed with each).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The cell's coordinates and the runner's verdict on it, first.
 const LEADING: &[&str] = &[
@@ -103,6 +103,8 @@ pub const DETERMINISTIC: &[&str] = &[
     "violation_kind",
     "violations",
     "cex_length",
+    "stem_length",
+    "cycle_length",
     "state_len",
     "states",
     "transitions",

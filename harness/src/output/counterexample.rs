@@ -30,16 +30,47 @@ fn changed_values(info: &ModelInfo, before: &[u8], after: &[u8]) -> Vec<(usize, 
 }
 
 /// The trace as text: the initial state, then one line per step with the
-/// transition and the changed variables.
+/// transition and the changed variables; a lasso's stem and cycle apart,
+/// each with its length.
 pub fn write_text(out: &mut impl Write, info: &ModelInfo, t: &Trace) -> std::io::Result<()> {
-    let kind = if t.cycle_start.is_some() { "lasso" } else { "path" };
-    writeln!(out, "counterexample ({kind}, {} steps):", t.steps.len())?;
-    writeln!(out, "  initial state: {}", info.state_text(&t.initial))?;
-    for (i, step) in t.steps.iter().enumerate() {
-        if t.cycle_start == Some(i) {
-            writeln!(out, "  -- the cycle starts here --")?;
+    let Some((stem, cycle)) = t.lasso() else {
+        writeln!(out, "counterexample (path, {} steps):", t.steps.len())?;
+        writeln!(out, "  initial state: {}", info.state_text(&t.initial))?;
+        return write_steps(out, info, t, 0..t.steps.len());
+    };
+    let steps = |n: usize| {
+        if n == 1 {
+            "1 step".to_string()
+        } else {
+            format!("{n} steps")
         }
-        let entry = dve_frontend::model::Succ {
+    };
+    writeln!(
+        out,
+        "counterexample (lasso, {}: a stem of {stem}, a cycle of {cycle}):",
+        steps(t.steps.len())
+    )?;
+    writeln!(out, "  initial state: {}", info.state_text(&t.initial))?;
+    writeln!(out, "  stem ({}, to the cycle's entry):", steps(stem))?;
+    write_steps(out, info, t, 0..stem)?;
+    writeln!(out, "  cycle ({}, from the entry back to it):", steps(cycle))?;
+    write_steps(out, info, t, stem..t.steps.len())?;
+    writeln!(
+        out,
+        "  -- back to the state after step {stem}: the cycle repeats --"
+    )
+}
+
+/// Steps `range` of `t`, numbered from 1 at the trace's first.
+fn write_steps(
+    out: &mut impl Write,
+    info: &ModelInfo,
+    t: &Trace,
+    range: std::ops::Range<usize>,
+) -> std::io::Result<()> {
+    for i in range {
+        let step = &t.steps[i];
+        let entry = Succ {
             label: step.label,
             error: step.error,
         };
@@ -48,9 +79,6 @@ pub fn write_text(out: &mut impl Write, info: &ModelInfo, t: &Trace) -> std::io:
         if !ch.is_empty() {
             writeln!(out, "        {}", ch.join(", "))?;
         }
-    }
-    if let Some(c) = t.cycle_start {
-        writeln!(out, "  -- back to the state after step {c}: the cycle repeats --")?;
     }
     Ok(())
 }
@@ -63,35 +91,40 @@ fn state_object(info: &ModelInfo, state: &[u8]) -> Value {
     Value::Object(m)
 }
 
-/// The trace as a JSON value: `initial` (name → value), `steps` (each with
-/// `transition`, `error`, `changes` as name → [old, new], and the full
-/// `state`) and `cycle_start` for lassos.
+/// The trace as a JSON value: `initial` (name → value), then the steps
+/// (each with `transition`, `error`, `changes` as name → [old, new], and
+/// the full `state`): `steps` for a path; `stem` and `cycle` for a lasso,
+/// whose `cycle_start` is the stem's length (null for a path).
 pub fn to_json(info: &ModelInfo, t: &Trace) -> Value {
-    let steps: Vec<Value> = t
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(i, step)| {
-            let mut changed = Map::new();
-            for (s, a, b) in changed_values(info, t.state(i), &step.state) {
-                changed.insert(info.slots[s].name.clone(), json!([a, b]));
-            }
-            json!({
-                "step": i + 1,
-                "transition": info.label_text(&step.label),
-                "error": step.error,
-                "changes": changed,
-                "state": state_object(info, &step.state),
-            })
+    let step = |i: usize| {
+        let step = &t.steps[i];
+        let mut changed = Map::new();
+        for (s, a, b) in changed_values(info, t.state(i), &step.state) {
+            changed.insert(info.slots[s].name.clone(), json!([a, b]));
+        }
+        json!({
+            "step": i + 1,
+            "transition": info.label_text(&step.label),
+            "error": step.error,
+            "changes": changed,
+            "state": state_object(info, &step.state),
         })
-        .collect();
-    json!({
-        "initial": state_object(info, &t.initial),
-        "steps": steps,
-        "cycle_start": t.cycle_start,
-    })
+    };
+    let steps = |r: std::ops::Range<usize>| Value::Array(r.map(step).collect());
+    match t.lasso() {
+        None => json!({
+            "initial": state_object(info, &t.initial),
+            "steps": steps(0..t.steps.len()),
+            "cycle_start": null,
+        }),
+        Some((stem, _)) => json!({
+            "initial": state_object(info, &t.initial),
+            "stem": steps(0..stem),
+            "cycle": steps(stem..t.steps.len()),
+            "cycle_start": stem,
+        }),
+    }
 }
-
 /// The label of a step, `[error]`-marked when the transition raised a
 /// run-time error.
 pub fn step_label(info: &ModelInfo, entry: Succ) -> String {

@@ -89,6 +89,12 @@ pub struct Core {
     /// Transitions of the counterexample (stem plus cycle for a lasso).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cex_length: Option<u64>,
+    /// For a lasso: the transitions of its stem (the initial state to the
+    /// cycle's entry) and of its cycle (the entry back to itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stem_length: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycle_length: Option<u64>,
 
     // ---- Counters of every search.
     /// Distinct states reached (stored, explored, covered); for strategies

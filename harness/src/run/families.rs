@@ -516,19 +516,6 @@ pub(super) fn exhaustive_or_check(
             if req.ltl.is_none() && req.property.is_none() { ", or give --ignore-property" } else { "" }
         )));
     }
-    if threads > 1 && ltl {
-        let (what, plain) = match req.property {
-            Some(n) => (format!("--property {n} is an LTL property"), ""),
-            None if req.ltl.is_some() => ("--ltl states an LTL property".to_string(), ""),
-            None => (
-                "the model has a property process (as BEEM's .propN.dve files do)".to_string(),
-                ", or --ignore-property to explore the plain system",
-            ),
-        };
-        return Err(RunError::usage(format!(
-            "--threads {threads}: {what}, and the nested DFS that searches its accepting cycles is sequential: give --threads 1{plain}"
-        )));
-    }
     if checking && req.cluster.is_none() && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
         return Err(RunError::input(
             "--store: property checks (deadlocks, assertions, goals, LTL) keep the exact store for now; drop --check, --goal and --property to only explore"
@@ -596,7 +583,7 @@ pub(super) fn exhaustive_or_check(
         if threads > 1 {
             rec.details.threads = Some(threads as u64);
         }
-        rec.core.strategy = search.name().to_string();
+        rec.core.strategy = r.strategy.name().to_string();
         rec.core.result = r.result;
         rec.core.verdict = Some(
             match r.verdict {
@@ -660,7 +647,7 @@ fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool) -> Result<(), 
     let why = if strategy != Strategy::Bfs {
         format!("the distributed search is breadth-first: give --strategy bfs, not {strategy}")
     } else if ltl {
-        "the model has a property process (LTL): accepting cycles are sought by the sequential nested DFS, not across ranks".into()
+        "the model has a property process (LTL): accepting cycles are sought on one machine (nested DFS, or CNDFS with --threads), not across ranks".into()
     } else if p.threads.is_some_and(|t| t > 1) {
         "each rank runs one thread: start more ranks (mpirun -np N) instead of --threads".into()
     } else if let Some(s) = p.store.filter(|&s| !crate::algo::distributed::supports(s)) {

@@ -227,6 +227,10 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
             trace = randomized(model, strategy, req, goals, &mut rec)?;
         }
     }
+    if let Some((stem, cycle)) = trace.as_ref().and_then(engine::Trace::lasso) {
+        rec.core.stem_length = Some(stem as u64);
+        rec.core.cycle_length = Some(cycle as u64);
+    }
     rec.details.trace = trace
         .as_ref()
         .map(|t| crate::output::counterexample::to_json(&info, t));

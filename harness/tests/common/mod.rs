@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
 
+#[allow(dead_code)] // the tests of BEEM's properties use it
+pub mod beem;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -60,10 +63,23 @@ impl NextState for Graph {
 }
 
 /// Checks that a counterexample starts in the initial state and that
-/// every step of it is an enabled transition of the previous state.
+/// every step of it is an enabled transition of the previous state; for a
+/// lasso, that its cycle has a step and closes on its entry state.
 #[allow(dead_code)] // not every test file replays
 pub fn replay(m: &dyn NextState, t: &Trace) -> Result<(), String> {
     t.replay(m)
+}
+
+/// Checks an accepting-cycle counterexample of `m`: it replays
+/// ([`replay`]), is a lasso, and its cycle passes an accepting state.
+#[allow(dead_code)] // not every test file checks lassos
+pub fn check_lasso(m: &dyn NextState, t: &Trace) -> Result<(), String> {
+    replay(m, t)?;
+    let (stem, cycle) = t.lasso().ok_or("not a lasso")?;
+    if !(stem + 1..=stem + cycle).any(|i| m.info().is_accepting(t.state(i))) {
+        return Err("the cycle has no accepting state".into());
+    }
+    Ok(())
 }
 
 /// Checks every cell on two threads (the machines have two cores) and

@@ -298,7 +298,7 @@ pub struct ExploreArgs {
     /// exact or tree.
     #[arg(long, value_name = "NAME", help_heading = heading::STORE)]
     pub store: Option<harness::engine::StoreKind>,
-    /// Threads of bfs or dfs [default: bfs --store exact: all cores; else 1]
+    /// Threads of bfs, dfs or an LTL check [default: bfs --store exact: all cores; else 1]
     ///
     /// bfs is level-synchronous over a shared exact or tree store (the same
     /// states, transitions, levels and deadlocks as one thread); dfs keeps a
@@ -306,10 +306,12 @@ pub struct ExploreArgs {
     /// (the same states, transitions and deadlocks, no edge classes). Their
     /// checks of deadlocks, assertions, goals and run-time errors run on
     /// every thread (bfs: a shortest counterexample, as with one thread;
-    /// dfs: a path of the search); accepting cycles (--property) are sought
-    /// by the sequential nested DFS. 1: the sequential search. Without
-    /// --threads, bfs in the exact store takes every core, or the
-    /// environment's DVEMC_THREADS; otherwise 1 (the shared tree store
+    /// dfs: a path of the search); accepting cycles (--ltl, --property) by
+    /// CNDFS, a nested DFS on every thread over shared colours (the same
+    /// verdict; states, transitions and deadlocks as one thread when the
+    /// property holds). 1: the sequential search. Without --threads, bfs
+    /// in the exact store without a property process takes every core, or
+    /// the environment's DVEMC_THREADS; otherwise 1 (the shared tree store
     /// takes about twice the sequential one's bytes per state). Every other
     /// strategy is sequential and takes 1 only (highway, bbmc and the
     /// randomized searches then make their --runs one at a time rather than

@@ -2,6 +2,7 @@
 //! several, and the tree-compressed breadth-first search with checkpoints.
 
 pub mod bfs;
+pub mod cndfs;
 pub mod dfs;
 pub mod distributed;
 pub mod parallel;

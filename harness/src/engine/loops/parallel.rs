@@ -94,6 +94,10 @@ pub trait Watch: Sync {
     fn deadlock(&self) -> Option<Self::Found>;
     /// A violation in a transition raising a run-time error.
     fn error(&self) -> Option<Self::Found>;
+    /// The violation an accepting cycle is (a search for them: CNDFS).
+    fn accepting_cycle(&self) -> Option<Self::Found> {
+        None
+    }
     /// Count every violation instead of stopping at the first.
     fn all(&self) -> bool {
         false
@@ -294,7 +298,7 @@ impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
     /// Records a violation (its trace built only for the first); false
     /// if the search stops at it.
     #[cold]
-    fn violation(&self, found: W::Found, trace: impl FnOnce() -> Trace) -> bool {
+    pub(crate) fn violation(&self, found: W::Found, trace: impl FnOnce() -> Trace) -> bool {
         if !self.watch.all() && self.stop.swap(true, Ordering::Relaxed) {
             // Another thread's violation (or a budget) stopped the search
             // first: one violation is reported, as by one thread.
@@ -405,7 +409,7 @@ impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
     /// (a thread holding a reservation may have stopped for good: a
     /// panic).
     #[inline]
-    fn visit(&self, w: &mut S::Writer<'_>, succ: &[u8], extra: &[u8], fp: u64) -> Option<Insert> {
+    pub(crate) fn visit(&self, w: &mut S::Writer<'_>, succ: &[u8], extra: &[u8], fp: u64) -> Option<Insert> {
         if self.max_states == u64::MAX {
             return Some(w.insert_with(succ, extra, fp));
         }
