@@ -15,7 +15,7 @@ use crate::algo::check::{self, CheckOptions, CheckReport};
 use crate::algo::exhaustive::ExploreOptions;
 use crate::engine::comm::Comm;
 use crate::engine::loops::distributed::{distributed_bfs, Distributed};
-use crate::engine::loops::parallel::{NoWatch, ParallelRun, Watch};
+use crate::engine::loops::parallel::{NoWatch, Watch};
 use crate::engine::store::tree::leaf_order::tree_store_for;
 use crate::engine::{Budget, Limits, StateStore, StoreKind};
 use crate::output::record::{BfsMetrics, Core, Cost, Details, DistributedMetrics, RunRecord};
@@ -64,7 +64,7 @@ fn search<W: Watch>(
 
 /// The ranks' figures as the record gives them.
 fn metrics<F>(d: &Distributed<F>) -> DistributedMetrics {
-    let states = d.states.max(1) as f64;
+    let states = d.run.states.max(1) as f64;
     let messages: u64 = d.ranks.iter().map(|r| r.messages_sent).sum();
     let bytes: u64 = d.ranks.iter().map(|r| r.bytes_sent).sum();
     DistributedMetrics {
@@ -82,8 +82,8 @@ fn metrics<F>(d: &Distributed<F>) -> DistributedMetrics {
 /// resident set of the largest rank.
 fn cost<F>(d: &Distributed<F>) -> Cost {
     Cost {
-        store_bytes: Some(d.ranks.iter().map(|r| r.store_bytes).sum()),
-        frontier_bytes: Some(d.ranks.iter().map(|r| r.frontier_bytes).sum()),
+        store_bytes: Some(d.run.store_bytes),
+        frontier_bytes: Some(d.run.frontier_bytes),
         peak_rss_bytes: d.ranks.iter().map(|r| r.peak_rss_bytes).max().unwrap_or(0),
         ..Cost::default()
     }
@@ -112,25 +112,25 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions, comm: &dyn Comm) ->
             },
             store: opts.store.to_string(),
             state_len: model.state_len() as u64,
-            result: d.result,
-            states: d.states,
-            transitions: d.transitions,
-            deadlocks: Some(d.deadlocks),
-            error_transitions: Some(d.error_transitions),
+            result: d.run.result,
+            states: d.run.states,
+            transitions: d.run.transitions,
+            deadlocks: Some(d.run.deadlocks),
+            error_transitions: Some(d.run.error_transitions),
             ..Core::default()
         },
         bfs: Some(BfsMetrics {
-            levels: Some(d.levels.len() as u64),
-            back_level_edges: Some(d.back_level_edges),
-            max_back_level_edge: Some(d.max_back_level_edge),
-            max_level_states: Some(d.levels.iter().map(|l| l.states).max().unwrap_or(0)),
+            levels: Some(d.run.levels.len() as u64),
+            back_level_edges: Some(d.run.back_level_edges),
+            max_back_level_edge: Some(d.run.max_back_level_edge),
+            max_level_states: Some(d.run.levels.iter().map(|l| l.states).max().unwrap_or(0)),
         }),
         distributed: Some(metrics(&d)),
         cost: cost(&d),
         details: Details {
             threads: Some(1),
             rank_figures: Some(d.ranks.clone()),
-            level_table: opts.level_table.then(|| d.levels.clone()),
+            level_table: opts.level_table.then(|| d.run.levels.clone()),
             ..Details::default()
         },
         ..RunRecord::default()
@@ -156,17 +156,8 @@ pub fn check(
     let mut figures = None;
     let report = check::check_on(model, ir, opts, None, |prop, _| {
         let d = search(model, comm, store, &opts.limits, opts.meter.clone(), prop);
-        let run = ParallelRun {
-            result: d.result,
-            states: d.states,
-            transitions: d.transitions,
-            deadlocks: d.deadlocks,
-            error_transitions: d.error_transitions,
-            store_bytes: d.ranks.iter().map(|r| r.store_bytes).sum(),
-            ..ParallelRun::default()
-        };
         figures = Some((metrics(&d), cost(&d), d.ranks.clone()));
-        (run, d.violations, d.first)
+        (d.run, d.violations, d.first)
     });
     let (m, c, ranks) = figures.expect("the search ran");
     (report, m, c, ranks)

@@ -42,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::comm::{owner, Comm, Reduce};
 use crate::engine::limits::{visit, Budget};
 use crate::engine::loops::bfs::{LevelStats, BATCH};
-use crate::engine::loops::parallel::Watch;
+use crate::engine::loops::parallel::{ParallelRun, Watch};
 use crate::engine::loops::parent_links::{parent_link, read_link, PARENT_BYTES};
 use crate::engine::outcome::Outcome;
 use crate::engine::store::{Insert, Store};
@@ -70,17 +70,12 @@ pub struct RankFigures {
     pub wait_s: f64,
 }
 
-/// What a distributed search did, as every rank knows it.
+/// What a distributed search did, as every rank knows it: the counters
+/// any parallel search reports (store and frontier bytes summed over the
+/// ranks), and the ranks' own.
 #[derive(Clone, Debug)]
 pub struct Distributed<F> {
-    pub result: Outcome,
-    pub states: u64,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
-    pub levels: Vec<LevelStats>,
-    pub back_level_edges: u64,
-    pub max_back_level_edge: u64,
+    pub run: ParallelRun,
     /// Exchanges (all levels).
     pub rounds: u64,
     /// Every rank's figures, in rank order.
@@ -643,7 +638,7 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         r.figures.bytes_sent,
         (r.figures.wait_s * 1e9) as u64,
     ];
-    let ranks = comm
+    let ranks: Vec<RankFigures> = comm
         .gather(&mine)
         .chunks_exact(mine.len())
         .map(|f| RankFigures {
@@ -657,7 +652,7 @@ pub fn distributed_bfs<S: Store, W: Watch>(
             wait_s: f[7] as f64 / 1e9,
         })
         .collect();
-    Distributed {
+    let run = ParallelRun {
         result,
         states: sums[4],
         transitions: sums[0],
@@ -666,6 +661,11 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         back_level_edges: levels.iter().map(|l| l.back_level_edges).sum(),
         max_back_level_edge: max_back,
         levels,
+        store_bytes: ranks.iter().map(|r| r.store_bytes).sum(),
+        frontier_bytes: ranks.iter().map(|r| r.frontier_bytes).sum(),
+    };
+    Distributed {
+        run,
         rounds,
         ranks,
         violations: sums[3],
