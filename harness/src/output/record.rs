@@ -39,6 +39,7 @@ pub struct RunRecord {
     pub random: Option<RandomMetrics>,
     #[serde(flatten)]
     pub distributed: Option<DistributedMetrics>,
+    #[serde(flatten)]
     pub por: Option<PorMetrics>,
     #[serde(flatten)]
     pub cost: Cost,
