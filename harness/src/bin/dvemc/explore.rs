@@ -298,7 +298,7 @@ pub struct ExploreArgs {
     /// exact or tree.
     #[arg(long, value_name = "NAME", help_heading = heading::STORE)]
     pub store: Option<harness::engine::StoreKind>,
-    /// Threads of bfs, dfs or an LTL check [default: bfs --store exact: all cores; else 1]
+    /// Threads (bfs, dfs, LTL) [default: bfs --store exact: all cores; else 1]
     ///
     /// bfs is level-synchronous over a shared exact or tree store (the same
     /// states, transitions, levels and deadlocks as one thread); dfs keeps a
