@@ -71,7 +71,6 @@ mod tapped;
 
 pub use tapped::{Tap, Tapped};
 
-use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -79,20 +78,26 @@ use std::time::Instant;
 use dve_frontend::deps::{meets, Deps, Set};
 use dve_frontend::ir;
 use dve_frontend::model::{NextState, SuccBuf};
+use rustc_hash::FxHashMap;
 
 use crate::engine::{Proviso, Reduce};
 use crate::output::record::PorMetrics;
 
+/// The selection is timed in one expanded state of this many.
+const TIMED: u64 = 16;
+
 /// The stubborn-set reduction of a model's successors.
 pub struct Reducer {
+    /// Tells this reducer's cached choices from another's.
+    id: u64,
     deps: Deps,
     /// Per group, the groups dependent with it that may be co-enabled.
-    dna: Vec<Vec<u32>>,
+    dna: stubborn::Relation,
     /// Per group, the groups that may err and may be co-enabled with it.
     err_partners: Vec<Vec<u32>>,
     /// Per group, whether it may change what a check reads.
     visible: Vec<bool>,
-    groups_of: HashMap<(u32, u32), u32>,
+    groups_of: FxHashMap<(u32, u32), u32>,
     error_offset: usize,
     error_marker: u16,
     expanded: AtomicU64,
@@ -111,7 +116,8 @@ pub struct PorStats {
     pub reduced: u64,
     /// States expanded fully because the cycle proviso refused a cut.
     pub proviso: u64,
-    /// Time spent choosing the sets, in nanoseconds.
+    /// Time spent choosing the sets, in nanoseconds (estimated from one
+    /// expanded state in 16).
     pub select_ns: u64,
 }
 
@@ -159,7 +165,7 @@ impl Reducer {
                 .map(|h| h as u32)
                 .collect()
         };
-        let dna = (0..n).map(|g| related(g, &|h| deps.dependent(g, h))).collect();
+        let dna = stubborn::Relation::new((0..n).map(|g| related(g, &|h| deps.dependent(g, h))).collect());
         let err_partners = (0..n).map(|g| related(g, &|h| deps.groups[h].may_err)).collect();
         let mut read: Set = goals.iter().flat_map(|e| deps.expr_slots(e)).collect();
         let asserted: Vec<(usize, u16)> = if asserts {
@@ -201,7 +207,9 @@ impl Reducer {
                 (key, g as u32)
             })
             .collect();
+        static REDUCERS: AtomicU64 = AtomicU64::new(1);
         Reducer {
+            id: REDUCERS.fetch_add(1, Ordering::Relaxed),
             deps,
             dna,
             err_partners,
@@ -246,45 +254,51 @@ impl Reducer {
     /// Cuts `out`, the successors of `src`, to a stubborn set, if the
     /// proviso (when a check needs one) lets it.
     fn cut(&self, src: &[u8], out: &mut SuccBuf, proviso: Option<Proviso<'_>>) {
-        self.expanded.fetch_add(1, Ordering::Relaxed);
+        let nth = self.expanded.fetch_add(1, Ordering::Relaxed);
         if out.len() <= 1 || self.deps.irreducible.is_some() {
             return;
         }
         if self.is_error_state(src) || out.entries().iter().any(|e| e.error) {
             return;
         }
-        let start = Instant::now();
+        if stubborn::skip(self.id) {
+            return;
+        }
+        // The clock is read in one state of TIMED only: reading it costs
+        // about what a cached choice does.
+        let start = nth.is_multiple_of(TIMED).then(Instant::now);
         let keep = self.select(src, out);
-        self.select_ns
-            .fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        let Some((keep, groups)) = keep else { return };
+        if let Some(start) = start {
+            let ns = start.elapsed().as_nanos() as u64 * TIMED;
+            self.select_ns.fetch_add(ns, Ordering::Relaxed);
+        }
+        let Some(keep) = keep else { return };
         if let Some(mut proviso) = proviso.filter(|_| self.visible.iter().any(|&v| v)) {
-            let kept = (0..out.len()).filter(|&i| keep[groups[i]]);
+            let kept = (0..out.len()).filter(|&i| keep[i]);
             if !proviso.allows(kept.map(|i| out.state(i))) {
                 self.proviso.fetch_add(1, Ordering::Relaxed);
                 return;
             }
         }
         self.reduced.fetch_add(1, Ordering::Relaxed);
-        out.retain(|i| keep[groups[i]]);
+        out.retain(|i| keep[i]);
     }
 
-    /// The groups of a stubborn set of `src` that leaves out a successor in
-    /// `out`, and the group of each successor.
-    fn select(&self, src: &[u8], out: &SuccBuf) -> Option<(Vec<bool>, Vec<usize>)> {
+    /// Which successors in `out` a stubborn set of `src` keeps, if it
+    /// leaves one out.
+    fn select(&self, src: &[u8], out: &SuccBuf) -> Option<Vec<bool>> {
         let mut groups = Vec::with_capacity(out.len());
         for e in out.entries() {
             groups.push(*self.groups_of.get(&(e.label.trans, e.label.partner))? as usize);
         }
-        let keep = stubborn::select(
-            &self.deps,
-            &self.dna,
-            &self.err_partners,
-            &self.visible,
-            src,
-            &groups,
-        )?;
-        groups.iter().any(|&g| !keep[g]).then_some((keep, groups))
+        let rel = stubborn::Relations {
+            deps: &self.deps,
+            dna: &self.dna,
+            err_partners: &self.err_partners,
+            visible: &self.visible,
+        };
+        let keep = stubborn::select(self.id, &rel, src, &groups)?;
+        keep.contains(&false).then_some(keep)
     }
 }
 

@@ -4,93 +4,453 @@
 //! the set greedily, for a disabled group taking the false conjunct whose
 //! necessary enabling set adds the fewest new groups (an enabled one counts
 //! as many); keep the closure with the fewest enabled groups.
+//!
+//! A model of many rendezvous has thousands of groups over a few dozen
+//! conjuncts, so the work per state is kept to what a closure touches:
+//! marks are stamped (never cleared), and a conjunct whose enabling set is
+//! already in the closure answers a disabled group at once. And the choice
+//! is a function of the enabled groups and of the truths of the conjuncts
+//! it asks for, in the order it asks: it is cached in a tree per list of
+//! enabled groups, whose nodes ask one conjunct each and branch on its
+//! truth, so that a state answered before costs the conjuncts on its path.
+
+use std::cell::RefCell;
 
 use dve_frontend::deps::Deps;
+use rustc_hash::FxHashMap;
 
 /// What a new enabled group costs against a disabled one when choosing a
 /// necessary enabling set.
 const ENABLED_COST: usize = 64;
 
-/// The groups of a stubborn set of `src` (indexed by group), given the
-/// groups of its successors (`enabled`, one per successor); `None` when
-/// every successor must be kept. A closure that takes in an enabled
-/// `visible` group is dropped (so the set chosen has none).
-pub fn select(
-    deps: &Deps,
-    dna: &[Vec<u32>],
-    err_partners: &[Vec<u32>],
-    visible: &[bool],
+/// Nodes of the cache per thread and reducer before it starts over.
+const CACHED: usize = 1 << 20;
+
+/// A node of the cache: it asks conjunct `ask` and goes on to `next[truth
+/// - 1]` (0: not seen yet); a leaf's `next[0]` is its choice in
+/// `Scratch::choices`.
+#[derive(Clone, Copy)]
+struct Node {
+    ask: u32,
+    next: [u32; 3],
+}
+
+const LEAF: u32 = u32::MAX;
+const NEW: u32 = u32::MAX - 1;
+
+/// Per-thread marks, valid where they equal the current stamp, and the
+/// choices made so far for the reducer `owner`.
+#[derive(Default)]
+struct Scratch {
+    owner: u64,
+    /// The cache: the tree of each list of enabled groups, its nodes, and
+    /// the choices at its leaves (the groups of the closure chosen, sorted,
+    /// or `None` for "keep everything").
+    roots: FxHashMap<Box<[u32]>, u32>,
+    nodes: Vec<Node>,
+    choices: Vec<Option<Box<[u32]>>>,
+    /// Per conjunct: the stamp of the state where the closure asked for it;
+    /// and the conjuncts in the order asked.
+    asked_at: Vec<u32>,
+    asked: Vec<u32>,
+    enabled_list: Vec<u32>,
+    /// The back-off of [`skip`]: failed tries in a row, the current gap
+    /// and what is left of it.
+    failed: u32,
+    skip: u32,
+    skip_left: u32,
+    stamp: u32,
+    enabled: Vec<u32>,
+    in_set: Vec<u32>,
+    /// Per conjunct: the stamp of the state it was evaluated in, and what
+    /// it gave (1 true, 2 false, 3 an error).
+    truth_at: Vec<u32>,
+    truth: Vec<u8>,
+    /// Per conjunct: the closure that took in its enabling set.
+    added: Vec<u32>,
+    members: Vec<u32>,
+    best: Vec<u32>,
+    /// Groups taken in and not yet closed: enabled ones are closed first,
+    /// so that a closure bound to be too large is dropped early.
+    stack: Vec<u32>,
+    enabled_stack: Vec<u32>,
+    /// Enabled groups closed but for the disabled groups they bring.
+    pending: Vec<u32>,
+    /// The enabled groups, once each.
+    distinct: Vec<u32>,
+}
+
+impl Scratch {
+    fn next(&mut self) -> u32 {
+        if self.stamp == u32::MAX {
+            self.stamp = 0;
+            for v in [
+                &mut self.enabled,
+                &mut self.in_set,
+                &mut self.truth_at,
+                &mut self.asked_at,
+                &mut self.added,
+            ] {
+                v.fill(0);
+            }
+        }
+        self.stamp += 1;
+        self.stamp
+    }
+
+    fn forget(&mut self) {
+        self.roots.clear();
+        self.nodes.clear();
+        self.choices.clear();
+    }
+
+    /// The truth of conjunct `c` in the state stamped `state`, evaluated
+    /// once.
+    fn truth(&mut self, state: u32, deps: &Deps, c: usize, src: &[u8]) -> u8 {
+        if self.truth_at[c] != state {
+            self.truth_at[c] = state;
+            self.truth[c] = match deps.holds(c, src) {
+                Some(true) => 1,
+                Some(false) => 2,
+                None => 3,
+            };
+        }
+        self.truth[c]
+    }
+
+    /// The index in `choices` of the cached choice for the enabled groups
+    /// `enabled` in the state stamped `state`, if this state's path was
+    /// seen.
+    fn cached(&mut self, state: u32, deps: &Deps, src: &[u8], enabled: &[u32]) -> Option<usize> {
+        let mut n = *self.roots.get(enabled)? as usize;
+        loop {
+            let node = self.nodes[n];
+            match node.ask {
+                LEAF => return Some(node.next[0] as usize),
+                NEW => return None,
+                c => {
+                    let t = self.truth(state, deps, c as usize, src);
+                    n = node.next[t as usize - 1] as usize;
+                    if n == 0 {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Caches `choice` under `enabled` and the conjuncts asked, with their
+    /// truths.
+    fn remember(&mut self, enabled: &[u32], choice: Option<Box<[u32]>>) {
+        if self.nodes.len() >= CACHED {
+            self.forget();
+        }
+        if self.nodes.is_empty() {
+            // Node 0 is never a child: `next` uses 0 for "none".
+            self.nodes.push(Node {
+                ask: NEW,
+                next: [0; 3],
+            });
+        }
+        let fresh = |nodes: &mut Vec<Node>| {
+            nodes.push(Node {
+                ask: NEW,
+                next: [0; 3],
+            });
+            (nodes.len() - 1) as u32
+        };
+        let mut n = match self.roots.get(enabled) {
+            Some(&n) => n,
+            None => {
+                let n = fresh(&mut self.nodes);
+                self.roots.insert(enabled.into(), n);
+                n
+            }
+        } as usize;
+        for &c in &self.asked {
+            if self.nodes[n].ask == NEW {
+                self.nodes[n].ask = c;
+            }
+            debug_assert_eq!(self.nodes[n].ask, c);
+            let t = self.truth[c as usize] as usize - 1;
+            if self.nodes[n].next[t] == 0 {
+                let m = fresh(&mut self.nodes);
+                self.nodes[n].next[t] = m;
+            }
+            n = self.nodes[n].next[t] as usize;
+        }
+        self.nodes[n] = Node {
+            ask: LEAF,
+            next: [self.choices.len() as u32, 0, 0],
+        };
+        self.choices.push(choice);
+    }
+
+    fn fit(&mut self, groups: usize, conjuncts: usize) {
+        self.enabled.resize(groups, 0);
+        self.in_set.resize(groups, 0);
+        self.truth_at.resize(conjuncts, 0);
+        self.asked_at.resize(conjuncts, 0);
+        self.truth.resize(conjuncts, 0);
+        self.added.resize(conjuncts, 0);
+    }
+}
+
+/// What the choice reads of the model and the checks.
+pub struct Relations<'a> {
+    pub deps: &'a Deps,
+    /// Per group, the groups dependent with it that may be co-enabled.
+    pub dna: &'a Relation,
+    /// Per group, the groups that may err and may be co-enabled with it.
+    pub err_partners: &'a [Vec<u32>],
+    /// Per group, whether it may change what a check reads.
+    pub visible: &'a [bool],
+}
+
+/// A relation between groups: the related groups of each, and the same as a
+/// bit matrix where that is small enough to keep.
+pub struct Relation {
+    pub lists: Vec<Vec<u32>>,
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Relation {
+    /// Above this many groups only the lists are kept (a matrix of 8 MiB).
+    const MATRIX: usize = 8192;
+
+    pub fn new(lists: Vec<Vec<u32>>) -> Relation {
+        let n = lists.len();
+        let (words, mut bits) = if n <= Self::MATRIX {
+            (n.div_ceil(64), vec![0; n * n.div_ceil(64)])
+        } else {
+            (0, Vec::new())
+        };
+        if words > 0 {
+            for (g, row) in lists.iter().enumerate() {
+                for &h in row {
+                    bits[g * words + h as usize / 64] |= 1 << (h % 64);
+                }
+            }
+        }
+        Relation { lists, words, bits }
+    }
+
+    fn contains(&self, g: usize, h: usize) -> bool {
+        if self.words > 0 {
+            self.bits[g * self.words + h / 64] >> (h % 64) & 1 == 1
+        } else {
+            self.lists[g].binary_search(&(h as u32)).is_ok()
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
+/// Failed choices in a row before states are let through untried.
+const PATIENCE: u32 = 8;
+
+/// The most states let through untried between two tries.
+const MAX_SKIP: u32 = 64;
+
+fn with_scratch<T>(owner: u64, f: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with(|s| {
+        let s = &mut *s.borrow_mut();
+        if s.owner != owner {
+            s.owner = owner;
+            s.forget();
+            s.failed = 0;
+            s.skip = 0;
+            s.skip_left = 0;
+        }
+        f(s)
+    })
+}
+
+/// Whether to let the next state through untried (every successor kept,
+/// which is always sound): after [`PATIENCE`] states in a row where no set
+/// cut anything, tries become rarer (every 2nd, 4th, ... up to
+/// [`MAX_SKIP`]th state) until one cuts again. On a model the reduction
+/// cannot cut, that makes the reduction cost next to nothing.
+pub fn skip(owner: u64) -> bool {
+    with_scratch(owner, |s| {
+        if s.skip_left > 0 {
+            s.skip_left -= 1;
+            true
+        } else {
+            false
+        }
+    })
+}
+
+fn tried(s: &mut Scratch, cut: bool) {
+    if cut {
+        s.failed = 0;
+        s.skip = 0;
+    } else {
+        s.failed += 1;
+        if s.failed >= PATIENCE {
+            s.skip = (s.skip * 2).clamp(1, MAX_SKIP);
+            s.skip_left = s.skip;
+        }
+    }
+}
+
+/// Whether each successor of `src` is kept by a stubborn set, given the
+/// group of each (`enabled`); `None` when every successor must be kept. A
+/// closure that takes in an enabled `visible` group is dropped (so the set
+/// chosen has none).
+pub fn select(owner: u64, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
+    with_scratch(owner, |s| {
+        let keep = choose(s, rel, src, enabled);
+        tried(s, keep.as_ref().is_some_and(|k| k.contains(&false)));
+        keep
+    })
+}
+
+fn choose(s: &mut Scratch, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
+    let deps = rel.deps;
+    s.fit(deps.groups.len(), deps.conjuncts.len());
+    let state = s.next();
+    let mut key = std::mem::take(&mut s.enabled_list);
+    key.clear();
+    key.extend(enabled.iter().map(|&g| g as u32));
+    let keep = match s.cached(state, deps, src, &key) {
+        Some(leaf) => s.choices[leaf].as_deref().map(|choice| {
+            enabled
+                .iter()
+                .map(|&g| choice.binary_search(&(g as u32)).is_ok())
+                .collect()
+        }),
+        None => {
+            let keep = fresh(s, state, rel, src, enabled);
+            let choice = keep.is_some().then(|| {
+                let mut groups = s.best.clone();
+                groups.sort_unstable();
+                groups.into_boxed_slice()
+            });
+            s.remember(&key, choice);
+            keep
+        }
+    };
+    s.enabled_list = key;
+    keep
+}
+
+/// The choice in a state not in the cache; the conjuncts it asked for are
+/// left in `s.asked`.
+fn fresh(s: &mut Scratch, state: u32, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
+    s.asked.clear();
+    s.distinct.clear();
+    for &g in enabled {
+        if s.enabled[g] != state {
+            s.enabled[g] = state;
+            s.distinct.push(g as u32);
+        }
+    }
+    let order = seeds(s, rel);
+    if order.first().is_none_or(|&(_, least)| least >= s.distinct.len()) {
+        return None;
+    }
+    closure(s, state, &order, rel, src, enabled)
+}
+
+/// The closure from each seed of `order` in the state stamped `state`, whose
+/// enabled groups and conjuncts' truths are in `s`; the best is left in
+/// `s.best`.
+fn closure(
+    s: &mut Scratch,
+    state: u32,
+    order: &[(usize, usize)],
+    rel: &Relations,
     src: &[u8],
     enabled: &[usize],
 ) -> Option<Vec<bool>> {
-    let n = deps.groups.len();
-    let mut is_enabled = vec![false; n];
-    enabled.iter().for_each(|&g| is_enabled[g] = true);
-    let mut seeds: Vec<usize> = enabled.to_vec();
-    seeds.dedup();
-    let n_enabled = {
-        let mut e = seeds.clone();
-        e.sort_unstable();
-        e.dedup();
-        e.len()
-    };
-    // Per conjunct: 0 not evaluated, 1 true, 2 false, 3 an error.
-    let mut truth = vec![0u8; deps.conjuncts.len()];
-    let mut best: Option<(usize, Vec<bool>)> = None;
-    let mut in_set = vec![false; n];
-    let mut stack = Vec::new();
-    'seeds: for &seed in &seeds {
-        if best.as_ref().is_some_and(|b| b.0 <= 1) {
+    let Relations {
+        deps,
+        dna,
+        err_partners,
+        visible,
+    } = rel;
+    let n_enabled = s.distinct.len();
+    let mut best: Option<usize> = None;
+    for &(seed, least) in order {
+        let bound = best.unwrap_or(n_enabled);
+        if least >= bound {
             break;
         }
-        in_set.fill(false);
-        in_set[seed] = true;
-        stack.clear();
-        stack.push(seed);
-        for &h in &err_partners[seed] {
-            if !in_set[h as usize] {
-                in_set[h as usize] = true;
-                stack.push(h as usize);
+        let seed = s.distinct[seed] as usize;
+        let set = s.next();
+        s.members.clear();
+        s.stack.clear();
+        s.enabled_stack.clear();
+        s.pending.clear();
+        let take = |s: &mut Scratch, h: usize| {
+            if s.in_set[h] != set {
+                s.in_set[h] = set;
+                s.members.push(h as u32);
+                if s.enabled[h] == state {
+                    s.enabled_stack.push(h as u32);
+                } else {
+                    s.stack.push(h as u32);
+                }
             }
+        };
+        take(s, seed);
+        for &h in &err_partners[seed] {
+            take(s, h as usize);
         }
         let mut count = 0;
-        while let Some(g) = stack.pop() {
-            if is_enabled[g] {
-                if visible[g] {
-                    continue 'seeds;
-                }
+        let complete = loop {
+            if let Some(g) = s.enabled_stack.pop() {
+                let g = g as usize;
                 count += 1;
-                let bound = best.as_ref().map_or(n_enabled, |b| b.0);
-                if count >= bound {
-                    continue 'seeds;
+                if visible[g] || count >= bound {
+                    break false;
                 }
-                for &h in &dna[g] {
-                    if !in_set[h as usize] {
-                        in_set[h as usize] = true;
-                        stack.push(h as usize);
+                // The enabled groups it brings now, the disabled ones once
+                // no enabled group is left to close.
+                for i in 0..n_enabled {
+                    let h = s.distinct[i];
+                    if s.in_set[h as usize] != set && dna.contains(g, h as usize) {
+                        take(s, h as usize);
                     }
+                }
+                s.pending.push(g as u32);
+                continue;
+            }
+            if let Some(g) = s.pending.pop() {
+                for &h in &dna.lists[g as usize] {
+                    take(s, h as usize);
                 }
                 continue;
             }
+            let Some(g) = s.stack.pop() else { break true };
+            let g = g as usize;
             let mut choice: Option<(usize, usize)> = None;
+            let mut answered = false;
             for &c in &deps.groups[g].conjuncts {
-                if truth[c] == 0 {
-                    truth[c] = match deps.holds(c, src) {
-                        Some(true) => 1,
-                        Some(false) => 2,
-                        None => 3,
-                    };
+                if s.asked_at[c] != state {
+                    s.asked_at[c] = state;
+                    s.asked.push(c as u32);
+                    s.truth(state, deps, c, src);
                 }
-                if truth[c] != 2 {
+                if s.truth[c] != 2 {
                     continue;
+                }
+                if s.added[c] == set {
+                    answered = true;
+                    break;
                 }
                 // Summed only while it may beat the best so far (the first
                 // of the cheapest is kept either way).
                 let bound = choice.map_or(usize::MAX, |(_, best)| best);
                 let mut cost = 0;
                 for &h in &deps.conjuncts[c].enabling {
-                    if !in_set[h] {
-                        cost += if is_enabled[h] { ENABLED_COST } else { 1 };
+                    if s.in_set[h] != set {
+                        cost += if s.enabled[h] == state { ENABLED_COST } else { 1 };
                         if cost >= bound {
                             break;
                         }
@@ -98,21 +458,71 @@ pub fn select(
                 }
                 if cost < bound {
                     choice = Some((c, cost));
-                    if cost == 0 {
-                        break;
+                }
+            }
+            match choice.filter(|_| !answered) {
+                Some((c, _)) => {
+                    s.added[c] = set;
+                    for &h in &deps.conjuncts[c].enabling {
+                        take(s, h);
                     }
                 }
+                // A false conjunct already answered for.
+                None if answered => {}
+                // A disabled group with no conjunct known false: keep
+                // everything.
+                None => return None,
             }
-            // A disabled group with no conjunct known false: keep everything.
-            let (c, _) = choice?;
-            for &h in &deps.conjuncts[c].enabling {
-                if !in_set[h] {
-                    in_set[h] = true;
-                    stack.push(h);
+        };
+        if complete {
+            best = Some(count);
+            std::mem::swap(&mut s.best, &mut s.members);
+        }
+    }
+    best?;
+    // Mark the best closure's groups afresh: later seeds reused the marks.
+    let kept = s.next();
+    for &g in &s.best {
+        s.in_set[g as usize] = kept;
+    }
+    Some(enabled.iter().map(|&g| s.in_set[g] == kept).collect())
+}
+
+/// The enabled groups worth a closure (indices into `s.distinct`), each with
+/// the fewest enabled groups its closure can have, fewest first. A closure
+/// holds every enabled group the seed reaches through dependent enabled
+/// groups, so a seed that reaches a visible group is left out, and one that
+/// reaches all of them cannot cut anything.
+fn seeds(s: &Scratch, rel: &Relations) -> Vec<(usize, usize)> {
+    let Relations { dna, visible, .. } = rel;
+    let e = &s.distinct;
+    let m = e.len();
+    if m > 64 {
+        return (0..m).map(|i| (i, 1)).collect();
+    }
+    let mut reach: Vec<u64> = (0..m)
+        .map(|i| {
+            (0..m).fold(1 << i, |r, j| {
+                if dna.contains(e[i] as usize, e[j] as usize) {
+                    r | 1 << j
+                } else {
+                    r
                 }
+            })
+        })
+        .collect();
+    for k in 0..m {
+        for i in 0..m {
+            if reach[i] >> k & 1 == 1 {
+                reach[i] |= reach[k];
             }
         }
-        best = Some((count, in_set.clone()));
     }
-    best.map(|b| b.1)
+    let visible = (0..m).fold(0u64, |v, j| if visible[e[j] as usize] { v | 1 << j } else { v });
+    let mut order: Vec<(usize, usize)> = (0..m)
+        .filter(|&i| reach[i] & visible == 0)
+        .map(|i| (i, reach[i].count_ones() as usize))
+        .collect();
+    order.sort_by_key(|&(_, least)| least);
+    order
 }
