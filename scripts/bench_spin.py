@@ -41,21 +41,23 @@ import time
 DEFAULT = ["at.4", "fischer.6", "elevator2.3", "phils.6", "hanoi.3", "frogs.4", "anderson.6"]
 
 
-def run_spin(pm, workdir, expected_states):
+def run_spin(pm, workdir, expected_states, reduce=False, timeout=None):
+    """pan's figures on `pm`; with `reduce`, SPIN's partial-order reduction
+    on (no -DNOREDUCE). `timeout` (seconds) raises subprocess.TimeoutExpired."""
     src = os.path.join(workdir, os.path.basename(pm))
     shutil.copy(pm, src)
     subprocess.run(["spin", "-a", os.path.basename(src)], cwd=workdir, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     t0 = time.time()
-    subprocess.run(["gcc", "-O2", "-DSAFETY", "-DNOREDUCE", "-DMEMLIM=20000", "-o", "pan", "pan.c"],
-                   cwd=workdir, check=True)
+    flags = ["-DSAFETY", "-DMEMLIM=20000"] + ([] if reduce else ["-DNOREDUCE"])
+    subprocess.run(["gcc", "-O2", *flags, "-o", "pan", "pan.c"], cwd=workdir, check=True)
     gcc_s = time.time() - t0
     w = max(10, math.ceil(math.log2(max(expected_states, 1) * 2)))
     depth = 100000
     while True:
         t0 = time.time()
         out = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M", "./pan", f"-m{depth}", "-c0", "-n", "-E",
-                              f"-w{w}"], cwd=workdir, capture_output=True, text=True)
+                              f"-w{w}"], cwd=workdir, capture_output=True, text=True, timeout=timeout)
         wall = time.time() - t0
         text = out.stdout + out.stderr
         if "max search depth too small" in text:

@@ -475,3 +475,47 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
     println!("{checked} reduced property checks");
     assert!(checked > 0);
 }
+
+/// Every reduced DFS path that regenerates a state's successors (the
+/// sequential DFS drops its kept lists past a cap) cuts them as the first
+/// time: with no kept list at all, the search is the same as with them.
+#[test]
+fn a_dfs_that_regenerates_successors_cuts_them_the_same_way() {
+    use harness::engine::{dfs, Budget, DfsOptions, Limits, Nothing, Observer, Reduce, StateStore, Store};
+
+    struct Cutting<'r>(&'r Reducer);
+    impl<S: Store> Observer<S> for Cutting<'_> {
+        fn reducer(&self) -> Option<&dyn Reduce> {
+            Some(self.0)
+        }
+    }
+    fn counts<O: Observer<StateStore>>(model: &dyn NextState, keep_bytes: usize, obs: &mut O) -> [u64; 3] {
+        let budget = Budget::new(&Limits::default(), std::time::Instant::now());
+        let mut store = StateStore::new(model.state_len());
+        let opts = DfsOptions {
+            keep_bytes,
+            ..DfsOptions::new(&budget)
+        };
+        let r = dfs(model, &mut store, &budget, opts, obs);
+        assert_eq!(r.result, Outcome::Complete);
+        [store.len() as u64, r.transitions, r.deadlocks]
+    }
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    for instance in ["lann.2", "brp.2", "phils.3", "bakery.3"] {
+        let m = dve_frontend::load_file(&beem.model_path(instance)).unwrap();
+        let model = build(m.clone(), Backend::Jit).model;
+        // The reduction as the search's hook (the checks' path).
+        let full = counts(model.as_ref(), usize::MAX, &mut Nothing)[0];
+        let kept = counts(
+            model.as_ref(),
+            usize::MAX,
+            &mut Cutting(&Reducer::new(&m, &[], false)),
+        );
+        let regenerated = counts(model.as_ref(), 0, &mut Cutting(&Reducer::new(&m, &[], false)));
+        assert_eq!(regenerated, kept, "{instance}: the hook");
+        assert!(kept[0] < full, "{instance}: not reduced ({full} states)");
+        // The reduction wrapped around the model (the exhaustive path).
+        let fixed = |keep| counts(&Por::fixed(&m, model.as_ref()), keep, &mut Nothing);
+        assert_eq!(fixed(0), fixed(usize::MAX), "{instance}: the wrapped model");
+    }
+}

@@ -36,4 +36,11 @@ pub trait Reduce: Sync {
     /// Cuts `buf`, the successors of `src`, to a subset (in order), or
     /// leaves it whole.
     fn reduce(&self, src: &[u8], buf: &mut SuccBuf, proviso: Proviso<'_>);
+
+    /// [`Reduce::reduce`] on a state it cut before, under the same proviso
+    /// (a DFS frame regenerating its successors): the same cut, whatever a
+    /// reduction that adapts to the states it met would choose by now.
+    fn reduce_again(&self, src: &[u8], buf: &mut SuccBuf, proviso: Proviso<'_>) {
+        self.reduce(src, buf, proviso)
+    }
 }

@@ -620,7 +620,12 @@ pub(super) fn exhaustive_or_check(
         if por {
             // Nothing to check: the reduction that keeps deadlocks, which
             // needs no proviso, on any search.
-            let reduced = Por::new(ir, model);
+            let regenerates = strategy.traversal() == Some(Traversal::Dfs) && threads <= 1;
+            let reduced = if regenerates {
+                Por::fixed(ir, model)
+            } else {
+                Por::new(ir, model)
+            };
             if let Some(why) = reduced.irreducible() {
                 notes.push(format!("--por: not reduced: {why}"));
             }

@@ -90,6 +90,9 @@ const TIMED: u64 = 16;
 pub struct Reducer {
     /// Tells this reducer's cached choices from another's.
     id: u64,
+    /// Whether the choice backs off where it keeps failing
+    /// ([`stubborn::skip`]); else it is a function of the state.
+    adaptive: bool,
     deps: Deps,
     /// Per group, the groups dependent with it that may be co-enabled.
     dna: stubborn::Relation,
@@ -210,6 +213,7 @@ impl Reducer {
         static REDUCERS: AtomicU64 = AtomicU64::new(1);
         Reducer {
             id: REDUCERS.fetch_add(1, Ordering::Relaxed),
+            adaptive: true,
             deps,
             dna,
             err_partners,
@@ -253,7 +257,7 @@ impl Reducer {
 
     /// Cuts `out`, the successors of `src`, to a stubborn set, if the
     /// proviso (when a check needs one) lets it.
-    fn cut(&self, src: &[u8], out: &mut SuccBuf, proviso: Option<Proviso<'_>>) {
+    fn cut(&self, src: &[u8], out: &mut SuccBuf, proviso: Option<Proviso<'_>>, adapt: bool) {
         let nth = self.expanded.fetch_add(1, Ordering::Relaxed);
         if out.len() <= 1 || self.deps.irreducible.is_some() {
             return;
@@ -261,13 +265,13 @@ impl Reducer {
         if self.is_error_state(src) || out.entries().iter().any(|e| e.error) {
             return;
         }
-        if stubborn::skip(self.id) {
+        if adapt && stubborn::skip(self.id) {
             return;
         }
         // The clock is read in one state of TIMED only: reading it costs
         // about what a cached choice does.
         let start = nth.is_multiple_of(TIMED).then(Instant::now);
-        let keep = self.select(src, out);
+        let keep = self.select(src, out, adapt);
         if let Some(start) = start {
             let ns = start.elapsed().as_nanos() as u64 * TIMED;
             self.select_ns.fetch_add(ns, Ordering::Relaxed);
@@ -286,7 +290,7 @@ impl Reducer {
 
     /// Which successors in `out` a stubborn set of `src` keeps, if it
     /// leaves one out.
-    fn select(&self, src: &[u8], out: &SuccBuf) -> Option<Vec<bool>> {
+    fn select(&self, src: &[u8], out: &SuccBuf, adapt: bool) -> Option<Vec<bool>> {
         let mut groups = Vec::with_capacity(out.len());
         for e in out.entries() {
             groups.push(*self.groups_of.get(&(e.label.trans, e.label.partner))? as usize);
@@ -297,14 +301,20 @@ impl Reducer {
             err_partners: &self.err_partners,
             visible: &self.visible,
         };
-        let keep = stubborn::select(self.id, &rel, src, &groups)?;
+        let keep = stubborn::select(self.id, adapt, &rel, src, &groups)?;
         keep.contains(&false).then_some(keep)
     }
 }
 
 impl Reduce for Reducer {
     fn reduce(&self, src: &[u8], buf: &mut SuccBuf, proviso: Proviso<'_>) {
-        self.cut(src, buf, Some(proviso))
+        self.cut(src, buf, Some(proviso), true)
+    }
+
+    /// Without the back-off of [`stubborn::skip`]: the choice itself is a
+    /// function of the state.
+    fn reduce_again(&self, src: &[u8], buf: &mut SuccBuf, proviso: Proviso<'_>) {
+        self.cut(src, buf, Some(proviso), false)
     }
 }
 
@@ -315,7 +325,7 @@ pub type Por<M = Box<dyn NextState>> = Tapped<M, Reducer>;
 
 impl Tap for Reducer {
     fn tap(&self, src: &[u8], out: &mut SuccBuf) {
-        self.cut(src, out, None)
+        self.cut(src, out, None, self.adaptive)
     }
 }
 
@@ -323,6 +333,16 @@ impl<M: Deref<Target: NextState>> Tapped<M, Reducer> {
     /// Wraps `inner`, the successor generator of `model`.
     pub fn new(model: &ir::Model, inner: M) -> Por<M> {
         Por::with_reducer(inner, Reducer::new(model, &[], false))
+    }
+
+    /// [`Por::new`] whose successors are a function of the state, as a
+    /// search that generates a state's successors more than once needs
+    /// (the sequential DFS regenerates them when it drops the kept lists):
+    /// the choice never backs off.
+    pub fn fixed(model: &ir::Model, inner: M) -> Por<M> {
+        let mut reducer = Reducer::new(model, &[], false);
+        reducer.adaptive = false;
+        Por::with_reducer(inner, reducer)
     }
 
     /// `inner` cut by `reducer` without a cycle proviso (which the search

@@ -301,11 +301,14 @@ fn tried(s: &mut Scratch, cut: bool) {
 /// Whether each successor of `src` is kept by a stubborn set, given the
 /// group of each (`enabled`); `None` when every successor must be kept. A
 /// closure that takes in an enabled `visible` group is dropped (so the set
-/// chosen has none).
-pub fn select(owner: u64, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
+/// chosen has none). With `adapt`, the outcome counts for the back-off of
+/// [`skip`].
+pub fn select(owner: u64, adapt: bool, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
     with_scratch(owner, |s| {
         let keep = choose(s, rel, src, enabled);
-        tried(s, keep.as_ref().is_some_and(|k| k.contains(&false)));
+        if adapt {
+            tried(s, keep.as_ref().is_some_and(|k| k.contains(&false)));
+        }
         keep
     })
 }

@@ -247,6 +247,9 @@ pub fn dfs<S: Store, O: Observer<S>>(
     // successors (the stack below it is the same).
     macro_rules! reduce {
         ($id:expr) => {
+            reduce!($id, reduce)
+        };
+        ($id:expr, $how:ident) => {
             if let Some(r) = obs.reducer() {
                 let id: u32 = $id;
                 let st = &*store;
@@ -254,7 +257,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
                     st.find(s, model.fingerprint(s))
                         .is_some_and(|d| d == id || bit(&on_stack, d))
                 };
-                r.reduce(
+                r.$how(
                     st.state(id, &mut scratch),
                     &mut buf,
                     Proviso::NoneOnStack(&mut on),
@@ -410,7 +413,10 @@ pub fn dfs<S: Store, O: Observer<S>>(
         } else {
             if src != buf_owner {
                 model.successors(store.state(src, &mut scratch), &mut buf);
-                reduce!(src);
+                // Cut the first time if fewer than all were kept then.
+                if buf.len() != top.count as usize {
+                    reduce!(src, reduce_again);
+                }
                 fingerprint_buf(model, &*store, &buf, &mut buf_fps, i);
                 buf_owner = src;
             }

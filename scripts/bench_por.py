@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Partial-order reduction over the census: for every instance the census
+(results/census/beem-census.csv) explored to its end, up to --max-states
+states, `dvemc explore INSTANCE --threads 1` and the same with `--por`
+(breadth-first, exact store, deadlocks only: no goal, so no visible
+transition and no proviso), one after the other in one run; beside them,
+where BEEM has a Promela translation with at most --spin-max-states states,
+SPIN's verifier compiled with and without -DNOREDUCE (scripts/bench_spin.py
+says how it is run).
+
+Writes --out (CSV, one row per instance) and --table (markdown: the summary
+the issue asks for, then every instance). A reduced search that loses or
+adds a deadlock state count fails the run: the counts are compared.
+
+Usage: bench_por.py [--beem DIR] [--dvemc PATH] [--census FILE]
+                    [--max-states N] [--spin-max-states N] [--timeout S]
+                    [--out FILE] [--table FILE] [INSTANCE...]
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_spin import run_spin  # noqa: E402
+
+COLUMNS = [
+    "instance", "family", "full_states", "full_transitions", "full_deadlocks", "full_s",
+    "por_states", "por_transitions", "por_deadlocks", "por_s", "states_ratio",
+    "transitions_ratio", "full_share", "select_s", "time_ratio",
+    "spin_full_states", "spin_full_s", "spin_por_states", "spin_por_s", "spin_states_ratio",
+]
+
+
+def explore(dvemc, beem, instance, por, timeout):
+    args = [dvemc, "explore", os.path.join(beem, "dve", instance + ".dve"), "--threads", "1", "--json"]
+    if por:
+        args.append("--por")
+    try:
+        out = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    if out.returncode not in (0, 1):
+        raise SystemExit(f"dvemc failed on {instance}: {out.stderr}")
+    return json.loads(out.stdout)
+
+
+def spin(pm, expected, reduce, timeout):
+    with tempfile.TemporaryDirectory() as wd:
+        try:
+            return run_spin(pm, wd, expected, reduce=reduce, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def summary(rows):
+    done = [r for r in rows if r["por_states"] != ""]
+    ratios = [r["states_ratio"] for r in done]
+    # Times below 50 ms are mostly start-up and noise.
+    timed = [r for r in done if r["full_s"] >= 0.05]
+    reduced2 = [r["time_ratio"] for r in timed if r["states_ratio"] <= 0.5]
+    flat = [r["time_ratio"] for r in timed if r["states_ratio"] >= 0.99]
+    spun = [r for r in done if r["spin_states_ratio"] != ""]
+    lines = [
+        f"- Instances: {len(done)} explored with and without `--por`"
+        + (f" ({len(rows) - len(done)} reduced searches over the time limit)" if len(done) < len(rows) else ""),
+        f"- Reduced/full states: median {statistics.median(ratios):.3f}; at most 0.5 on "
+        f"{sum(x <= 0.5 for x in ratios)}, at most 0.9 on {sum(x <= 0.9 for x in ratios)}, "
+        f"not reduced (at least 0.99) on {sum(x >= 0.99 for x in ratios)}." if ratios else "- No instance.",
+        f"- Time, reduced/full (instances whose full search takes at least 50 ms): geometric mean "
+        f"{geomean(reduced2):.2f} on the {len(reduced2)} reduced at least 2x; "
+        f"{geomean(flat):.2f} (at most {max(flat):.2f}) on the {len(flat)} not reduced."
+        if reduced2 and flat else "- Too few timed instances for the time figures.",
+    ]
+    if spun:
+        sr = [r["spin_states_ratio"] for r in spun]
+        ours = [r["states_ratio"] for r in spun]
+        lines.append(
+            f"- SPIN's reduction on the {len(spun)} Promela translations: median reduced/full "
+            f"{statistics.median(sr):.3f} (dvemc on the same instances: {statistics.median(ours):.3f}); "
+            f"dvemc reduces more on {sum(a < b for a, b in zip(ours, sr))}, less on "
+            f"{sum(a > b for a, b in zip(ours, sr))}.")
+    return lines
+
+
+def fmt(x, digits=3):
+    if x == "" or x is None:
+        return ""
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return str(x)
+
+
+def write_table(path, rows, args):
+    with open(path, "w") as f:
+        f.write("# Partial-order reduction over the census\n\n")
+        f.write(f"Written by `scripts/bench_por.py --max-states {args.max_states} --spin-max-states "
+                f"{args.spin_max_states}` (one thread, breadth-first, exact store, deadlocks only).\n\n")
+        f.write("\n".join(summary(rows)) + "\n\n")
+        f.write("| instance | full states | reduced | ratio | transitions ratio | fully expanded | "
+                "full s | reduced s | time ratio | SPIN full | SPIN reduced | SPIN ratio |\n")
+        f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+        for r in rows:
+            f.write("| " + " | ".join([
+                r["instance"], fmt(r["full_states"]), fmt(r["por_states"]), fmt(r["states_ratio"]),
+                fmt(r["transitions_ratio"]), fmt(r["full_share"], 2), fmt(r["full_s"]), fmt(r["por_s"]),
+                fmt(r["time_ratio"], 2), fmt(r["spin_full_states"]), fmt(r["spin_por_states"]),
+                fmt(r["spin_states_ratio"]),
+            ]) + " |\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--beem", default=os.environ.get("BEEM_DIR", "../shared/beem"))
+    ap.add_argument("--dvemc", default="target/release/dvemc")
+    ap.add_argument("--census", default="results/census/beem-census.csv")
+    ap.add_argument("--max-states", type=int, default=10_000_000)
+    ap.add_argument("--spin-max-states", type=int, default=1_000_000)
+    ap.add_argument("--timeout", type=float, default=1800)
+    ap.add_argument("--out", default="results/por/runs.csv")
+    ap.add_argument("--table", default="results/por/table.md")
+    ap.add_argument("instances", nargs="*")
+    args = ap.parse_args()
+    census = [r for r in csv.DictReader(open(args.census)) if r["result"] == "complete"]
+    picked = [r for r in census if int(r["states"]) <= args.max_states
+              and (not args.instances or r["instance"] in args.instances)]
+    picked.sort(key=lambda r: int(r["states"]))
+    rows = []
+    for c in picked:
+        inst = c["instance"]
+        full = explore(args.dvemc, args.beem, inst, False, args.timeout)
+        if full is None or int(full["states"]) != int(c["states"]):
+            raise SystemExit(f"{inst}: the full search does not give the census's {c['states']} states")
+        por = explore(args.dvemc, args.beem, inst, True, args.timeout)
+        row = dict.fromkeys(COLUMNS, "")
+        row.update(instance=inst, family=c["family"], full_states=full["states"],
+                   full_transitions=full["transitions"], full_deadlocks=full["deadlocks"],
+                   full_s=full["time_s"])
+        if por is not None:
+            if por["deadlocks"] != full["deadlocks"]:
+                raise SystemExit(f"{inst}: {por['deadlocks']} deadlocks reduced, {full['deadlocks']} full")
+            row.update(por_states=por["states"], por_transitions=por["transitions"],
+                       por_deadlocks=por["deadlocks"], por_s=por["time_s"],
+                       states_ratio=por["states"] / full["states"],
+                       transitions_ratio=por["transitions"] / max(full["transitions"], 1),
+                       full_share=por["por_full_share"], select_s=por["por_select_s"],
+                       time_ratio=por["time_s"] / full["time_s"] if full["time_s"] > 0 else "")
+        pm = os.path.join(args.beem, "promela", inst + ".pm")
+        if os.path.exists(pm) and int(c["states"]) <= args.spin_max_states:
+            a = spin(pm, int(c["states"]), False, args.timeout)
+            b = spin(pm, int(c["states"]), True, args.timeout)
+            if a and b and a["states"]:
+                row.update(spin_full_states=a["states"], spin_full_s=a["seconds"],
+                           spin_por_states=b["states"], spin_por_s=b["seconds"],
+                           spin_states_ratio=b["states"] / a["states"])
+        rows.append(row)
+        print(f"{inst}: {row['full_states']} -> {row['por_states']} ({fmt(row['states_ratio'])}), "
+              f"time {fmt(row['time_ratio'], 2)}, SPIN {fmt(row['spin_states_ratio'])}", flush=True)
+        with open(args.out, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS)
+            w.writeheader()
+            w.writerows(rows)
+    write_table(args.table, rows, args)
+    print("\n".join(summary(rows)))
+
+
+if __name__ == "__main__":
+    main()
