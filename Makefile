@@ -11,7 +11,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed verify-por bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed verify-por bench-por bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -84,6 +84,17 @@ verify-distributed:
 POR_MAX_STATES ?= 1000000
 verify-por:
 	DVEMC_POR_MAX_STATES=$(POR_MAX_STATES) $(CARGO) test --release -p harness --test por beem_reduced_searches $(FEATURE_ARGS) -- --nocapture
+
+# Partial-order reduction over the census: every instance it completed up
+# to POR_TABLE_MAX_STATES states with and without --por (one thread, BFS,
+# deadlocks only), and SPIN's verifier with and without its reduction on
+# the Promela translations up to SPIN_MAX_STATES; writes results/por/runs.csv
+# and results/por/table.md. Hours for the default range (--resume goes on).
+# The matrix beem/matrices/por.toml runs the same as `dvemc bench` cells.
+POR_TABLE_MAX_STATES ?= 10000000
+SPIN_MAX_STATES ?= 1000000
+bench-por: build
+	python3 scripts/bench_por.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --max-states $(POR_TABLE_MAX_STATES) --spin-max-states $(SPIN_MAX_STATES) --out results/por/runs.csv --table results/por/table.md
 
 # SPIN's verifier against dvemc (DFS and BFS) on the BEEM instances whose
 # Promela translation has the same state space; needs `apt-get install spin`.

@@ -14,7 +14,7 @@ adds a deadlock state count fails the run: the counts are compared.
 
 Usage: bench_por.py [--beem DIR] [--dvemc PATH] [--census FILE]
                     [--max-states N] [--spin-max-states N] [--timeout S]
-                    [--out FILE] [--table FILE] [INSTANCE...]
+                    [--out FILE] [--table FILE] [--resume] [INSTANCE...]
 """
 import argparse
 import csv
@@ -54,7 +54,8 @@ def spin(pm, expected, reduce, timeout):
     with tempfile.TemporaryDirectory() as wd:
         try:
             return run_spin(pm, wd, expected, reduce=reduce, timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
+            # Over the time limit, or a translation SPIN does not take.
             return None
 
 
@@ -129,6 +130,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=1800)
     ap.add_argument("--out", default="results/por/runs.csv")
     ap.add_argument("--table", default="results/por/table.md")
+    ap.add_argument("--resume", action="store_true", help="keep the rows of --out and run the rest")
     ap.add_argument("instances", nargs="*")
     args = ap.parse_args()
     census = [r for r in csv.DictReader(open(args.census)) if r["result"] == "complete"]
@@ -136,8 +138,17 @@ def main():
               and (not args.instances or r["instance"] in args.instances)]
     picked.sort(key=lambda r: int(r["states"]))
     rows = []
+    if args.resume and os.path.exists(args.out):
+        for r in csv.DictReader(open(args.out)):
+            for k, v in r.items():
+                if v != "" and k not in ("instance", "family"):
+                    r[k] = float(v) if "." in v or "e" in v else int(v)
+            rows.append(r)
+    done = {r["instance"] for r in rows}
     for c in picked:
         inst = c["instance"]
+        if inst in done:
+            continue
         full = explore(args.dvemc, args.beem, inst, False, args.timeout)
         if full is None or int(full["states"]) != int(c["states"]):
             raise SystemExit(f"{inst}: the full search does not give the census's {c['states']} states")
