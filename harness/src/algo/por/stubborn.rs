@@ -461,6 +461,9 @@ fn closure(
                 }
                 if cost < bound {
                     choice = Some((c, cost));
+                    if cost == 0 {
+                        break;
+                    }
                 }
             }
             match choice.filter(|_| !answered) {
