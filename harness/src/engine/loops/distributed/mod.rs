@@ -34,6 +34,8 @@
 //! in the round that stops the search, the one at the lowest level wins
 //! (then the lowest rank).
 
+pub mod checkpoint;
+
 use std::time::Instant;
 
 use dve_frontend::model::{NextState, Succ, SuccBuf};
