@@ -304,9 +304,17 @@ fn a_search_resumed_from_its_ranks_checkpoints_counts_as_one_run() {
             assert_eq!(rank_files(&base, 2), [true, true]);
         }
         // Refused, the files left as they were.
-        let other_store = if store == StoreKind::Exact { StoreKind::Tree } else { StoreKind::Exact };
+        let other_store = if store == StoreKind::Exact {
+            StoreKind::Tree
+        } else {
+            StoreKind::Exact
+        };
         let refusals = [
-            (3, checkpointed(&req, &base, None), "a checkpoint of 2 ranks; this run has 3"),
+            (
+                3,
+                checkpointed(&req, &base, None),
+                "a checkpoint of 2 ranks; this run has 3",
+            ),
             (
                 2,
                 checkpointed(&request(path.clone(), other_store), &base, None),
@@ -334,7 +342,9 @@ fn a_search_resumed_from_its_ranks_checkpoints_counts_as_one_run() {
     let base = dir.join("missing.ckpt");
     on_ranks(2, &checkpointed(&req, &base, Some(50_000))).unwrap();
     std::fs::remove_file(format!("{}.rank1", base.display())).unwrap();
-    let e = on_ranks(2, &checkpointed(&req, &base, None)).map(|_| ()).unwrap_err();
+    let e = on_ranks(2, &checkpointed(&req, &base, None))
+        .map(|_| ())
+        .unwrap_err();
     assert!(e.message.contains("rank1: missing"), "{}", e.message);
 }
 
@@ -523,6 +533,52 @@ mod mpi {
                 })
                 .unwrap_or_else(|| panic!("step {} is not a transition", i + 1));
             state = next.1;
+        }
+    }
+
+    /// A search stopped by its time limit part after part, each part
+    /// writing one checkpoint per rank, ends with the counters of the
+    /// search run at once, in both stores; the last part removes the files.
+    #[test]
+    fn a_search_in_parts_of_a_second_under_mpirun_counts_as_one_run() {
+        let beem = beem();
+        let seq = run(&request(beem.model_path("at.3"), StoreKind::Exact))
+            .unwrap()
+            .record;
+        let want = serde_json::to_value(&seq).unwrap();
+        let dir = std::env::temp_dir().join(format!("dvemc-mpi-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for store in ["exact", "tree"] {
+            let base = dir.join(format!("{store}.ckpt"));
+            let args = [
+                "at.3",
+                "--store",
+                store,
+                "--checkpoint",
+                base.to_str().unwrap(),
+                "--time-limit",
+                "1",
+            ];
+            let mut parts = 0;
+            let got = loop {
+                let out = mpirun(2, &args).output().unwrap();
+                let got = record(&out);
+                if got["result"] == "complete" {
+                    assert_eq!(out.status.code(), Some(0));
+                    break got;
+                }
+                assert_eq!(got["result"], "time_limit", "{store}, part {parts}");
+                assert_eq!(got["checkpoint"]["saved"], true);
+                assert_eq!(rank_files(&base, 2), [true, true]);
+                parts += 1;
+                assert!(parts < 30, "{store}: no end in sight");
+            };
+            assert!(parts > 0, "{store}: never stopped");
+            for k in ["states", "transitions", "deadlocks", "levels", "max_level_states"] {
+                assert_eq!(got[k], want[k], "{store} in {} parts: {k}", parts + 1);
+            }
+            assert_eq!(got["checkpoint"]["resumed_parts"], parts);
+            assert_eq!(rank_files(&base, 2), [false, false]);
         }
     }
 

@@ -13,8 +13,8 @@ use dve_frontend::model::NextState;
 
 use crate::algo::check::{self, CheckOptions, CheckReport};
 use crate::algo::exhaustive::ExploreOptions;
-use crate::engine::comm::Comm;
 use crate::engine::checkpoint::{CheckpointInfo, CheckpointSpec};
+use crate::engine::comm::Comm;
 use crate::engine::loops::distributed::checkpoint::distributed_bfs_checkpointed;
 use crate::engine::loops::distributed::{distributed_bfs, Distributed};
 use crate::engine::loops::parallel::{NoWatch, Watch};
@@ -127,7 +127,12 @@ pub fn explore_checkpointed(
 ) -> anyhow::Result<RunRecord> {
     let start = Instant::now();
     let (budget, max) = rank_budget(comm, &opts.limits, opts.meter.clone());
-    let elapsed = || (crate::engine::process_cpu_seconds(), start.elapsed().as_secs_f64());
+    let elapsed = || {
+        (
+            crate::engine::process_cpu_seconds(),
+            start.elapsed().as_secs_f64(),
+        )
+    };
     let (d, info) = match opts.store {
         StoreKind::Tree => distributed_bfs_checkpointed(
             model,

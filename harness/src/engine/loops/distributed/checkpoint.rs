@@ -244,7 +244,10 @@ pub fn distributed_bfs_checkpointed<S: Saved>(
     let loaded = if dir.is_dir() {
         load::<S>(&spec, comm, model.state_len())
     } else {
-        Err(anyhow::anyhow!("{}: no such directory for the checkpoint", dir.display()))
+        Err(anyhow::anyhow!(
+            "{}: no such directory for the checkpoint",
+            dir.display()
+        ))
     };
     let loaded = agree(comm, loaded)?;
     let held = comm.gather(&[loaded.as_ref().map_or(u64::MAX, |l| l.token)]);
@@ -284,9 +287,14 @@ pub fn distributed_bfs_checkpointed<S: Saved>(
         );
     if consistent {
         let token = u64::from_le_bytes(
-            comm.broadcast(0, checkpoint::digest(format!("{:?}", std::time::SystemTime::now()).as_bytes()).to_le_bytes().to_vec())
-                .try_into()
-                .expect("8 bytes"),
+            comm.broadcast(
+                0,
+                checkpoint::digest(format!("{:?}", std::time::SystemTime::now()).as_bytes())
+                    .to_le_bytes()
+                    .to_vec(),
+            )
+            .try_into()
+            .expect("8 bytes"),
         );
         let (cpu, wall) = elapsed();
         let seconds = (

@@ -252,6 +252,10 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     /// Stores `s` if new (its parent `from`: rank and link); `src` is the
     /// source's id when it is this rank's (self-loops are not back-level
     /// edges). `frontier`: the search structures' bytes, for the budget.
+    /// A rank stopped by its clock or Ctrl-C still stores what the others
+    /// sent in the round that tells them (so that the ranks stop where no
+    /// state is lost: a checkpoint goes on from there); one stopped for
+    /// memory stores nothing more.
     #[inline]
     fn store(
         &mut self,
@@ -261,7 +265,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         src: Option<u32>,
         frontier: usize,
     ) {
-        if self.stop.is_some() {
+        if self.stop == Some(Outcome::MemoryLimit) {
             return;
         }
         match visit(self.store, self.budget, frontier, s, fp) {
@@ -631,7 +635,10 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             ],
             Reduce::Sum,
         );
-        let key = comm.reduce(&[self.found.as_ref().map_or(0, |f| u64::MAX - f.key)], Reduce::Max)[0];
+        let key = comm.reduce(
+            &[self.found.as_ref().map_or(0, |f| u64::MAX - f.key)],
+            Reduce::Max,
+        )[0];
         let max_back = comm.reduce(&[p.max_back], Reduce::Max)[0];
         let first = (W::PARENTS && key > 0).then(|| {
             let (kind, trace) = self.trace(u64::MAX - key);
