@@ -272,7 +272,7 @@ pub fn distributed_bfs_checkpointed<S: Saved>(
         }
         None => (fresh(), None),
     };
-    let mut r = Rank::new(model, comm, &mut store, budget, &NoWatch, Position::default());
+    let mut r = Rank::new(model, comm, &mut store, budget, &NoWatch);
     match pos {
         Some(p) => r.pos = p,
         None => r.start(max_states),

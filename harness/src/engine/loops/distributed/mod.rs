@@ -499,14 +499,14 @@ impl Work {
 }
 
 impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
-    /// This rank at `pos`, its states in `store`.
+    /// This rank, its states in `store`, before the search ([`Self::start`])
+    /// or a checkpoint gives it its position.
     fn new(
         model: &'a dyn NextState,
         comm: &'a dyn Comm,
         store: &'a mut S,
         budget: &'a Budget,
         watch: &'a W,
-        pos: Position,
     ) -> Self {
         let n = comm.size();
         Rank {
@@ -517,7 +517,7 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             watch,
             me: comm.rank(),
             n,
-            pos,
+            pos: Position::default(),
             parents: Vec::new(),
             out: vec![vec![0; HEAD_BYTES]; n],
             stop: None,
@@ -717,7 +717,7 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         store.is_empty(),
         "the distributed BFS needs an empty store (ids are its queue)"
     );
-    let mut r = Rank::new(model, comm, store, budget, watch, Position::default());
+    let mut r = Rank::new(model, comm, store, budget, watch);
     r.start(max_states);
     let (result, violated) = r.search(max_states);
     r.finish(result, violated)
