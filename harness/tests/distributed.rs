@@ -255,6 +255,99 @@ fn the_state_limit_is_global() {
     }
 }
 
+/// `req` writing its checkpoint to `base` (the ranks' files beside it),
+/// stopped after `max` states if some.
+fn checkpointed(req: &Request, base: &std::path::Path, max: Option<u64>) -> Request {
+    Request {
+        params: Params {
+            checkpoint: Some(base.to_path_buf()),
+            ..req.params.clone()
+        },
+        limits: harness::engine::Limits {
+            max_states: max,
+            ..Default::default()
+        },
+        ..req.clone()
+    }
+}
+
+fn rank_files(base: &std::path::Path, ranks: usize) -> Vec<bool> {
+    (0..ranks)
+        .map(|r| PathBuf::from(format!("{}.rank{r}", base.display())).is_file())
+        .collect()
+}
+
+/// A search stopped twice by its state limit, each time writing one
+/// checkpoint per rank, then run to its end from them, has the counters
+/// and the level table of the search run at once, in both stores; the
+/// search that ends removes the files. Another number of ranks, another
+/// store or another model is refused, and so is a set of files of which
+/// one is missing.
+#[test]
+fn a_search_resumed_from_its_ranks_checkpoints_counts_as_one_run() {
+    let beem = beem();
+    let path = beem.model_path("bakery.4");
+    let dir = std::env::temp_dir().join(format!("dvemc-distributed-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for store in [StoreKind::Exact, StoreKind::Tree] {
+        let req = request(path.clone(), store);
+        let (whole, _) = on_ranks(2, &req).unwrap();
+        assert_eq!(whole.core.states, 157_003);
+        let base = dir.join(format!("{store}.ckpt"));
+        for (part, max) in [(0, 50_000), (1, 100_000)] {
+            let (rec, _) = on_ranks(2, &checkpointed(&req, &base, Some(max))).unwrap();
+            assert_eq!(rec.core.result, Outcome::StateLimit, "{store}, part {part}");
+            assert!(rec.core.states > max && rec.core.states < whole.core.states);
+            let info = rec.details.checkpoint.clone().expect("checkpoint figures");
+            assert!(info.saved);
+            assert_eq!(info.resumed_parts, part);
+            assert_eq!(rank_files(&base, 2), [true, true]);
+        }
+        // Refused, the files left as they were.
+        let other_store = if store == StoreKind::Exact {
+            StoreKind::Tree
+        } else {
+            StoreKind::Exact
+        };
+        let refusals = [
+            (
+                3,
+                checkpointed(&req, &base, None),
+                "a checkpoint of 2 ranks; this run has 3",
+            ),
+            (
+                2,
+                checkpointed(&request(path.clone(), other_store), &base, None),
+                &format!("give --store {store}"),
+            ),
+            (
+                2,
+                checkpointed(&request(beem.model_path("peterson.3"), store), &base, None),
+                "another model",
+            ),
+        ];
+        for (ranks, req, says) in &refusals {
+            let e = on_ranks(*ranks, req).map(|_| ()).expect_err(says);
+            assert!(e.message.contains(says), "{}", e.message);
+        }
+        assert_eq!(rank_files(&base, 2), [true, true]);
+        let (rec, _) = on_ranks(2, &checkpointed(&req, &base, None)).unwrap();
+        assert_eq!(counters(&rec), counters(&whole), "{store}: in three parts");
+        let info = rec.details.checkpoint.clone().unwrap();
+        assert_eq!((info.resumed_parts, info.saved), (2, false));
+        assert_eq!(rank_files(&base, 2), [false, false]);
+    }
+    // One rank's file missing.
+    let req = request(path, StoreKind::Exact);
+    let base = dir.join("missing.ckpt");
+    on_ranks(2, &checkpointed(&req, &base, Some(50_000))).unwrap();
+    std::fs::remove_file(format!("{}.rank1", base.display())).unwrap();
+    let e = on_ranks(2, &checkpointed(&req, &base, None))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.message.contains("rank1: missing"), "{}", e.message);
+}
+
 #[test]
 fn what_cannot_run_distributed_is_refused() {
     let beem = beem();
@@ -295,6 +388,20 @@ fn what_cannot_run_distributed_is_refused() {
                 ..base.clone()
             },
             "on one machine",
+        ),
+        (
+            Request {
+                checks: Checks {
+                    deadlock: true,
+                    ..Checks::default()
+                },
+                params: Params {
+                    checkpoint: Some(std::env::temp_dir().join("dvemc-refused.ckpt")),
+                    ..base.params.clone()
+                },
+                ..base.clone()
+            },
+            "writes no checkpoint",
         ),
     ];
     for (req, says) in cases {
@@ -426,6 +533,52 @@ mod mpi {
                 })
                 .unwrap_or_else(|| panic!("step {} is not a transition", i + 1));
             state = next.1;
+        }
+    }
+
+    /// A search stopped by its time limit part after part, each part
+    /// writing one checkpoint per rank, ends with the counters of the
+    /// search run at once, in both stores; the last part removes the files.
+    #[test]
+    fn a_search_in_parts_of_a_second_under_mpirun_counts_as_one_run() {
+        let beem = beem();
+        let seq = run(&request(beem.model_path("at.3"), StoreKind::Exact))
+            .unwrap()
+            .record;
+        let want = serde_json::to_value(&seq).unwrap();
+        let dir = std::env::temp_dir().join(format!("dvemc-mpi-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for store in ["exact", "tree"] {
+            let base = dir.join(format!("{store}.ckpt"));
+            let args = [
+                "at.3",
+                "--store",
+                store,
+                "--checkpoint",
+                base.to_str().unwrap(),
+                "--time-limit",
+                "1",
+            ];
+            let mut parts = 0;
+            let got = loop {
+                let out = mpirun(2, &args).output().unwrap();
+                let got = record(&out);
+                if got["result"] == "complete" {
+                    assert_eq!(out.status.code(), Some(0));
+                    break got;
+                }
+                assert_eq!(got["result"], "time_limit", "{store}, part {parts}");
+                assert_eq!(got["checkpoint"]["saved"], true);
+                assert_eq!(rank_files(&base, 2), [true, true]);
+                parts += 1;
+                assert!(parts < 30, "{store}: no end in sight");
+            };
+            assert!(parts > 0, "{store}: never stopped");
+            for k in ["states", "transitions", "deadlocks", "levels", "max_level_states"] {
+                assert_eq!(got[k], want[k], "{store} in {} parts: {k}", parts + 1);
+            }
+            assert_eq!(got["checkpoint"]["resumed_parts"], parts);
+            assert_eq!(rank_files(&base, 2), [false, false]);
         }
     }
 

@@ -13,7 +13,9 @@ use dve_frontend::model::NextState;
 
 use crate::algo::check::{self, CheckOptions, CheckReport};
 use crate::algo::exhaustive::ExploreOptions;
+use crate::engine::checkpoint::{CheckpointInfo, CheckpointSpec};
 use crate::engine::comm::Comm;
+use crate::engine::loops::distributed::checkpoint::distributed_bfs_checkpointed;
 use crate::engine::loops::distributed::{distributed_bfs, Distributed};
 use crate::engine::loops::parallel::{NoWatch, Watch};
 use crate::engine::store::tree::leaf_order::tree_store_for;
@@ -23,6 +25,22 @@ use crate::output::record::{BfsMetrics, Core, Cost, Details, DistributedMetrics,
 /// The stores a rank can keep its states in.
 pub fn supports(store: StoreKind) -> bool {
     matches!(store, StoreKind::Exact | StoreKind::Tree)
+}
+
+/// This rank's budget under `limits`, and the global state limit (the
+/// budget's would be per rank); only rank 0 publishes progress.
+fn rank_budget(
+    comm: &dyn Comm,
+    limits: &Limits,
+    meter: Option<crate::engine::progress::Meter>,
+) -> (Budget, u64) {
+    let per_rank = Limits {
+        max_states: None,
+        ..*limits
+    };
+    let meter = if comm.rank() == 0 { meter } else { None };
+    let budget = Budget::new(&per_rank, Instant::now()).with_meter(meter);
+    (budget, limits.max_states.unwrap_or(u64::MAX))
 }
 
 /// The search on this rank, in a store of kind `store`, with the global
@@ -35,13 +53,7 @@ fn search<W: Watch>(
     meter: Option<crate::engine::progress::Meter>,
     watch: &W,
 ) -> Distributed<W::Found> {
-    let per_rank = Limits {
-        max_states: None,
-        ..*limits
-    };
-    let meter = if comm.rank() == 0 { meter } else { None };
-    let budget = Budget::new(&per_rank, Instant::now()).with_meter(meter);
-    let max = limits.max_states.unwrap_or(u64::MAX);
+    let (budget, max) = rank_budget(comm, limits, meter);
     match store {
         StoreKind::Tree => distributed_bfs(
             model,
@@ -101,7 +113,58 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions, comm: &dyn Comm) ->
         opts.meter.clone(),
         &NoWatch,
     );
-    let time_s = start.elapsed().as_secs_f64();
+    explore_record(model, opts, &d, None, start.elapsed().as_secs_f64())
+}
+
+/// [`explore`] that goes on from the checkpoint `spec` (every rank's file
+/// of it) and writes it if the search stops before its end
+/// (`engine::loops::distributed::checkpoint`); the rates count every part.
+pub fn explore_checkpointed(
+    model: &dyn NextState,
+    opts: &ExploreOptions,
+    comm: &dyn Comm,
+    spec: &CheckpointSpec,
+) -> anyhow::Result<RunRecord> {
+    let start = Instant::now();
+    let (budget, max) = rank_budget(comm, &opts.limits, opts.meter.clone());
+    let elapsed = || {
+        (
+            crate::engine::process_cpu_seconds(),
+            start.elapsed().as_secs_f64(),
+        )
+    };
+    let (d, info) = match opts.store {
+        StoreKind::Tree => distributed_bfs_checkpointed(
+            model,
+            comm,
+            &budget,
+            max,
+            || tree_store_for(model, &budget),
+            spec,
+            &elapsed,
+        )?,
+        _ => distributed_bfs_checkpointed(
+            model,
+            comm,
+            &budget,
+            max,
+            || StateStore::new(model.state_len()),
+            spec,
+            &elapsed,
+        )?,
+    };
+    let time_s = start.elapsed().as_secs_f64() + info.prior_wall_s;
+    Ok(explore_record(model, opts, &d, Some(info), time_s))
+}
+
+/// The record of an exploring distributed search.
+fn explore_record(
+    model: &dyn NextState,
+    opts: &ExploreOptions,
+    d: &Distributed<()>,
+    checkpoint: Option<CheckpointInfo>,
+    time_s: f64,
+) -> RunRecord {
     let mut rec = RunRecord {
         core: Core {
             model: model.info().name.clone(),
@@ -125,12 +188,13 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions, comm: &dyn Comm) ->
             max_back_level_edge: Some(d.run.max_back_level_edge),
             max_level_states: Some(d.run.levels.iter().map(|l| l.states).max().unwrap_or(0)),
         }),
-        distributed: Some(metrics(&d)),
-        cost: cost(&d),
+        distributed: Some(metrics(d)),
+        cost: cost(d),
         details: Details {
             threads: Some(1),
             rank_figures: Some(d.ranks.clone()),
             level_table: opts.level_table.then(|| d.run.levels.clone()),
+            checkpoint,
             ..Details::default()
         },
         ..RunRecord::default()

@@ -172,22 +172,23 @@ impl Saver {
     }
 
     pub fn u32s(&mut self, v: &[u32]) -> Result<()> {
-        self.u64(v.len() as u64)?;
-        let mut buf = Vec::with_capacity(4 << 14);
-        for c in v.chunks(1 << 14) {
-            buf.clear();
-            for x in c {
-                buf.extend_from_slice(&x.to_le_bytes());
-            }
-            self.raw(&buf)?;
-        }
-        Ok(())
+        self.words(v, |x, buf| buf.extend_from_slice(&x.to_le_bytes()))
     }
 
     pub fn u64s(&mut self, v: &[u64]) -> Result<()> {
+        self.words(v, |x, buf| buf.extend_from_slice(&x.to_le_bytes()))
+    }
+
+    /// A count, then the numbers' bytes, written a block at a time.
+    fn words<T: Copy>(&mut self, v: &[T], put: impl Fn(T, &mut Vec<u8>)) -> Result<()> {
         self.u64(v.len() as u64)?;
-        for &x in v {
-            self.u64(x)?;
+        let mut buf = Vec::with_capacity(std::mem::size_of::<T>() << 14);
+        for c in v.chunks(1 << 14) {
+            buf.clear();
+            for &x in c {
+                put(x, &mut buf);
+            }
+            self.raw(&buf)?;
         }
         Ok(())
     }
@@ -340,27 +341,29 @@ impl Loader {
     }
 
     pub fn u32s(&mut self) -> Result<Vec<u32>> {
-        let n = self.count(4)?;
-        let mut v = Vec::with_capacity(n);
-        crate::engine::store::advise_huge_capacity(&mut v);
-        let mut buf = vec![0u8; 4 << 14];
-        let mut left = n;
-        while left > 0 {
-            let k = left.min(1 << 14);
-            self.raw(&mut buf[..4 * k])?;
-            v.extend(
-                buf[..4 * k]
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
-            );
-            left -= k;
-        }
-        Ok(v)
+        self.words(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
     }
 
     pub fn u64s(&mut self) -> Result<Vec<u64>> {
-        let n = self.count(8)?;
-        (0..n).map(|_| self.u64()).collect()
+        self.words(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+    }
+
+    /// What [`Saver`]'s `words` wrote: numbers of `T`'s size, a block at a
+    /// time.
+    fn words<T>(&mut self, get: impl Fn(&[u8]) -> T) -> Result<Vec<T>> {
+        let size = std::mem::size_of::<T>();
+        let n = self.count(size as u64)?;
+        let mut v = Vec::with_capacity(n);
+        crate::engine::store::advise_huge_capacity(&mut v);
+        let mut buf = vec![0u8; size << 14];
+        let mut left = n;
+        while left > 0 {
+            let k = left.min(1 << 14);
+            self.raw(&mut buf[..size * k])?;
+            v.extend(buf[..size * k].chunks_exact(size).map(&get));
+            left -= k;
+        }
+        Ok(v)
     }
 
     /// Checks that everything was read and the checksum agrees.

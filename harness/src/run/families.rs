@@ -45,12 +45,14 @@ pub(crate) fn exhaustive(
             Some(c) => crate::algo::distributed::explore(model, &opts, &*c.0),
             None => crate::algo::exhaustive::explore(model, &opts),
         },
-        Some(spec) => {
-            crate::algo::exhaustive::explore_checkpointed(model, &opts, spec).map_err(|e| RunError {
-                file: Some(spec.path.display().to_string()),
-                ..RunError::input(format!("{e:#}"))
-            })?
+        Some(spec) => match &req.cluster {
+            Some(c) => crate::algo::distributed::explore_checkpointed(model, &opts, &*c.0, spec),
+            None => crate::algo::exhaustive::explore_checkpointed(model, &opts, spec),
         }
+        .map_err(|e| RunError {
+            file: Some(spec.path.display().to_string()),
+            ..RunError::input(format!("{e:#}"))
+        })?,
     };
     let samples = match (req.params.sample_interval, meter) {
         (Some(_), Some(m)) => serde_json::to_value(m.samples(r.core.states, r.core.transitions)).ok(),
@@ -506,7 +508,7 @@ pub(super) fn exhaustive_or_check(
         || (req.checks.assert && has_asserts);
     let threads = p.threads.unwrap_or(1);
     if req.cluster.is_some() {
-        distributed_refusal(strategy, p, ltl)?;
+        distributed_refusal(strategy, p, ltl, checking)?;
     }
     let por = p.por || p.por_check;
     if por && ltl {
@@ -648,7 +650,7 @@ pub(super) fn exhaustive_or_check(
 }
 
 /// Why a distributed run cannot take these options (`None`: it can).
-fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool) -> Result<(), RunError> {
+fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool, checking: bool) -> Result<(), RunError> {
     let why = if strategy != Strategy::Bfs {
         format!("the distributed search is breadth-first: give --strategy bfs, not {strategy}")
     } else if ltl {
@@ -657,8 +659,8 @@ fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool) -> Result<(), 
         "each rank runs one thread: start more ranks (mpirun -np N) instead of --threads".into()
     } else if let Some(s) = p.store.filter(|&s| !crate::algo::distributed::supports(s)) {
         format!("each rank keeps its states in the exact or the tree store (--store exact or tree), not --store {s}")
-    } else if p.checkpoint.is_some() {
-        "checkpoints are written by the one-machine ctree search only".into()
+    } else if p.checkpoint.is_some() && checking {
+        "a search that checks properties writes no checkpoint: drop --checkpoint, or the checks (--check none, no --goal or --property)".into()
     } else if p.por || p.por_check {
         "partial-order reduction runs on one machine (--por is not distributed)".into()
     } else {

@@ -135,6 +135,9 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     let p = &req.params;
     let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
     options::validate(strategy, &given, p).map_err(RunError::usage)?;
+    if let Some(why) = options::checkpoint_refusal(p).filter(|_| req.cluster.is_none()) {
+        return Err(RunError::usage(why));
+    }
     if let Some(b) = &req.beem {
         if !b.is_dir() {
             return Err(RunError::input(format!(

@@ -279,6 +279,14 @@ pub fn options_of(strategy: Strategy) -> Vec<String> {
 /// Checks the options given (`given`: flags without dashes, as in
 /// [`OPTIONS`]; others are ignored) against the registry, then the
 /// combinations of values. The message names the option and says what
+/// Why a search on one machine cannot write the checkpoint `p` asks for
+/// (`None`: it can, or there is none); a distributed one says its own.
+pub fn checkpoint_refusal(p: &Params) -> Option<String> {
+    (p.checkpoint.is_some() && (p.store != Some(StoreKind::CTree) || p.threads.is_some_and(|t| t > 1))).then(|| {
+        "--checkpoint: the breadth-first search of the ctree store on one thread writes checkpoints (--store ctree), and so does --distributed".into()
+    })
+}
+
 /// would be accepted.
 pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), String> {
     for flag in given {
@@ -407,11 +415,6 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
     if strategy == Strategy::Dfs && p.store == Some(crate::engine::StoreKind::CTree) {
         return Err(
             "--store ctree: its states have no number, so it serves bfs only (its queue holds them); dfs takes --store tree".into(),
-        );
-    }
-    if p.checkpoint.is_some() && (p.store != Some(StoreKind::CTree) || p.threads.is_some_and(|t| t > 1)) {
-        return Err(
-            "--checkpoint: the breadth-first search of the ctree store on one thread writes checkpoints (--store ctree)".into(),
         );
     }
     if let Some(t) = p.threads.filter(|t| *t > 1) {

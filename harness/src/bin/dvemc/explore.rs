@@ -329,7 +329,7 @@ pub struct ExploreArgs {
     /// `cargo build --release --features mpi`.
     #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
     pub distributed: bool,
-    /// Go on from FILE, and write it if the search stops (bfs --store ctree)
+    /// Go on from FILE, and write it if the search stops (ctree, --distributed)
     ///
     /// If FILE exists the search goes on from it; if the search stops for
     /// time, memory or Ctrl-C (result time_limit, memory_limit or
@@ -337,7 +337,8 @@ pub struct ExploreArgs {
     /// run again goes on where it stopped. A search that ends removes it
     /// (one stopped by --max-states leaves it as it was). The record's
     /// `checkpoint` gives the parts and the seconds before this one; rates
-    /// count every part.
+    /// count every part. With --distributed each rank keeps FILE.rankR,
+    /// written after time, Ctrl-C or --max-states (not memory).
     #[arg(long, value_name = "FILE", help_heading = heading::STORE)]
     pub checkpoint: Option<PathBuf>,
 

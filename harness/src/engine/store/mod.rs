@@ -33,6 +33,7 @@
 pub mod bitstate;
 pub mod compact;
 pub mod recent_states;
+pub mod saved;
 pub mod shared;
 pub mod tree;
 

@@ -34,6 +34,8 @@
 //! in the round that stops the search, the one at the lowest level wins
 //! (then the lowest rank).
 
+pub mod checkpoint;
+
 use std::time::Instant;
 
 use dve_frontend::model::{NextState, Succ, SuccBuf};
@@ -157,18 +159,10 @@ struct Work {
     scratch: Vec<u8>,
 }
 
-/// One rank's side of the search.
-struct Rank<'a, S: Store, W: Watch> {
-    model: &'a dyn NextState,
-    comm: &'a dyn Comm,
-    store: &'a mut S,
-    budget: &'a Budget,
-    watch: &'a W,
-    me: usize,
-    n: usize,
-    /// Per stored state: the parent's rank and the link to it.
-    parents: Vec<(u32, [u8; PARENT_BYTES])>,
-    out: Vec<Vec<u8>>,
+/// Where a rank's search is, besides its store: everything a checkpoint
+/// holds of it ([`checkpoint`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Position {
     depth: u64,
     level_starts: Vec<u32>,
     next: usize,
@@ -182,11 +176,32 @@ struct Rank<'a, S: Store, W: Watch> {
     deadlocks: u64,
     errors: u64,
     max_back: u64,
+    figures: RankFigures,
+    frontier_peak: usize,
+    /// Exchanges so far (all levels).
+    rounds: u64,
+    /// The next round is the first of level `depth`.
+    level_begins: bool,
+    /// The levels every rank knows of.
+    levels: Vec<LevelStats>,
+}
+
+/// One rank's side of the search.
+struct Rank<'a, S: Store, W: Watch> {
+    model: &'a dyn NextState,
+    comm: &'a dyn Comm,
+    store: &'a mut S,
+    budget: &'a Budget,
+    watch: &'a W,
+    me: usize,
+    n: usize,
+    pos: Position,
+    /// Per stored state: the parent's rank and the link to it.
+    parents: Vec<(u32, [u8; PARENT_BYTES])>,
+    out: Vec<Vec<u8>>,
     stop: Option<Outcome>,
     found: Option<Found>,
     violations: u64,
-    figures: RankFigures,
-    frontier_peak: usize,
 }
 
 fn stop_code(o: Option<Outcome>) -> u64 {
@@ -237,6 +252,10 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     /// Stores `s` if new (its parent `from`: rank and link); `src` is the
     /// source's id when it is this rank's (self-loops are not back-level
     /// edges). `frontier`: the search structures' bytes, for the budget.
+    /// A rank stopped by its clock or Ctrl-C still stores what the others
+    /// sent in the round that tells them (so that the ranks stop where no
+    /// state is lost: a checkpoint goes on from there); one stopped for
+    /// memory stores nothing more.
     #[inline]
     fn store(
         &mut self,
@@ -246,7 +265,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         src: Option<u32>,
         frontier: usize,
     ) {
-        if self.stop.is_some() {
+        if self.stop == Some(Outcome::MemoryLimit) {
             return;
         }
         match visit(self.store, self.budget, frontier, s, fp) {
@@ -255,16 +274,16 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                     self.parents.push(from);
                 }
                 if self.watch.state(s).is_some() {
-                    self.violation(STATE, id, self.depth + 1, None);
+                    self.violation(STATE, id, self.pos.depth + 1, None);
                 }
             }
             Ok(Insert::Seen(id)) => {
-                if (id as usize) < self.level_end && Some(id) != src {
-                    self.level_back += 1;
-                    let level_start = *self.level_starts.last().expect("a level");
+                if (id as usize) < self.pos.level_end && Some(id) != src {
+                    self.pos.level_back += 1;
+                    let level_start = *self.pos.level_starts.last().expect("a level");
                     if id < level_start {
-                        let target = self.level_starts.partition_point(|&s| s <= id) - 1;
-                        self.max_back = self.max_back.max(self.depth - target as u64);
+                        let target = self.pos.level_starts.partition_point(|&s| s <= id) - 1;
+                        self.pos.max_back = self.pos.max_back.max(self.pos.depth - target as u64);
                     }
                 }
             }
@@ -300,12 +319,12 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         for (b, src) in (lo..hi).enumerate() {
             let (buf, src) = (&w.bufs[b], src as u32);
             let k = buf.len();
-            self.transitions += k as u64;
-            self.level_edges += k as u64;
+            self.pos.transitions += k as u64;
+            self.pos.level_edges += k as u64;
             if k == 0 {
-                self.deadlocks += 1;
+                self.pos.deadlocks += 1;
                 if self.watch.deadlock().is_some() {
-                    self.violation(DEADLOCK, src, self.depth, None);
+                    self.violation(DEADLOCK, src, self.pos.depth, None);
                 }
             }
             for i in 0..k {
@@ -313,9 +332,9 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 let fp = w.fps[f];
                 f += 1;
                 if e.error {
-                    self.errors += 1;
+                    self.pos.errors += 1;
                     if self.watch.error().is_some() {
-                        self.violation(ERROR, src, self.depth + 1, Some((e, s)));
+                        self.violation(ERROR, src, self.pos.depth + 1, Some((e, s)));
                     }
                 }
                 let link = parent_link(src, e);
@@ -361,16 +380,16 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
 
     /// This rank's header for the round (see [`Heads`]).
     fn header(&self) -> [u64; HEAD] {
-        let level_start = *self.level_starts.last().expect("a level") as usize;
+        let level_start = *self.pos.level_starts.last().expect("a level") as usize;
         [
-            (self.next < self.level_end && !self.halted()) as u64,
+            (self.pos.next < self.pos.level_end && !self.halted()) as u64,
             stop_code(self.stop),
             self.found.as_ref().map_or(0, |f| u64::MAX - f.key),
             self.store.len() as u64,
-            self.transitions,
-            (self.level_end - level_start) as u64,
-            self.prev_edges,
-            self.prev_back,
+            self.pos.transitions,
+            (self.pos.level_end - level_start) as u64,
+            self.pos.prev_edges,
+            self.pos.prev_back,
         ]
     }
 
@@ -379,14 +398,14 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     /// headers combined.
     fn round(&mut self, w: &mut Work) -> Heads {
         let mut bytes = 0;
-        while self.next < self.level_end && !self.halted() && bytes < ROUND_BYTES {
+        while self.pos.next < self.pos.level_end && !self.halted() && bytes < ROUND_BYTES {
             let before: usize = self.out.iter().map(Vec::len).sum();
-            let hi = self.level_end.min(self.next + BATCH);
-            self.expand(self.next, hi, w);
+            let hi = self.pos.level_end.min(self.pos.next + BATCH);
+            self.expand(self.pos.next, hi, w);
             bytes += self.out.iter().map(Vec::len).sum::<usize>() - before;
-            self.next = hi;
+            self.pos.next = hi;
         }
-        self.frontier_peak = self.frontier_peak.max(self.frontier_bytes());
+        self.pos.frontier_peak = self.pos.frontier_peak.max(self.frontier_bytes());
         let head = self.header();
         let mut heads = Heads::of(&head);
         for (d, v) in self.out.iter_mut().enumerate() {
@@ -394,13 +413,13 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 for (i, x) in head.iter().enumerate() {
                     v[i * 8..i * 8 + 8].copy_from_slice(&x.to_le_bytes());
                 }
-                self.figures.messages_sent += 1;
-                self.figures.bytes_sent += v.len() as u64;
+                self.pos.figures.messages_sent += 1;
+                self.pos.figures.bytes_sent += v.len() as u64;
             }
         }
         let t = Instant::now();
         let inbox = self.comm.exchange(&self.out);
-        self.figures.wait_s += t.elapsed().as_secs_f64();
+        self.pos.figures.wait_s += t.elapsed().as_secs_f64();
         for v in &mut self.out {
             v.clear();
             v.resize(HEAD_BYTES, 0);
@@ -469,6 +488,219 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     }
 }
 
+impl Work {
+    fn new(model: &dyn NextState) -> Work {
+        Work {
+            bufs: (0..BATCH).map(|_| SuccBuf::new(model.state_len())).collect(),
+            fps: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+}
+
+impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
+    /// This rank, its states in `store`, before the search ([`Self::start`])
+    /// or a checkpoint gives it its position.
+    fn new(
+        model: &'a dyn NextState,
+        comm: &'a dyn Comm,
+        store: &'a mut S,
+        budget: &'a Budget,
+        watch: &'a W,
+    ) -> Self {
+        let n = comm.size();
+        Rank {
+            model,
+            comm,
+            store,
+            budget,
+            watch,
+            me: comm.rank(),
+            n,
+            pos: Position::default(),
+            parents: Vec::new(),
+            out: vec![vec![0; HEAD_BYTES]; n],
+            stop: None,
+            found: None,
+            violations: 0,
+        }
+    }
+
+    /// The search's start: the initial state stored by its owner, the
+    /// first level about to begin.
+    fn start(&mut self, max_states: u64) {
+        self.pos = Position {
+            level_starts: vec![0],
+            figures: RankFigures {
+                rank: self.me as u64,
+                ..RankFigures::default()
+            },
+            level_begins: true,
+            ..Position::default()
+        };
+        let init = self.model.initial_vec();
+        let fp = self.model.fingerprint(&init);
+        if max_states == 0 {
+            self.stop = Some(Outcome::StateLimit);
+        } else if owner(fp, self.n) == self.me {
+            let root = parent_link(
+                0,
+                Succ {
+                    label: dve_frontend::model::Label::local(ROOT),
+                    error: false,
+                },
+            );
+            self.store(&init, fp, (ROOT, root), None, 0);
+            if let Some(f) = &mut self.found {
+                // The initial state itself violates: level 0.
+                f.key = self.me as u64;
+            }
+        }
+        self.pos.level_end = self.store.len();
+    }
+
+    /// Rounds until the search ends, a budget stops it (its outcome) or a
+    /// violation does (`true`).
+    fn search(&mut self, max_states: u64) -> (Outcome, bool) {
+        let mut work = Work::new(self.model);
+        loop {
+            let h = self.round(&mut work);
+            self.pos.rounds += 1;
+            // Only rank 0's budget publishes to the progress line.
+            let _ = self.budget.poll_with(h.states, h.transitions, self.pos.depth);
+            let p = &mut self.pos;
+            if p.level_begins {
+                // The level before is done everywhere: its edges are known,
+                // and this level's states.
+                p.level_begins = false;
+                if let Some(l) = p.levels.last_mut() {
+                    l.edges = h.prev_edges;
+                    l.back_level_edges = h.prev_back;
+                }
+                if h.level_states > 0 {
+                    p.levels.push(LevelStats {
+                        level: p.depth as u32,
+                        states: h.level_states,
+                        ..LevelStats::default()
+                    });
+                } else if max_states > 0 {
+                    // No state left: the search is complete, whatever a
+                    // rank's clock said meanwhile.
+                    return (Outcome::Complete, false);
+                }
+            }
+            if h.stop > 0 {
+                return (outcome_of(h.stop), false);
+            }
+            if h.key > 0 && !self.watch.all() {
+                return (Outcome::Complete, true);
+            }
+            if h.states > max_states {
+                return (Outcome::StateLimit, false);
+            }
+            if h.left {
+                continue;
+            }
+            // Every rank sent its last batch of the level in this round.
+            p.prev_edges = std::mem::take(&mut p.level_edges);
+            p.prev_back = std::mem::take(&mut p.level_back);
+            p.depth += 1;
+            p.level_starts.push(p.level_end as u32);
+            p.level_end = self.store.len();
+            p.level_begins = true;
+        }
+    }
+
+    /// Every rank's figures of the search that ended with `result`
+    /// (`violated`: by a violation).
+    fn finish(mut self, result: Outcome, violated: bool) -> Distributed<W::Found> {
+        let (comm, watch) = (self.comm, self.watch);
+        let mut levels = std::mem::take(&mut self.pos.levels);
+        if result != Outcome::Complete || violated {
+            // The level was cut short: its edges so far.
+            let sums = comm.reduce(&[self.pos.level_edges, self.pos.level_back], Reduce::Sum);
+            if let Some(level) = levels.last_mut().filter(|l| l.level as u64 == self.pos.depth) {
+                level.edges = sums[0];
+                level.back_level_edges = sums[1];
+            }
+        }
+        let p = &self.pos;
+        let sums = comm.reduce(
+            &[
+                p.transitions,
+                p.deadlocks,
+                p.errors,
+                self.violations,
+                self.store.len() as u64,
+            ],
+            Reduce::Sum,
+        );
+        let key = comm.reduce(
+            &[self.found.as_ref().map_or(0, |f| u64::MAX - f.key)],
+            Reduce::Max,
+        )[0];
+        let max_back = comm.reduce(&[p.max_back], Reduce::Max)[0];
+        let first = (W::PARENTS && key > 0).then(|| {
+            let (kind, trace) = self.trace(u64::MAX - key);
+            let last = trace.state(trace.steps.len()).to_vec();
+            let found = match kind {
+                STATE => watch.state(&last),
+                DEADLOCK => watch.deadlock(),
+                _ => watch.error(),
+            };
+            (found.expect("the watch finds the violation again"), trace)
+        });
+        let mut f = self.pos.figures;
+        f.states = self.store.len() as u64;
+        f.store_bytes = self.store.bytes_used() as u64;
+        f.frontier_bytes = self.pos.frontier_peak as u64;
+        f.peak_rss_bytes = crate::engine::peak_rss_bytes();
+        let mine = [
+            f.rank,
+            f.states,
+            f.store_bytes,
+            f.frontier_bytes,
+            f.peak_rss_bytes,
+            f.messages_sent,
+            f.bytes_sent,
+            (f.wait_s * 1e9) as u64,
+        ];
+        let ranks: Vec<RankFigures> = comm
+            .gather(&mine)
+            .chunks_exact(mine.len())
+            .map(|f| RankFigures {
+                rank: f[0],
+                states: f[1],
+                store_bytes: f[2],
+                frontier_bytes: f[3],
+                peak_rss_bytes: f[4],
+                messages_sent: f[5],
+                bytes_sent: f[6],
+                wait_s: f[7] as f64 / 1e9,
+            })
+            .collect();
+        let run = ParallelRun {
+            result,
+            states: sums[4],
+            transitions: sums[0],
+            deadlocks: sums[1],
+            error_transitions: sums[2],
+            back_level_edges: levels.iter().map(|l| l.back_level_edges).sum(),
+            max_back_level_edge: max_back,
+            levels,
+            store_bytes: ranks.iter().map(|r| r.store_bytes).sum(),
+            frontier_bytes: ranks.iter().map(|r| r.frontier_bytes).sum(),
+        };
+        Distributed {
+            run,
+            rounds: self.pos.rounds,
+            ranks,
+            violations: sums[3],
+            first,
+        }
+    }
+}
+
 /// Breadth-first search of `model` over the ranks of `comm`, this rank's
 /// states in the empty `store`; see the module documentation. `budget`
 /// must have no state limit (it would be per rank): `max_states` is the
@@ -485,190 +717,8 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         store.is_empty(),
         "the distributed BFS needs an empty store (ids are its queue)"
     );
-    let (me, n) = (comm.rank(), comm.size());
-    let mut r = Rank {
-        model,
-        comm,
-        store,
-        budget,
-        watch,
-        me,
-        n,
-        parents: Vec::new(),
-        out: vec![vec![0; HEAD_BYTES]; n],
-        depth: 0,
-        level_starts: vec![0],
-        next: 0,
-        level_end: 0,
-        level_edges: 0,
-        level_back: 0,
-        prev_edges: 0,
-        prev_back: 0,
-        transitions: 0,
-        deadlocks: 0,
-        errors: 0,
-        max_back: 0,
-        stop: None,
-        found: None,
-        violations: 0,
-        figures: RankFigures {
-            rank: me as u64,
-            ..RankFigures::default()
-        },
-        frontier_peak: 0,
-    };
-    let init = model.initial_vec();
-    let fp = model.fingerprint(&init);
-    if max_states == 0 {
-        r.stop = Some(Outcome::StateLimit);
-    } else if owner(fp, n) == me {
-        let root = parent_link(
-            0,
-            Succ {
-                label: dve_frontend::model::Label::local(ROOT),
-                error: false,
-            },
-        );
-        r.store(&init, fp, (ROOT, root), None, 0);
-        if let Some(f) = &mut r.found {
-            // The initial state itself violates: level 0.
-            f.key = me as u64;
-        }
-    }
-    r.level_end = r.store.len();
-    let mut levels: Vec<LevelStats> = Vec::new();
-    let mut result = Outcome::Complete;
-    let mut rounds = 0;
-    let mut work = Work {
-        bufs: (0..BATCH).map(|_| SuccBuf::new(model.state_len())).collect(),
-        fps: Vec::new(),
-        scratch: Vec::new(),
-    };
-    let mut violated = false;
-    let mut level_begins = true;
-    loop {
-        let h = r.round(&mut work);
-        rounds += 1;
-        // Only rank 0's budget publishes to the progress line.
-        let _ = budget.poll_with(h.states, h.transitions, r.depth);
-        if level_begins {
-            // The level before is done everywhere: its edges are known,
-            // and this level's states.
-            level_begins = false;
-            if let Some(l) = levels.last_mut() {
-                l.edges = h.prev_edges;
-                l.back_level_edges = h.prev_back;
-            }
-            if h.level_states > 0 {
-                levels.push(LevelStats {
-                    level: r.depth as u32,
-                    states: h.level_states,
-                    ..LevelStats::default()
-                });
-            } else if max_states > 0 {
-                // No state left: the search is complete, whatever a rank's
-                // clock said meanwhile.
-                break;
-            }
-        }
-        if h.stop > 0 {
-            result = outcome_of(h.stop);
-            break;
-        }
-        if h.key > 0 && !watch.all() {
-            violated = true;
-            break;
-        }
-        if h.states > max_states {
-            result = Outcome::StateLimit;
-            break;
-        }
-        if h.left {
-            continue;
-        }
-        // Every rank sent its last batch of the level in this round.
-        r.prev_edges = std::mem::take(&mut r.level_edges);
-        r.prev_back = std::mem::take(&mut r.level_back);
-        r.depth += 1;
-        r.level_starts.push(r.level_end as u32);
-        r.level_end = r.store.len();
-        level_begins = true;
-    }
-    if result != Outcome::Complete || violated {
-        // The level was cut short: its edges so far.
-        let sums = comm.reduce(&[r.level_edges, r.level_back], Reduce::Sum);
-        if let Some(level) = levels.last_mut().filter(|l| l.level as u64 == r.depth) {
-            level.edges = sums[0];
-            level.back_level_edges = sums[1];
-        }
-    }
-    let sums = comm.reduce(
-        &[
-            r.transitions,
-            r.deadlocks,
-            r.errors,
-            r.violations,
-            r.store.len() as u64,
-        ],
-        Reduce::Sum,
-    );
-    let key = comm.reduce(&[r.found.as_ref().map_or(0, |f| u64::MAX - f.key)], Reduce::Max)[0];
-    let max_back = comm.reduce(&[r.max_back], Reduce::Max)[0];
-    let first = (W::PARENTS && key > 0).then(|| {
-        let (kind, trace) = r.trace(u64::MAX - key);
-        let last = trace.state(trace.steps.len()).to_vec();
-        let found = match kind {
-            STATE => watch.state(&last),
-            DEADLOCK => watch.deadlock(),
-            _ => watch.error(),
-        };
-        (found.expect("the watch finds the violation again"), trace)
-    });
-    r.figures.states = r.store.len() as u64;
-    r.figures.store_bytes = r.store.bytes_used() as u64;
-    r.figures.frontier_bytes = r.frontier_peak as u64;
-    r.figures.peak_rss_bytes = crate::engine::peak_rss_bytes();
-    let mine = [
-        r.figures.rank,
-        r.figures.states,
-        r.figures.store_bytes,
-        r.figures.frontier_bytes,
-        r.figures.peak_rss_bytes,
-        r.figures.messages_sent,
-        r.figures.bytes_sent,
-        (r.figures.wait_s * 1e9) as u64,
-    ];
-    let ranks: Vec<RankFigures> = comm
-        .gather(&mine)
-        .chunks_exact(mine.len())
-        .map(|f| RankFigures {
-            rank: f[0],
-            states: f[1],
-            store_bytes: f[2],
-            frontier_bytes: f[3],
-            peak_rss_bytes: f[4],
-            messages_sent: f[5],
-            bytes_sent: f[6],
-            wait_s: f[7] as f64 / 1e9,
-        })
-        .collect();
-    let run = ParallelRun {
-        result,
-        states: sums[4],
-        transitions: sums[0],
-        deadlocks: sums[1],
-        error_transitions: sums[2],
-        back_level_edges: levels.iter().map(|l| l.back_level_edges).sum(),
-        max_back_level_edge: max_back,
-        levels,
-        store_bytes: ranks.iter().map(|r| r.store_bytes).sum(),
-        frontier_bytes: ranks.iter().map(|r| r.frontier_bytes).sum(),
-    };
-    Distributed {
-        run,
-        rounds,
-        ranks,
-        violations: sums[3],
-        first,
-    }
+    let mut r = Rank::new(model, comm, store, budget, watch);
+    r.start(max_states);
+    let (result, violated) = r.search(max_states);
+    r.finish(result, violated)
 }
