@@ -56,10 +56,9 @@ def run_spin(pm, workdir, expected_states):
     return pan
 
 
-def run_pan(workdir, args, prefix=()):
-    """Runs ./pan in WORKDIR with ARGS (after PREFIX, e.g. nice), -m raised
-    until no run reports "max search depth too small"; its counters."""
-    depth = 100000
+def run_pan(workdir, args, prefix=(), depth=100000):
+    """Runs ./pan in WORKDIR with ARGS (after PREFIX, e.g. nice), -m DEPTH
+    raised until no run reports "max search depth too small"; its counters."""
     while True:
         t0 = time.time()
         out = subprocess.run([*prefix, "/usr/bin/time", "-f", "MAXRSS %M", "./pan", f"-m{depth}", *args],
