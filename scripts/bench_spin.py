@@ -65,7 +65,8 @@ def run_pan(workdir, args, prefix=(), depth=100000):
                              cwd=workdir, capture_output=True, text=True)
         wall = time.time() - t0
         text = out.stdout + out.stderr
-        if "max search depth too small" in text:
+        # (124: stopped by a `timeout` in PREFIX, not run again.)
+        if "max search depth too small" in text and out.returncode != 124:
             depth *= 4
             continue
         break

@@ -32,7 +32,9 @@ the automaton results/ltl/sizes.md compares. The property maps when
 pan (in a fresh directory per property):
     spin -a M.pm; gcc -O2 -DNOREDUCE -DMEMLIM=4000 -o pan pan.c
     nice -n 5 ./pan -a -n -m<depth> -w<log2 of the table size>
-with -m raised until no run reports "max search depth too small".
+with -m raised until no run reports "max search depth too small", each
+run stopped after --pan-budget seconds (300; the verdict is then
+time_limit: some translations have many more states than the DVE model).
 dvemc: `explore INSTANCE --ltl FORMULA --threads 1 --backend jit --json`.
 pan's "states, stored" counts each product state once, as dvemc's `states`
 does; its transitions are those of both searches of the nested DFS (the
@@ -48,7 +50,7 @@ fewer than --min-agree properties agree (the rows are written first).
 
 Usage: ltl_spin.py [--beem DIR] [--dvemc PATH] [--max-states N]
                    [--out CSV] [--md FILE] [--map-only] [--min-agree N]
-                   [INSTANCE...]
+                   [--pan-budget SECONDS] [INSTANCE...]
   INSTANCE...   only these instances' properties (default: every one)
   --map-only    map the atoms and run `spin -a` only (no searches)
 """
@@ -208,18 +210,21 @@ def claim_model(dvemc, beem, row, workdir):
     return defines
 
 
-def run_spin_ltl(workdir, table_states):
+def run_spin_ltl(workdir, table_states, budget):
     subprocess.run(["gcc", "-O2", "-DNOREDUCE", "-DMEMLIM=4000", "-o", "pan", "pan.c"],
                    cwd=workdir, check=True, capture_output=True)
     # The nested DFS stores a state once per search: room for both.
     w = min(26, max(16, math.ceil(math.log2(max(table_states, 1) * 4))))
     # A nested DFS goes as deep as the states of both searches at most.
-    pan = run_pan(workdir, ["-a", "-n", f"-w{w}"], prefix=("nice", "-n", "5"),
+    pan = run_pan(workdir, ["-a", "-n", f"-w{w}"], prefix=("timeout", str(budget), "nice", "-n", "5"),
                   depth=max(100000, 2 * table_states))
     text = pan["output"]
     errors = re.search(r"errors: (\d+)", text)
-    if "reached -DMEMLIM bound" in text or not errors:
-        pan["verdict"] = "incomplete"
+    if "reached -DMEMLIM bound" in text:
+        pan["verdict"] = "memory_limit"
+    elif not errors:
+        pan["verdict"] = "time_limit"
+        pan["seconds"] = budget
     else:
         pan["verdict"] = "violated" if int(errors.group(1)) else "holds"
     found = re.search(r"pan:\d+: (.*?) \(at depth", text)
@@ -269,7 +274,7 @@ def check(a, row, wd):
     if a.map_only:
         return out
     d = run_dvemc(a.dvemc, a.beem, row["instance"], row["formula"])
-    s = run_spin_ltl(wd, max(d["states"], row["beem_states"]))
+    s = run_spin_ltl(wd, max(d["states"], row["beem_states"]), a.pan_budget)
     out.update({
         "dvemc_verdict": d["verdict"] if d["result"] == "complete" else d["result"],
         "pan_verdict": s["verdict"], "pan_violation": s["violation"],
@@ -285,8 +290,11 @@ def check(a, row, wd):
     out["dvemc_error_transitions"] = d["error_transitions"]
     out["dvemc_lasso_errs"] = "yes" if any(s["error"] for s in lasso.get("stem", []) + lasso.get("cycle", [])) else ""
     verdicts = {out["dvemc_verdict"], out["pan_verdict"], out["beem"]}
-    out["agree"] = "yes" if len(verdicts) == 1 else "NO"
-    if out["agree"] != "yes" and out["dvemc_lasso_errs"]:
+    if not verdicts <= {"holds", "violated"}:
+        out["agree"] = "incomplete"
+    else:
+        out["agree"] = "yes" if len(verdicts) == 1 else "NO"
+    if out["agree"] == "NO" and out["dvemc_lasso_errs"]:
         out["cause"] = ERROR_STATE
     return out
 
@@ -322,12 +330,15 @@ def summary(rows, max_states):
     lines += [f"  {n} do not map: {reason}" for reason, n in sorted(reasons.items(), key=lambda x: -x[1])]
     checked = [r for r in rows if "agree" in r]
     if checked:
-        agree = sum(r["agree"] == "yes" for r in checked)
-        lines.append(f"Verdicts: {agree} of {len(checked)} checked agree (dvemc, pan, BEEM's answer).")
+        done = [r for r in checked if r["agree"] != "incomplete"]
+        agree = sum(r["agree"] == "yes" for r in done)
+        lines.append(f"Verdicts: {agree} of the {len(done)} properties both searched to a verdict agree "
+                     f"(dvemc, pan, BEEM's answer); {len(checked) - len(done)} searches did not complete.")
         for r in checked:
             if r["agree"] != "yes":
                 lines.append(f"  {r['instance']} #{r['prop']}: BEEM {r['beem']}, dvemc {r['dvemc_verdict']}, "
-                             f"pan {r['pan_verdict']}: {r.get('cause') or 'cause unknown'}")
+                             f"pan {r['pan_verdict']}"
+                             + ("" if r["agree"] == "incomplete" else f": {r.get('cause') or 'cause unknown'}"))
     timed = [r for r in checked if r["agree"] == "yes" and r["dvemc_states_per_s"] and r["pan_states_per_s"]
              and min(r["dvemc_states"], r["pan_states"]) >= SPEED_MIN_STATES]
     if timed:
@@ -357,6 +368,9 @@ def csv_rows(f, rows):
     w.writerows(rows)
 
 
+MARK = {"yes": "", "incomplete": "INCOMPLETE", "NO": "DISAGREE"}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--beem", default=os.environ.get("BEEM_DIR", "../shared/beem"))
@@ -366,6 +380,7 @@ def main():
     ap.add_argument("--md", default="results/ltl/spin-pan.md")
     ap.add_argument("--map-only", action="store_true")
     ap.add_argument("--min-agree", type=int, default=0)
+    ap.add_argument("--pan-budget", type=int, default=300, help="seconds for one pan search")
     ap.add_argument("instances", nargs="*")
     a = ap.parse_args()
     for tool in ("spin", "gcc"):
@@ -380,7 +395,7 @@ def main():
         if "agree" in r:
             print(f"{name:<24} BEEM {r['beem']:<8} dvemc {r['dvemc_verdict']:<8} pan {r['pan_verdict']:<8} "
                   f"states {r['dvemc_states']} / {r['pan_states']}  states/s {r['dvemc_states_per_s']} / "
-                  f"{r['pan_states_per_s']}  {'' if r['agree'] == 'yes' else 'DISAGREE'}", flush=True)
+                  f"{r['pan_states_per_s']}  {MARK[r['agree']]}", flush=True)
         else:
             print(f"{name:<24} {'maps' if r['mapped'] == 'yes' else 'does not map: ' + r['reason']}", flush=True)
     lines = summary(rows, a.max_states)
@@ -393,7 +408,7 @@ def main():
     print(f"report: {a.out}, {a.md}")
     checked = [r for r in rows if "agree" in r]
     agree = sum(r["agree"] == "yes" for r in checked)
-    unexplained = sum(r["agree"] != "yes" and not r.get("cause") for r in checked)
+    unexplained = sum(r["agree"] == "NO" and not r.get("cause") for r in checked)
     if unexplained or agree < a.min_agree:
         sys.exit(f"ltl_spin: {unexplained} verdicts differ for no known cause; {agree} agree "
                  f"(at least {a.min_agree} wanted)")
