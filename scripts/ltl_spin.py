@@ -29,8 +29,9 @@ model: `spin -f` rather than an inline `ltl` block, so that pan checks
 the automaton results/ltl/sizes.md compares. The property maps when
 `spin -a` accepts the model with the claim.
 
-pan (in a fresh directory per property):
-    spin -a M.pm; gcc -O2 -DNOREDUCE -DMEMLIM=4000 -o pan pan.c
+pan (in a fresh directory per property; -o1: without SPIN's dead-variable
+resets, so that a faithful translation has the DVE model's states):
+    spin -o1 -a M.pm; gcc -O2 -DNOREDUCE -DMEMLIM=4000 -o pan pan.c
     nice -n 5 ./pan -a -n -m<depth> -w<log2 of the table size>
 with -m raised until no run reports "max search depth too small", each
 run stopped after --pan-budget seconds (300; the verdict is then
@@ -203,7 +204,9 @@ def claim_model(dvemc, beem, row, workdir):
         raise Unmapped("spin -f rejects " + spin_formula)
     with open(os.path.join(workdir, "model.pm"), "w") as f:
         f.write(text + "\n" + "\n".join(defines) + "\n" + claim.stdout)
-    spin = subprocess.run(["spin", "-a", "model.pm"], cwd=workdir, capture_output=True, text=True)
+    # -o1: no dead-variable resets, which would shrink the state space
+    # below the DVE model's and change what a remote reference P:v reads.
+    spin = subprocess.run(["spin", "-o1", "-a", "model.pm"], cwd=workdir, capture_output=True, text=True)
     if spin.returncode != 0 or not os.path.exists(os.path.join(workdir, "pan.c")):
         lines = (spin.stdout + spin.stderr).strip().splitlines()
         raise Unmapped("spin -a: " + (lines[0] if lines else f"exit {spin.returncode}"))
