@@ -94,9 +94,10 @@ bench-spin: build
 # DFS, one thread) on every BEEM LTL property with an answer whose atoms map
 # to the Promela translation (remote references P@label, P:v), instances up
 # to LTL_MAX_STATES states: verdicts, states, states per second; writes
-# results/ltl/spin-pan.csv and spin-pan.md (scripts/ltl_spin.py; about 15
-# minutes on 2 cores). Fails when a verdict differs or fewer than five
-# properties were checked by both. Needs `apt-get install spin gcc`.
+# results/ltl/spin-pan.csv and spin-pan.md (scripts/ltl_spin.py; 20 to 30
+# minutes on 2 cores, each pan search within 300 s). Fails when verdicts
+# differ for no known cause or fewer than five agree. Needs `apt-get
+# install spin gcc`.
 bench-ltl-spin: build
 	python3 scripts/ltl_spin.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --max-states $(LTL_MAX_STATES) --min-agree 5
 
