@@ -281,9 +281,10 @@ def check(a, row, wd):
     out.update({
         "dvemc_verdict": d["verdict"] if d["result"] == "complete" else d["result"],
         "pan_verdict": s["verdict"], "pan_violation": s["violation"],
-        "dvemc_states": d["states"], "pan_states": s["states"],
-        "pan_visited": s["visited"],
-        "dvemc_transitions": d["transitions"], "pan_transitions": s["transitions"],
+        # (A search stopped by the time budget leaves pan's counters empty.)
+        "dvemc_states": d["states"], "pan_states": s["states"] or "",
+        "pan_visited": s["visited"] or "",
+        "dvemc_transitions": d["transitions"], "pan_transitions": s["transitions"] or "",
         "dvemc_seconds": round(d["time_s"], 6), "pan_seconds": round(s["seconds"], 6),
         "dvemc_states_per_s": rate(d["states"], d["time_s"]),
         "pan_states_per_s": rate(s["states"], s["seconds"]),
@@ -336,7 +337,7 @@ def summary(rows, max_states):
         done = [r for r in checked if r["agree"] != "incomplete"]
         agree = sum(r["agree"] == "yes" for r in done)
         lines.append(f"Verdicts: {agree} of the {len(done)} properties both searched to a verdict agree "
-                     f"(dvemc, pan, BEEM's answer); {len(checked) - len(done)} searches did not complete.")
+                     f"(dvemc, pan, BEEM's answer); not completed (a time or memory limit): {len(checked) - len(done)}.")
         for r in checked:
             if r["agree"] != "yes":
                 lines.append(f"  {r['instance']} #{r['prop']}: BEEM {r['beem']}, dvemc {r['dvemc_verdict']}, "
