@@ -11,7 +11,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed verify-por bench-por bench-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed verify-por bench-por bench-spin bench-ltl-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -100,6 +100,17 @@ bench-por: build
 # Promela translation has the same state space; needs `apt-get install spin`.
 bench-spin: build
 	python3 scripts/bench_spin.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --out results/spin-compare.csv
+
+# SPIN's `pan -a` (never claim of `spin -f`) beside `explore --ltl` (nested
+# DFS, one thread) on every BEEM LTL property with an answer whose atoms map
+# to the Promela translation (remote references P@label, P:v), instances up
+# to LTL_MAX_STATES states: verdicts, states, states per second; writes
+# results/ltl/spin-pan.csv and spin-pan.md (scripts/ltl_spin.py; 20 to 30
+# minutes on 2 cores, each pan search within 300 s). Fails when verdicts
+# differ for no known cause or fewer than five agree. Needs `apt-get
+# install spin gcc`.
+bench-ltl-spin: build
+	python3 scripts/ltl_spin.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --max-states $(LTL_MAX_STATES) --min-agree 5
 
 # Breadth-Bounded Model Checking vs BMC on BEEM reachability goals
 # (witness probability and slice size by breadth bound, graceful
@@ -228,7 +239,9 @@ bench-dbdfs:
 # `make check-regressions`: the regression matrix (seconds) against
 # results/baseline/regressions.csv; fails when a deterministic counter differs
 # or a jit/interp speed ratio (or, where SPIN is installed, the dvemc/SPIN
-# ratio) falls more than 30 % below the baseline's.
+# ratio) falls more than 30 % below the baseline's; where SPIN is installed,
+# also scripts/ltl_spin.py on peterson.1's three LTL properties (pan -a and
+# explore --ltl must give BEEM's answers; a few seconds).
 ifndef BENCH_RUN
 BENCH_RUN := $(shell date -u +%Y-%m-%dT%H%M%SZ)
 endif
@@ -305,8 +318,10 @@ check-regressions:
 	@if command -v spin >/dev/null && command -v gcc >/dev/null; then \
 	  spin_check() { python3 scripts/bench_spin.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc \
 	    --out target/bench/spin-regressions.csv --baseline results/baseline/spin-ratio.csv $(SPIN_REGRESSION_INSTANCES); }; \
-	  spin_check || { echo "check-regressions: the dvemc/SPIN ratio once more (one run each is noisy)"; spin_check; }; \
-	else echo "spin or gcc not installed: dvemc/SPIN speed ratio not checked"; fi
+	  spin_check || { echo "check-regressions: the dvemc/SPIN ratio once more (one run each is noisy)"; spin_check; } && \
+	  python3 scripts/ltl_spin.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --min-agree 3 \
+	    --out target/bench/ltl-spin.csv --md target/bench/ltl-spin.md peterson.1; \
+	else echo "spin or gcc not installed: dvemc/SPIN speed ratio and LTL verdicts not checked"; fi
 
 fmt:
 	$(CARGO) fmt --all

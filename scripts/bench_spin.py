@@ -53,14 +53,23 @@ def run_spin(pm, workdir, expected_states, reduce=False, timeout=None):
     subprocess.run(["gcc", "-O2", *flags, "-o", "pan", "pan.c"], cwd=workdir, check=True)
     gcc_s = time.time() - t0
     w = max(10, math.ceil(math.log2(max(expected_states, 1) * 2)))
-    depth = 100000
+    pan = run_pan(workdir, ["-c0", "-n", "-E", f"-w{w}"], timeout=timeout)
+    pan["gcc_seconds"] = gcc_s
+    return pan
+
+
+def run_pan(workdir, args, prefix=(), depth=100000, timeout=None):
+    """Runs ./pan in WORKDIR with ARGS (after PREFIX, e.g. nice), -m DEPTH
+    raised until no run reports "max search depth too small"; its counters.
+    `timeout` (seconds) raises subprocess.TimeoutExpired."""
     while True:
         t0 = time.time()
-        out = subprocess.run(["/usr/bin/time", "-f", "MAXRSS %M", "./pan", f"-m{depth}", "-c0", "-n", "-E",
-                              f"-w{w}"], cwd=workdir, capture_output=True, text=True, timeout=timeout)
+        out = subprocess.run([*prefix, "/usr/bin/time", "-f", "MAXRSS %M", "./pan", f"-m{depth}", *args],
+                             cwd=workdir, capture_output=True, text=True, timeout=timeout)
         wall = time.time() - t0
         text = out.stdout + out.stderr
-        if "max search depth too small" in text:
+        # (124: stopped by a `timeout` in PREFIX, not run again.)
+        if "max search depth too small" in text and out.returncode != 124:
             depth *= 4
             continue
         break
@@ -68,14 +77,16 @@ def run_spin(pm, workdir, expected_states, reduce=False, timeout=None):
         m = re.search(pattern, text)
         return cast(m.group(1)) if m else None
     states = num(r"([0-9]+) states, stored", int)
-    transitions = (num(r"([0-9]+) states, matched", int) or 0) + (states or 0)
+    # "stored+matched", or with -a "visited+matched" (visits of both searches).
+    transitions = num(r"([0-9]+) transitions \(=", int)
     secs = num(r"pan: elapsed time ([0-9.e+-]+) seconds") or wall
     mem_mb = num(r"([0-9.]+)\s+total actual memory usage")
     rss_kb = num(r"MAXRSS ([0-9]+)", int)
     return {
         "states": states, "transitions": transitions, "seconds": secs,
+        "visited": num(r"states, stored \(([0-9]+) visited\)", int) or states,
         "peak_bytes": (rss_kb or 0) * 1024, "memory_bytes": (mem_mb or 0) * 1024 * 1024,
-        "gcc_seconds": gcc_s, "depth_limit": depth,
+        "depth_limit": depth, "output": text,
     }
 
 
