@@ -23,8 +23,9 @@ use rustc_hash::FxHashMap;
 /// necessary enabling set.
 const ENABLED_COST: usize = 64;
 
-/// Nodes of the cache per thread and reducer before it starts over.
-const CACHED: usize = 1 << 20;
+/// Nodes of the cache per thread and reducer before it starts over (a
+/// few MiB with its leaves, outside the search's memory accounting).
+const CACHED: usize = 1 << 16;
 
 /// A node of the cache: it asks conjunct `ask` and goes on to `next[truth
 /// - 1]` (0: not seen yet); a leaf's `next[0]` is its choice in
