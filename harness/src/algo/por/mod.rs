@@ -268,8 +268,8 @@ impl Reducer {
         if adapt && stubborn::skip(self.id) {
             return;
         }
-        // The clock is read in one state of TIMED only: reading it costs
-        // about what a cached choice does.
+        // The clock is read in one state of TIMED only: a cached choice is
+        // as cheap as reading it.
         let start = nth.is_multiple_of(TIMED).then(Instant::now);
         let keep = self.select(src, out, adapt);
         if let Some(start) = start {
