@@ -2,10 +2,15 @@
 //! analysis. First the bounds of every variable over all reachable states
 //! (and the error state, all zero), as the least fixpoint of "the initial
 //! value, or a value some step stores" (widened to the type's range for a
-//! variable still growing after [`ROUNDS`] rounds). Then each group is
-//! followed from its guards (comparisons with constants narrow the bounds)
-//! through its effects in order. "Cannot err" is a proof; "may err" only
-//! means the analysis could not show otherwise.
+//! variable still growing after [`ROUNDS`] rounds). Then, for the variables
+//! only one process writes, their bounds in each control state of that
+//! process, by the same fixpoint over its control flow (a loop counter is
+//! bounded where it is used, not only over the whole run). Then each group
+//! is followed from its guards (comparisons with constants narrow the
+//! bounds) through its effects in order. "Cannot err" is a proof; "may err"
+//! only means the analysis could not show otherwise.
+
+use std::sync::Arc;
 
 use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
 
@@ -26,12 +31,26 @@ fn hull(a: Iv, b: Iv) -> Iv {
     (a.0.min(b.0), a.1.max(b.1))
 }
 
+fn meet(a: Iv, b: Iv) -> Iv {
+    (a.0.max(b.0), a.1.min(b.1))
+}
+
+/// Per process and control state, the bounds of the variables only that
+/// process writes (in [`Local::owned`] order) whenever it is in that state;
+/// `None` for a control state no reachable state has.
+#[derive(Clone, Debug, Default)]
+struct Local {
+    owned: Vec<Vec<usize>>,
+    at: Vec<Vec<Option<Vec<Iv>>>>,
+}
+
 /// Bounds of the variables in every reachable state: per variable (an
 /// array's elements share one), and which variable holds each byte.
 #[derive(Clone, Debug)]
 pub struct Bounds {
-    var_of_byte: Vec<usize>,
+    var_of_byte: Arc<[usize]>,
     bound: Vec<Iv>,
+    local: Arc<Local>,
 }
 
 impl Bounds {
@@ -44,14 +63,13 @@ impl Bounds {
             let w = v.ty.width();
             let n = v.array_len.unwrap_or(1) as usize;
             var_of_byte[v.offset..v.offset + w * n].fill(i);
-            let mut b = (0, 0);
-            for k in 0..n {
-                let val = crate::model::read_slot(&m.initial, v.offset + k * w, w, v.ty.signed());
-                b = hull(b, (val as i64, val as i64));
-            }
-            bound.push(b);
+            bound.push(hull((0, 0), initial(m, i)));
         }
-        let mut bounds = Bounds { var_of_byte, bound };
+        let mut bounds = Bounds {
+            var_of_byte: var_of_byte.into(),
+            bound,
+            local: Arc::default(),
+        };
         let steps = all_steps(m);
         let mut changes = vec![0usize; m.vars.len()];
         loop {
@@ -81,7 +99,112 @@ impl Bounds {
                 }
             }
             if !changed {
-                return bounds;
+                break;
+            }
+        }
+        // The error state is expanded like any other (§8.3): every process
+        // but the first then starts from its first control state with every
+        // variable zero. That matters only where some step may err.
+        let mut local = bounds.local_fixpoint(m, &steps, false);
+        if may_reach_error(m, &bounds, &local, &steps) {
+            local = bounds.local_fixpoint(m, &steps, true);
+        }
+        bounds.local = Arc::new(local);
+        bounds
+    }
+
+    /// The bounds in the states where each `(process, control state)` of
+    /// `at` holds; `None` when no reachable state has them all.
+    pub fn at(&self, at: &[(usize, u16)]) -> Option<Bounds> {
+        narrow(self, &self.local, at)
+    }
+
+    /// The per-control-state fixpoint of [`Local`], starting from the
+    /// initial state, and from the error state's successors if
+    /// `from_error`.
+    fn local_fixpoint(&self, m: &Model, steps: &[Vec<&Transition>], from_error: bool) -> Local {
+        let mut writers: Vec<Vec<usize>> = vec![Vec::new(); m.vars.len()];
+        for t in &m.transitions {
+            let targets = match &t.sync {
+                SyncKind::Recv { targets, .. } | SyncKind::BufRecv { targets, .. } => &targets[..],
+                _ => &[],
+            };
+            for p in t.effects.iter().map(|a| &a.place).chain(targets) {
+                if !writers[p.var].contains(&t.process) {
+                    writers[p.var].push(t.process);
+                }
+            }
+        }
+        let mut owned = vec![Vec::new(); m.processes.len()];
+        for (v, w) in writers.iter().enumerate() {
+            if let [p] = w[..] {
+                owned[p].push(v);
+            }
+        }
+        let mut at: Vec<Vec<Option<Vec<Iv>>>> =
+            m.processes.iter().map(|p| vec![None; p.states.len()]).collect();
+        for (p, proc) in m.processes.iter().enumerate() {
+            at[p][proc.init as usize] = Some(owned[p].iter().map(|&v| initial(m, v)).collect());
+            if from_error && p != 0 && !proc.states.is_empty() {
+                let zeros = owned[p].iter().map(|_| (0, 0));
+                at[p][0] = Some(match at[p][0].take() {
+                    Some(ivs) => ivs.into_iter().zip(zeros).map(|(a, b)| hull(a, b)).collect(),
+                    None => zeros.collect(),
+                });
+            }
+        }
+        let mut local = Local { owned, at };
+        // Per process, control state and owned variable: how often its
+        // bounds grew.
+        let mut changes: Vec<Vec<Vec<usize>>> = m
+            .processes
+            .iter()
+            .enumerate()
+            .map(|(p, proc)| vec![vec![0; local.owned[p].len()]; proc.states.len()])
+            .collect();
+        loop {
+            let mut changed = false;
+            for ts in steps {
+                let Some(view) = narrow(self, &local, &from_states(ts)) else {
+                    continue;
+                };
+                let mut run = Run::new(&view);
+                run.stores = Some(Vec::new());
+                let Some(env) = run.step(m, ts) else {
+                    continue;
+                };
+                let stores = run.stores.unwrap_or_default();
+                for t in ts {
+                    let (p, to) = (t.process, t.to as usize);
+                    let after = local.owned[p]
+                        .iter()
+                        .map(|&v| meet(self.bound[v], value_after(m, v, &env, &stores, &view)));
+                    let Some(old) = &mut local.at[p][to] else {
+                        local.at[p][to] = Some(after.collect());
+                        changed = true;
+                        continue;
+                    };
+                    for (i, a) in after.enumerate() {
+                        let (o, v) = (old[i], local.owned[p][i]);
+                        let mut new = hull(o, a);
+                        if new != o {
+                            changes[p][to][i] += 1;
+                            if changes[p][to][i] > ROUNDS {
+                                // Still growing: widened to its bounds over the whole run.
+                                let all = self.bound[v];
+                                new = (
+                                    if new.0 < o.0 { all.0 } else { new.0 },
+                                    if new.1 > o.1 { all.1 } else { new.1 },
+                                );
+                            }
+                            old[i] = new;
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if !changed {
+                return local;
             }
         }
     }
@@ -92,6 +215,80 @@ impl Bounds {
             _ => ty_range(ty),
         }
     }
+}
+
+/// The hull of variable `v`'s initial values.
+fn initial(m: &Model, v: usize) -> Iv {
+    let var = &m.vars[v];
+    let w = var.ty.width();
+    (0..var.array_len.unwrap_or(1) as usize)
+        .map(|k| crate::model::read_slot(&m.initial, var.offset + k * w, w, var.ty.signed()) as i64)
+        .fold(None, |acc: Option<Iv>, x| {
+            Some(acc.map_or((x, x), |a| hull(a, (x, x))))
+        })
+        .unwrap_or((0, 0))
+}
+
+fn from_states(ts: &[&Transition]) -> Vec<(usize, u16)> {
+    ts.iter().map(|t| (t.process, t.from)).collect()
+}
+
+/// `bounds` narrowed to the states where each `(process, control state)` of
+/// `at` holds, by `local`.
+fn narrow(bounds: &Bounds, local: &Local, at: &[(usize, u16)]) -> Option<Bounds> {
+    let mut out = bounds.clone();
+    for &(p, s) in at {
+        let (Some(owned), Some(states)) = (local.owned.get(p), local.at.get(p)) else {
+            continue;
+        };
+        let ivs = states.get(s as usize)?.as_ref()?;
+        for (&v, &iv) in owned.iter().zip(ivs) {
+            out.bound[v] = meet(out.bound[v], iv);
+        }
+    }
+    Some(out)
+}
+
+/// What variable `v` may hold after a step that left `env` and stored
+/// `stores`: its elements as `env` knows them, and for an array every value
+/// stored into it (an element written at an index not known is forgotten).
+fn value_after(m: &Model, v: usize, env: &Env, stores: &[(usize, Iv)], view: &Bounds) -> Iv {
+    let var = &m.vars[v];
+    let w = var.ty.width();
+    let mut iv = (0..var.array_len.unwrap_or(1) as usize)
+        .map(|k| env.get(var.offset + k * w, var.ty))
+        .reduce(hull)
+        .unwrap_or(view.bound[v]);
+    if var.array_len.is_some() {
+        for &(o, s) in stores {
+            if view.var_of_byte.get(o) == Some(&v) {
+                iv = hull(iv, s);
+            }
+        }
+    }
+    iv
+}
+
+/// Whether some step from a state the per-control-state bounds allow may
+/// err: a guard, the step itself, or a rendezvous whose two sides assign
+/// one global.
+fn may_reach_error(m: &Model, bounds: &Bounds, local: &Local, steps: &[Vec<&Transition>]) -> bool {
+    let guard_errs = m
+        .transitions
+        .iter()
+        .any(|t| narrow(bounds, local, &[(t.process, t.from)]).is_some_and(|b| guard_may_err(&b, &t.guard)));
+    guard_errs
+        || steps.iter().any(|ts| {
+            let Some(b) = narrow(bounds, local, &from_states(ts)) else {
+                return false;
+            };
+            effects_may_err(m, &b, ts)
+                || (ts.len() == 2
+                    && ts[0]
+                        .global_writes
+                        .iter()
+                        .any(|g| ts[1].global_writes.contains(g)))
+        })
 }
 
 /// Every step a state can take: each transition alone, each rendezvous
@@ -299,32 +496,60 @@ fn refine<'a>(env: &Env<'a>, cond: &Expr, truth: bool) -> Option<Env<'a>> {
             let e = refine(env, a, false)?;
             return refine(&e, b, false);
         }
-        Expr::Binary(op, a, b) => {
-            let (op, ty, offset, c) = match (&**a, &**b) {
-                (Expr::Load { ty, offset }, Expr::Const(c)) => (*op, *ty, *offset, *c as i64),
-                (Expr::Const(c), Expr::Load { ty, offset }) => (mirror(*op), *ty, *offset, *c as i64),
-                _ => return Some(out),
-            };
-            let op = if truth { op } else { negate(op) };
-            let (lo, hi) = env.get(offset, ty);
-            let (lo, hi) = match op {
-                BinOp::Eq => (lo.max(c), hi.min(c)),
-                BinOp::Lt => (lo, hi.min(c - 1)),
-                BinOp::Le => (lo, hi.min(c)),
-                BinOp::Gt => (lo.max(c + 1), hi),
-                BinOp::Ge => (lo.max(c), hi),
-                BinOp::Ne if lo == c => (lo + 1, hi),
-                BinOp::Ne if hi == c => (lo, hi - 1),
-                _ => (lo, hi),
-            };
-            if lo > hi {
+        Expr::Binary(op, a, b) if is_comparison(*op) => {
+            let op = if truth { *op } else { negate(*op) };
+            let mut err = false;
+            let (x, y) = (eval(a, env, &mut err), eval(b, env, &mut err));
+            // A comparison the intervals decide against cannot hold.
+            if binary(op, x, y, &mut err) == (0, 0) {
                 return None;
             }
-            out.set(offset, (lo, hi));
+            // Each side that is a variable, narrowed by the other's values.
+            for (side, this, other, op) in [(a, x, y, op), (b, y, x, mirror(op))] {
+                if let Expr::Load { offset, .. } = **side {
+                    let iv = narrow_by(op, this, other);
+                    if iv.0 > iv.1 {
+                        return None;
+                    }
+                    out.set(offset, iv);
+                }
+            }
+        }
+        // A variable alone holds when it is not zero (and, as the right
+        // operand of `and`, when it is positive, which implies that).
+        Expr::Load { offset, ty } if truth => {
+            let iv = narrow_by(BinOp::Ne, env.get(*offset, *ty), (0, 0));
+            if iv.0 > iv.1 {
+                return None;
+            }
+            out.set(*offset, iv);
         }
         _ => {}
     }
     Some(out)
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+/// The values of `x` for which `x op y` can hold, `y` taking the values of
+/// its interval.
+fn narrow_by(op: BinOp, x: Iv, y: Iv) -> Iv {
+    let (lo, hi) = x;
+    match op {
+        BinOp::Eq => meet(x, y),
+        BinOp::Lt => (lo, hi.min(y.1 - 1)),
+        BinOp::Le => (lo, hi.min(y.1)),
+        BinOp::Gt => (lo.max(y.0 + 1), hi),
+        BinOp::Ge => (lo.max(y.0), hi),
+        BinOp::Ne if y.0 == y.1 && lo == y.0 => (lo + 1, hi),
+        BinOp::Ne if y.0 == y.1 && hi == y.0 => (lo, hi - 1),
+        _ => x,
+    }
 }
 
 /// `c op x` as `x op' c`.
@@ -537,6 +762,7 @@ mod tests {
         for (v, var) in m.vars.iter().enumerate() {
             b.bound[v] = ty_range(var.ty);
         }
+        b.local = Arc::default();
         let t = &m.transitions[0];
         guard_may_err(&b, &t.guard) || effects_may_err(&m, &b, &[t])
     }
@@ -626,5 +852,84 @@ mod tests {
         // a[n - 1] with n up to 10 may leave a[0..3]; n + 1 stays a byte.
         assert!(effects_may_err(&m, &b, &[t]));
         assert!(effects_may_err(&m, &b, &[&m.transitions[2]]));
+    }
+
+    /// Whether each group of `src` may err, by [`super::super::Deps`].
+    fn groups_may_err(src: &str) -> Vec<bool> {
+        let m = crate::load_str("t.dve", src).unwrap();
+        crate::deps::Deps::new(&m)
+            .groups
+            .iter()
+            .map(|g| g.may_err)
+            .collect()
+    }
+
+    #[test]
+    fn a_counter_is_bounded_in_the_control_states_where_it_is_used() {
+        // Over the whole run j is 0..4, so `step[j - 1]` could be step[-1];
+        // in q2 it is 1..3 (as in BEEM's peterson).
+        let src = "byte step[3];
+            process P { byte j; state ncs, wait, q2; init ncs;
+              trans ncs -> wait { effect j = 1; },
+                    wait -> q2 { guard j < 4; effect step[j - 1] = 1, j = j + 1; },
+                    q2 -> wait { },
+                    wait -> ncs { guard j == 4; effect j = 0; }; }
+            system async;";
+        assert_eq!(groups_may_err(src), [false, false, false, false]);
+        let m = crate::load_str("t.dve", src).unwrap();
+        let b = Bounds::of(&m);
+        assert_eq!(b.bound[1], (0, 4));
+        let j_in = |s: u16| b.at(&[(0, s)]).map(|b| b.bound[1]);
+        // ncs: 0; wait: 1..4; q2: 2..4.
+        assert_eq!(
+            (j_in(0), j_in(1), j_in(2)),
+            (Some((0, 0)), Some((1, 4)), Some((2, 4)))
+        );
+        // Without the guard the store may leave the array.
+        assert_eq!(
+            groups_may_err(&src.replace("guard j < 4; ", "")),
+            [false, true, false, false]
+        );
+    }
+
+    #[test]
+    fn comparisons_with_expressions_narrow_the_variable() {
+        // i == m % 10 bounds i by 9, so i + 1 stays a byte (BEEM's collision).
+        let src = "int m; byte i;
+            process P { state s; init s;
+              trans s -> s { guard i == (m % 10); effect i = i + 1; },
+                    s -> s { effect m = m + 1; }; }
+            system async;";
+        assert!(!groups_may_err(src)[0]);
+        assert!(groups_may_err(&src.replace("i == (m % 10)", "i != (m % 10)"))[0]);
+        // A variable alone as a guard is not zero.
+        let src = "byte a[3], k;
+            process P { state s; init s;
+              trans s -> s { guard k && k < 4; effect a[k - 1] = 1; },
+                    s -> s { guard k < 3; effect k = k + 1; }; }
+            system async;";
+        assert_eq!(groups_may_err(src), [false, false]);
+        assert_eq!(
+            groups_may_err(&src.replace("guard k && ", "guard ")),
+            [true, false]
+        );
+    }
+
+    #[test]
+    fn the_error_states_successors_start_every_other_process_from_zero() {
+        // Q never leaves b but from the error state (§8.3), where it starts
+        // in `a` with k = 0: then `arr[k - 1]` errs. P's step is the error.
+        let src = "byte arr[2], x;
+            process P { byte d; state p; init p; trans p -> p { guard d == 0; effect x = 10 / d; }; }
+            process Q { byte k = 1; state a, b; init b;
+              trans a -> a { effect x = arr[k - 1]; }, b -> b { }; }
+            system async;";
+        assert_eq!(groups_may_err(src), [true, true, false]);
+        // With no error anywhere, the error state is not reached, and `a`
+        // neither.
+        assert_eq!(
+            groups_may_err(&src.replace("10 / d", "10 / (d + 1)")),
+            [false, false, false]
+        );
     }
 }

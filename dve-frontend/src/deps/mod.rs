@@ -300,6 +300,9 @@ impl Deps {
         }
         let mut conjuncts = Conjuncts::default();
         let mut groups = Vec::new();
+        // Per group, the bounds where its processes are in its source
+        // states (`None`: never all at once, so the group never fires).
+        let mut group_bounds = Vec::new();
         let mut irreducible = match (m.system, m.property) {
             (SystemKind::Sync, _) => Some("a `system sync` model is not reduced".to_string()),
             (_, Some(p)) => Some(format!(
@@ -314,8 +317,14 @@ impl Deps {
                 GroupKind::Rendezvous(s, r) => vec![&m.transitions[s], &m.transitions[r]],
             };
             let (mut reads, mut may, mut must, mut cs) = (Set::new(), Set::new(), Set::new(), Set::new());
-            let mut may_err = ts.iter().any(|t| may_error::guard_may_err(&bounds, &t.guard))
-                || may_error::effects_may_err(m, &bounds, &ts);
+            let from: Vec<(usize, u16)> = ts.iter().map(|t| (t.process, t.from)).collect();
+            let gb = bounds.at(&from);
+            let guard_may_err =
+                |g: &Option<Expr>| gb.as_ref().is_some_and(|b| may_error::guard_may_err(b, g));
+            let mut may_err = gb.as_ref().is_some_and(|b| {
+                ts.iter().any(|t| may_error::guard_may_err(b, &t.guard))
+                    || may_error::effects_may_err(m, b, &ts)
+            });
             for t in &ts {
                 let cslot = map.slot(t.control_offset);
                 let control = ConjunctKind::Control {
@@ -327,7 +336,7 @@ impl Deps {
                 must.push(cslot);
                 if let Some(g) = &t.guard {
                     let mut parts = Vec::new();
-                    if may_error::guard_may_err(&bounds, &t.guard) {
+                    if guard_may_err(&t.guard) {
                         parts.push((g.clone(), Test::NonZero));
                     } else {
                         split(g, Test::NonZero, &mut parts);
@@ -391,7 +400,10 @@ impl Deps {
                     .filter(|q| matches!(q.sync, SyncKind::Recv { channel: c, .. } if c == channel));
                 for q in receivers {
                     may_err |= ts[0].global_writes.iter().any(|g| q.global_writes.contains(g));
-                    if may_error::guard_may_err(&bounds, &q.guard) && irreducible.is_none() {
+                    let q_err = bounds
+                        .at(&[(q.process, q.from)])
+                        .is_some_and(|b| may_error::guard_may_err(&b, &q.guard));
+                    if q_err && irreducible.is_none() {
                         irreducible = Some(format!(
                             "the guard of `{}` may raise a run-time error, which makes every sender on its \
                              channel erroneous whatever its state (DVE reference §8.2)",
@@ -409,7 +421,7 @@ impl Deps {
                 reads.extend(&conjuncts.0[c].reads);
             }
             for t in &ts {
-                if let (Some(g), true) = (&t.guard, may_error::guard_may_err(&bounds, &t.guard)) {
+                if let (Some(g), true) = (&t.guard, guard_may_err(&t.guard)) {
                     map.expr_reads(g, &mut action_reads);
                 }
             }
@@ -427,6 +439,7 @@ impl Deps {
                 conjuncts: cs,
                 may_err,
             });
+            group_bounds.push(gb);
         }
         let mut conjuncts = conjuncts.0;
         for c in conjuncts.iter_mut() {
@@ -463,7 +476,10 @@ impl Deps {
                     ConjunctKind::Guard(ref e, test) if meets(&group.may_write, &c.reads) => {
                         let ts: Vec<&Transition> =
                             group.transitions().iter().map(|&t| &m.transitions[t]).collect();
-                        may_error::after_step(m, &bounds, &ts, e, test == Test::Positive)
+                        match &group_bounds[g] {
+                            Some(b) => may_error::after_step(m, b, &ts, e, test == Test::Positive),
+                            None => (false, false),
+                        }
                     }
                     _ => {
                         let w = meets(&group.may_write, &c.reads);
