@@ -83,7 +83,7 @@ verify-distributed:
 # reachability property, counterexamples that replay.
 POR_MAX_STATES ?= 1000000
 verify-por:
-	DVEMC_POR_MAX_STATES=$(POR_MAX_STATES) $(CARGO) test --release -p harness --test por beem_reduced_searches $(FEATURE_ARGS) -- --nocapture
+	DVEMC_POR_MAX_STATES=$(POR_MAX_STATES) $(CARGO) test --release -p harness --test por beem_ $(FEATURE_ARGS) -- --nocapture
 
 # Partial-order reduction over the census: every instance it completed up
 # to POR_TABLE_MAX_STATES states with and without --por (one thread, BFS,

@@ -1172,3 +1172,36 @@ fn a_missing_beem_instance_is_named_with_the_nearest_ones() {
     assert_eq!(v["error"], "input");
     assert_eq!(v["file"], "nosuchinstance.7");
 }
+
+/// `--por` with an LTL formula: reduced in two passes with the verdict of
+/// the full search; a formula with X, and a model whose property process
+/// says no formula, are refused with the reason (exit 2).
+#[test]
+fn por_with_ltl_keeps_the_verdict_and_refuses_next_time() {
+    let model = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../beem/examples/readers_writers.dve"
+    );
+    for formula in [
+        "G F (nw == 0)",
+        "G (nr < 3)",
+        "G (Reader_0.reading -> F Reader_0.idle)",
+    ] {
+        let full = json(&dvemc(&["explore", model, "--ltl", formula, "--json"]));
+        let reduced = json(&dvemc(&["explore", model, "--ltl", formula, "--por", "--json"]));
+        assert_eq!(reduced["verdict"], full["verdict"], "{formula}");
+        assert!(reduced["states"].as_u64() <= full["states"].as_u64(), "{formula}");
+    }
+    let o = dvemc(&["explore", model, "--ltl", "G X (nw == 0)", "--por"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("X (next-time)"), "{}", stderr(&o));
+    let prop = TempFile::new(
+        "own_property",
+        b"byte x; process P { state a; init a; trans a -> a { effect x = 1 - x; }; }
+          process N { state n; init n; accept n; trans n -> n { guard x == 1; }; }
+          system async property N;",
+    );
+    let o = dvemc(&["explore", prop.path(), "--por"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--ltl"), "{}", stderr(&o));
+}

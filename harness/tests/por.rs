@@ -7,8 +7,11 @@
 //! the cycle proviso (BFS and DFS, one and two threads) keep the deadlock
 //! states, find goals (BEEM's reachability properties) and assertion
 //! violations with counterexamples that replay; a hand-made model loses its
-//! goal without the proviso. `make verify-por` runs the BEEM part over
-//! every complete instance up to 1,000,000 states.
+//! goal without the proviso. LTL properties (BEEM's, on the smallest
+//! instance of every family that has some) keep BEEM's answer on the
+//! product reduced in two passes, with lassos that replay. `make
+//! verify-por` runs the BEEM part over every complete instance up to
+//! 1,000,000 states.
 //!
 //! `cargo test --release -p harness --test por -- --nocapture` also prints
 //! the table of `results/por/NOTES.md`.
@@ -23,7 +26,7 @@ use harness::algo::check::{
     check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
 };
 use harness::algo::exhaustive::{explore, ExploreOptions, Outcome};
-use harness::algo::por::{Por, PorStats, Reducer, Tap, Tapped};
+use harness::algo::por::{product, Por, PorStats, Reducer, Tap, Tapped};
 use harness::model::backend::{build, Backend};
 use harness::model::beem::Beem;
 
@@ -474,6 +477,86 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
     }
     println!("{checked} reduced property checks");
     assert!(checked > 0);
+}
+
+/// The LTL properties with a recorded answer of the smallest instance of
+/// every family that has some, up to [`MAX_STATES`] (with
+/// `DVEMC_POR_MAX_STATES=N`, of every instance up to N states).
+fn ltl_properties(beem: &Beem) -> Vec<harness::model::beem::PropertyRow> {
+    use harness::model::beem::{Answer, PropertyKind};
+    let sizes: std::collections::HashMap<String, u64> = beem
+        .instances()
+        .unwrap()
+        .into_iter()
+        .filter(|r| r.complete)
+        .filter_map(|r| r.states.map(|s| (r.instance, s)))
+        .collect();
+    let all = std::env::var("DVEMC_POR_MAX_STATES")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok());
+    let max = all.unwrap_or(MAX_STATES);
+    let mut props: Vec<_> = beem
+        .properties()
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.kind == PropertyKind::Ltl && p.beem_answer != Answer::Unknown)
+        .filter(|p| sizes.get(&p.instance).is_some_and(|&s| s <= max))
+        .collect();
+    props.sort_by_key(|p| (sizes[&p.instance], p.instance.clone(), p.prop_id));
+    if all.is_none() {
+        let mut first: std::collections::HashMap<String, String> = Default::default();
+        for p in &props {
+            first
+                .entry(p.family.clone())
+                .or_insert_with(|| p.instance.clone());
+        }
+        props.retain(|p| first[&p.family] == p.instance);
+    }
+    props
+}
+
+/// Every LTL property of [`ltl_properties`], checked on the product reduced
+/// in two passes (`product::check`), with one thread (nested DFS) and two
+/// (CNDFS), gets BEEM's answer, and every lasso replays in the full product.
+#[test]
+fn beem_ltl_properties_keep_their_answers_under_reduction() {
+    use harness::model::beem::Answer;
+    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let mut checked = 0;
+    let mut reduced = 0;
+    for p in ltl_properties(&beem) {
+        let m = dve_frontend::load_file(&beem.property_model_path(&p.instance, p.prop_id)).unwrap();
+        let model = build(m.clone(), Backend::Jit).model;
+        let system = product::system_view(&m).unwrap();
+        for threads in [1, 2] {
+            let reducer = Reducer::for_product(&system, &product::property_guards(&m), false);
+            let mut opts = check_options(&[], &[], Search::Ndfs);
+            opts.checks = Checks::default();
+            let r = product::check(model.as_ref(), &m, &opts, threads, Backend::Jit, &reducer);
+            let what = format!(
+                "{} property {} ({}) on {threads} threads",
+                p.instance, p.prop_id, p.formula
+            );
+            assert!(r.system_states.is_some(), "{what}");
+            assert_eq!(r.report.result, Outcome::Complete, "{what}");
+            let holds = r.report.verdict == Verdict::Holds;
+            assert_eq!(
+                holds,
+                p.beem_answer == Answer::Yes,
+                "{what}: {:?}",
+                r.report.verdict
+            );
+            if let Some(v) = &r.report.first {
+                v.trace
+                    .replay(model.as_ref())
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+            }
+            reduced += u64::from(reducer.stats().reduced > 0);
+            checked += 1;
+        }
+    }
+    println!("{checked} reduced LTL checks, {reduced} with states cut");
+    assert!(checked > 0 && reduced > 0);
 }
 
 /// Every reduced DFS path that regenerates a state's successors (the

@@ -5,8 +5,8 @@
 //! (sender, receiver) pair of a synchronous channel in two different
 //! processes that can ever be enabled together (§7.3, §7.5). The property
 //! process is not part of the reduced system: its transitions form no
-//! group, and a rendezvous with it neither ([`Deps::irreducible`] says
-//! that such a model is not reduced).
+//! group ([`Deps::property`] names it), and a rendezvous with it makes the
+//! model irreducible ([`Deps::irreducible`]).
 //!
 //! **Sets**, over the state-vector slots of [`crate::interp::model_info`]
 //! (control states, variables, array elements, buffer counts and items):
@@ -134,8 +134,12 @@ pub struct Deps {
     pub slots: usize,
     pub groups: Vec<Group>,
     pub conjuncts: Vec<Conjunct>,
-    /// Why the model cannot be reduced as a plain model, if so.
+    /// Why the system cannot be reduced, if so (a property process aside:
+    /// that is [`Deps::property`]).
     pub irreducible: Option<String>,
+    /// The property process, which forms no group: the system is reduced
+    /// under it only as the product allows.
+    pub property: Option<usize>,
     /// Per process, the committed flag of each control state.
     committed: Vec<Vec<bool>>,
     bounds: may_error::Bounds,
@@ -303,13 +307,17 @@ impl Deps {
         // Per group, the bounds where its processes are in its source
         // states (`None`: never all at once, so the group never fires).
         let mut group_bounds = Vec::new();
-        let mut irreducible = match (m.system, m.property) {
-            (SystemKind::Sync, _) => Some("a `system sync` model is not reduced".to_string()),
-            (_, Some(p)) => Some(format!(
-                "the model has a property process (`{}`); its product is not reduced yet",
-                m.processes[p].name
-            )),
-            _ => None,
+        let property_syncs = m.property.is_some_and(|p| {
+            m.transitions
+                .iter()
+                .any(|t| t.process == p && !matches!(t.sync, SyncKind::None))
+        });
+        let mut irreducible = if m.system == SystemKind::Sync {
+            Some("a `system sync` model is not reduced".to_string())
+        } else if property_syncs {
+            Some("the property process synchronises with the system".to_string())
+        } else {
+            None
         };
         for kind in kinds {
             let ts: Vec<&Transition> = match kind {
@@ -499,6 +507,7 @@ impl Deps {
             groups,
             conjuncts,
             irreducible,
+            property: m.property,
             committed: m.processes.iter().map(|p| p.committed.clone()).collect(),
             bounds,
             state_offsets: m.processes.iter().map(|p| p.state_offset).collect(),

@@ -35,7 +35,12 @@ pub fn shorten(model: &dyn NextState, t: &Trace) -> Trace {
         .chain(loop_steps.iter().map(|s| &s.state[..]))
         .collect();
     let targets: HashSet<&[u8]> = on_cycle.iter().copied().collect();
-    let stem_states: Vec<&[u8]> = (0..=stem).map(|i| t.state(i)).collect();
+    // The stem, then the old cycle on to its accepting state, which the new
+    // cycle holds (the stem's last state may be one the new cycle skips).
+    let stem_states: Vec<&[u8]> = (0..=stem)
+        .map(|i| t.state(i))
+        .chain(ring[1..=a].iter().copied())
+        .collect();
     let stem_steps = if targets.contains(stem_states[0]) {
         Vec::new()
     } else {

@@ -12,7 +12,7 @@ use crate::algo::caching::{
 use crate::algo::check::{self, CheckOptions, Goal, Search, Verdict};
 use crate::algo::dbdfs::{self, FrontierKind, Variant};
 use crate::algo::exhaustive::Traversal;
-use crate::algo::por::{compare, Por, Reducer};
+use crate::algo::por::{compare, product, Por, Reducer};
 use crate::algo::random::{self, Algo, Restart, SearchOptions};
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::beem::Beem;
@@ -512,11 +512,7 @@ pub(super) fn exhaustive_or_check(
     }
     let por = p.por || p.por_check;
     if por && ltl {
-        let flag = if p.por_check { "--por-check" } else { "--por" };
-        return Err(RunError::usage(format!(
-            "{flag}: the model has a property process (an LTL property: --ltl, --ltl-file, --property N, or a .propN.dve model); the reduction of its product is not supported yet: drop {flag}{}",
-            if req.ltl.is_none() && req.property.is_none() { ", or give --ignore-property" } else { "" }
-        )));
+        ltl_reduction_refusal(req, p)?;
     }
     if checking && req.cluster.is_none() && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
         return Err(RunError::input(
@@ -550,7 +546,14 @@ pub(super) fn exhaustive_or_check(
         };
         let reducer = por.then(|| {
             let exprs: Vec<_> = opts.goals.iter().map(|g| g.expr.clone()).collect();
-            Reducer::new(ir, &exprs, rec.checked.assert)
+            match product::system_view(ir).filter(|_| ltl) {
+                Some(system) => {
+                    let mut read = product::property_guards(ir);
+                    read.extend(exprs);
+                    Reducer::for_product(&system, &read, rec.checked.assert)
+                }
+                None => Reducer::new(ir, &exprs, rec.checked.assert),
+            }
         });
         if let Some(why) = reducer.as_ref().and_then(|r| r.irreducible()) {
             notes.push(format!("--por: not reduced: {why}"));
@@ -574,6 +577,11 @@ pub(super) fn exhaustive_or_check(
                     ..reducer.stats().metrics()
                 });
                 c.reduced
+            }
+            Some(reducer) if ltl => {
+                let r = check_ltl_reduced(model, ir, &opts, threads, req.backend, reducer, notes);
+                rec.por = Some(reducer.stats().metrics());
+                r
             }
             Some(reducer) => {
                 let r = check::check_reduced(model, ir, &opts, threads, Some(reducer));
@@ -647,6 +655,87 @@ pub(super) fn exhaustive_or_check(
         }
     }
     Ok(())
+}
+
+/// Why `--por` cannot reduce the product with this LTL property, if so:
+/// the reduction preserves properties that do not see stuttering, which a
+/// formula without next-time is; a property process given as a model says
+/// no formula.
+fn ltl_reduction_refusal(req: &Request, p: &Params) -> Result<(), RunError> {
+    if p.por_check {
+        return Err(RunError::usage(
+            "--por-check compares deadlock states and safety verdicts; it does not take an LTL property (use --por, or drop the property)",
+        ));
+    }
+    let has_next = match (&req.ltl, req.property) {
+        (Some(spec), _) => match spec {
+            dve_frontend::ltl::Spec::Formula { text, definitions } => {
+                dve_frontend::ltl::parse_formula("<formula>", text, None, definitions)
+                    .map(|f| f.formula.has_next())
+                    .unwrap_or_else(|_| names_next(text))
+            }
+            dve_frontend::ltl::Spec::File { path, index } => {
+                let text = std::fs::read_to_string(path).unwrap_or_default();
+                dve_frontend::ltl::parse_file(&path.display().to_string(), &text, None)
+                    .ok()
+                    .and_then(|props| props.get(index.wrapping_sub(1)).map(|f| f.formula.has_next()))
+                    .unwrap_or_else(|| names_next(&text))
+            }
+        },
+        (None, Some(n)) => {
+            // The instance the property belongs to (the run's model is its
+            // product model).
+            let instance = req
+                .model
+                .as_deref()
+                .and_then(|m| super::resolve::resolve_model(m, req.beem.as_deref()).ok())
+                .and_then(|(_, i)| i);
+            let formula = instance.and_then(|i| {
+                let rows = Beem::locate(req.beem.as_deref()).ok()?.properties().ok()?;
+                rows.into_iter().find(|r| r.instance == i && r.prop_id == n).map(|r| r.formula)
+            });
+            formula.as_deref().is_none_or(names_next)
+        }
+        (None, None) => {
+            return Err(RunError::usage(
+                "--por: the model has its own property process, whose formula dvemc cannot see (a reduction preserves only properties without next-time): give the formula with --ltl, or --ignore-property",
+            ))
+        }
+    };
+    if has_next {
+        return Err(RunError::usage(
+            "--por: the LTL property uses X (next-time), which a partial-order reduction does not preserve: drop --por",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `formula`'s text may use next-time: a word of the operators G,
+/// F and X with an X in it (BEEM glues them: `GX`, `XF`).
+fn names_next(formula: &str) -> bool {
+    formula
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .any(|w| w.contains('X') && w.chars().all(|c| matches!(c, 'G' | 'F' | 'X')))
+}
+
+/// An LTL check under `--por` (see [`product`]), with a note on each pass.
+fn check_ltl_reduced(
+    model: &dyn NextState,
+    ir: &dve_frontend::ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+    backend: crate::model::backend::Backend,
+    reducer: &Reducer,
+    notes: &mut Vec<String>,
+) -> check::CheckReport {
+    let r = product::check(model, ir, opts, threads, backend, reducer);
+    notes.push(match r.system_states {
+        Some(n) => format!(
+            "--por: the reduced system has {n} states (a first, depth-first pass); the product was searched on it"
+        ),
+        None => "--por: the first pass (the reduced system, depth-first) did not finish; the product was not searched".into(),
+    });
+    r.report
 }
 
 /// Why a distributed run cannot take these options (`None`: it can).

@@ -60,12 +60,14 @@
 //!   store's order (BFS) or with every cycle closing on the stack (DFS).
 //!
 //! Without a goal or an assertion to preserve, no group is visible and no
-//! proviso applies. A model with a property process, a `system sync` model,
-//! and one where a rendezvous receiver's guard may err (§8.2 makes every
-//! sender on the channel erroneous whatever its state) are not reduced:
-//! every successor is kept ([`Reducer::irreducible`] says why).
+//! proviso applies. A `system sync` model, and one where a rendezvous
+//! receiver's guard may err (§8.2 makes every sender on the channel
+//! erroneous whatever its state) are not reduced: every successor is kept
+//! ([`Reducer::irreducible`] says why). Nor is a model with a property
+//! process by this reducer; [`product`] reduces an LTL property's product.
 
 pub mod compare;
+pub mod product;
 mod stubborn;
 mod tapped;
 
@@ -73,6 +75,7 @@ pub use tapped::{Tap, Tapped};
 
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use dve_frontend::deps::{meets, Deps, Set};
@@ -93,6 +96,12 @@ pub struct Reducer {
     /// Whether the choice backs off where it keeps failing
     /// ([`stubborn::skip`]); else it is a function of the state.
     adaptive: bool,
+    /// Why every successor is kept, if so.
+    refusal: Option<String>,
+    /// The cycle proviso even with no visible group (an LTL property).
+    always_proviso: bool,
+    /// The groups kept in each state cut ([`product`]).
+    record: Option<Mutex<product::Cuts>>,
     deps: Deps,
     /// Per group, the groups dependent with it that may be co-enabled.
     dna: stubborn::Relation,
@@ -214,6 +223,16 @@ impl Reducer {
         Reducer {
             id: REDUCERS.fetch_add(1, Ordering::Relaxed),
             adaptive: true,
+            refusal: deps.irreducible.clone().or_else(|| {
+                deps.property.map(|p| {
+                    format!(
+                        "the model has a property process (`{}`); give an LTL property (--ltl, --property) to reduce its product",
+                        model.processes[p].name
+                    )
+                })
+            }),
+            always_proviso: false,
+            record: None,
             deps,
             dna,
             err_partners,
@@ -230,7 +249,7 @@ impl Reducer {
 
     /// Why the model is not reduced (every successor is kept), if so.
     pub fn irreducible(&self) -> Option<&str> {
-        self.deps.irreducible.as_deref()
+        self.refusal.as_deref()
     }
 
     pub fn deps(&self) -> &Deps {
@@ -259,7 +278,7 @@ impl Reducer {
     /// proviso (when a check needs one) lets it.
     fn cut(&self, src: &[u8], out: &mut SuccBuf, proviso: Option<Proviso<'_>>, adapt: bool) {
         let nth = self.expanded.fetch_add(1, Ordering::Relaxed);
-        if out.len() <= 1 || self.deps.irreducible.is_some() {
+        if out.len() <= 1 || self.refusal.is_some() {
             return;
         }
         if self.is_error_state(src) || out.entries().iter().any(|e| e.error) {
@@ -277,7 +296,8 @@ impl Reducer {
             self.select_ns.fetch_add(ns, Ordering::Relaxed);
         }
         let Some(keep) = keep else { return };
-        if let Some(mut proviso) = proviso.filter(|_| self.visible.iter().any(|&v| v)) {
+        if let Some(mut proviso) = proviso.filter(|_| self.always_proviso || self.visible.iter().any(|&v| v))
+        {
             let kept = (0..out.len()).filter(|&i| keep[i]);
             if !proviso.allows(kept.map(|i| out.state(i))) {
                 self.proviso.fetch_add(1, Ordering::Relaxed);
@@ -286,6 +306,7 @@ impl Reducer {
         }
         self.reduced.fetch_add(1, Ordering::Relaxed);
         out.retain(|i| keep[i]);
+        self.note_cut(src, out);
     }
 
     /// Which successors in `out` a stubborn set of `src` keeps, if it
