@@ -175,8 +175,10 @@ pub struct ExploreArgs {
     /// run-time error, every reachable goal (--goal, reachability
     /// properties) and every assertion violation; `states`, `transitions`
     /// and `deadlocks` then count the reduced graph. Exhaustive bfs and dfs,
-    /// one thread or more; not with a property process (LTL), caching
-    /// options or another --store.
+    /// one thread or more; not with caching options or another --store. An
+    /// LTL property without X (--ltl, --ltl-file, --property) keeps its
+    /// verdict: the reduced system first (one thread), then the product on
+    /// it.
     #[arg(long, help_heading = heading::MODEL)]
     pub por: bool,
     /// Run the reduced and the full search side by side and compare them
