@@ -205,13 +205,21 @@ pub fn check(
             system_states: None,
         };
     }
-    let cut = ProductCut::new(ir, reducer, reducer.take_cuts());
+    let cuts = reducer.take_cuts();
+    // What pass 1 keeps for pass 2 counts against the memory budget of
+    // pass 2 (a map entry: the vector, the groups, two boxes).
+    let kept: usize = cuts
+        .iter()
+        .map(|(k, v)| k.len() + 4 * v.len() + 2 * size_of::<Box<[u8]>>())
+        .sum();
+    let mut second = opts.clone();
+    second.limits.memory_bytes = opts.limits.memory_bytes.map(|m| m.saturating_sub(kept as u64));
     let reduced = Tapped {
         inner: model,
-        tap: cut,
+        tap: ProductCut::new(ir, reducer, cuts),
     };
     Checked {
-        report: check::check_threads(&reduced, ir, opts, threads),
+        report: check::check_threads(&reduced, ir, &second, threads),
         system_states: Some(pass.states),
     }
 }
