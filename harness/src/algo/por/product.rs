@@ -218,8 +218,16 @@ pub fn check(
         inner: model,
         tap: ProductCut::new(ir, reducer, cuts),
     };
+    let mut report = check::check_threads(&reduced, ir, &second, threads);
+    // The run's time is both passes'.
+    report.time_s += pass.time_s;
+    report.states_per_s = if report.time_s > 0.0 {
+        report.states as f64 / report.time_s
+    } else {
+        0.0
+    };
     Checked {
-        report: check::check_threads(&reduced, ir, &second, threads),
+        report,
         system_states: Some(pass.states),
     }
 }
