@@ -73,8 +73,8 @@ pub struct RankFigures {
     /// Batches sent to other ranks (one per destination per round at most).
     pub messages_sent: u64,
     pub bytes_sent: u64,
-    /// Seconds spent in the exchanges and reductions, waiting for the
-    /// others included.
+    /// Seconds spent waiting for the others' batches (and for this rank's
+    /// to arrive, to fill their buffers again).
     pub wait_s: f64,
 }
 
