@@ -539,10 +539,12 @@ mod mpi {
     /// A search stopped by its time limit part after part, each part
     /// writing one checkpoint per rank, ends with the counters of the
     /// search run at once, in both stores; the last part removes the files.
+    /// (at.4: large enough that two ranks do not finish it within the
+    /// first second.)
     #[test]
     fn a_search_in_parts_of_a_second_under_mpirun_counts_as_one_run() {
         let beem = beem();
-        let seq = run(&request(beem.model_path("at.3"), StoreKind::Exact))
+        let seq = run(&request(beem.model_path("at.4"), StoreKind::Exact))
             .unwrap()
             .record;
         let want = serde_json::to_value(&seq).unwrap();
@@ -551,7 +553,7 @@ mod mpi {
         for store in ["exact", "tree"] {
             let base = dir.join(format!("{store}.ckpt"));
             let args = [
-                "at.3",
+                "at.4",
                 "--store",
                 store,
                 "--checkpoint",

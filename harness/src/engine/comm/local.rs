@@ -2,23 +2,29 @@
 //! with its own [`Local`] end of the same hub. The tests of the distributed
 //! search use it, so the default build (no MPI) checks the loop itself.
 
-use std::sync::{Arc, Barrier, Mutex};
+use std::collections::VecDeque;
+use std::sync::{Arc, Barrier, Condvar, Mutex};
 
 use super::{Comm, Reduce};
 
-/// What the threads share: one mailbox per (source, destination) pair and
-/// one slot per rank for reductions, between two barriers.
+/// What the threads share: one queue of batches per (source,
+/// destination) pair, signalled by `arrived`; one slot per rank for
+/// reductions and one for broadcasts, between two barriers.
 struct Hub {
     size: usize,
     barrier: Barrier,
-    mail: Mutex<Vec<Vec<Vec<u8>>>>,
+    mail: Mutex<Vec<Vec<VecDeque<Vec<u8>>>>>,
+    arrived: Condvar,
     slots: Mutex<Vec<Vec<u64>>>,
+    broadcast: Mutex<Vec<u8>>,
 }
 
 /// One rank's end of the hub.
 pub struct Local {
     rank: usize,
     hub: Arc<Hub>,
+    /// This rank's sends not reclaimed yet (their batches were copied).
+    sent: Mutex<VecDeque<Vec<Vec<u8>>>>,
 }
 
 /// Runs `f` on `n` ranks, each a thread, and returns their results in rank
@@ -28,14 +34,22 @@ pub fn run<T: Send>(n: usize, f: impl Fn(Local) -> T + Sync) -> Vec<T> {
     let hub = Arc::new(Hub {
         size: n,
         barrier: Barrier::new(n),
-        mail: Mutex::new(vec![vec![Vec::new(); n]; n]),
+        mail: Mutex::new(vec![vec![VecDeque::new(); n]; n]),
+        arrived: Condvar::new(),
         slots: Mutex::new(vec![Vec::new(); n]),
+        broadcast: Mutex::new(Vec::new()),
     });
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..n)
             .map(|rank| {
                 let (hub, f) = (hub.clone(), &f);
-                s.spawn(move || f(Local { rank, hub }))
+                s.spawn(move || {
+                    f(Local {
+                        rank,
+                        hub,
+                        sent: Mutex::new(VecDeque::new()),
+                    })
+                })
             })
             .collect();
         handles
@@ -70,24 +84,38 @@ impl Comm for Local {
         self.hub.size
     }
 
-    fn exchange(&self, out: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    fn send(&self, out: Vec<Vec<u8>>) {
         {
             let mut mail = Self::lock(&self.hub.mail);
             for (d, data) in out.iter().enumerate() {
                 if d != self.rank {
-                    mail[self.rank][d] = data.clone();
+                    mail[self.rank][d].push_back(data.clone());
                 }
             }
         }
-        self.hub.barrier.wait();
-        let got = {
-            let mut mail = Self::lock(&self.hub.mail);
-            (0..self.hub.size)
-                .map(|src| std::mem::take(&mut mail[src][self.rank]))
-                .collect()
-        };
-        self.hub.barrier.wait();
-        got
+        self.hub.arrived.notify_all();
+        Self::lock(&self.sent).push_back(out);
+    }
+
+    fn receive(&self, inbox: &mut [Vec<u8>]) {
+        let mut mail = Self::lock(&self.hub.mail);
+        for (src, slot) in inbox.iter_mut().enumerate() {
+            slot.clear();
+            if src == self.rank {
+                continue;
+            }
+            loop {
+                if let Some(data) = mail[src][self.rank].pop_front() {
+                    *slot = data;
+                    break;
+                }
+                mail = self.hub.arrived.wait(mail).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+    }
+
+    fn reclaim(&self, _wait: bool) -> Option<Vec<Vec<u8>>> {
+        Self::lock(&self.sent).pop_front()
     }
 
     fn reduce(&self, v: &[u64], op: Reduce) -> Vec<u64> {
@@ -105,14 +133,11 @@ impl Comm for Local {
 
     fn broadcast(&self, root: usize, data: Vec<u8>) -> Vec<u8> {
         if self.rank == root {
-            Self::lock(&self.hub.mail)[root][root] = data;
+            *Self::lock(&self.hub.broadcast) = data;
         }
         self.hub.barrier.wait();
-        let got = Self::lock(&self.hub.mail)[root][root].clone();
+        let got = Self::lock(&self.hub.broadcast).clone();
         self.hub.barrier.wait();
-        if self.rank == root {
-            Self::lock(&self.hub.mail)[root][root].clear();
-        }
         got
     }
 
@@ -129,8 +154,19 @@ mod tests {
     fn collectives_on_three_ranks() {
         let out = run(3, |c| {
             let r = c.rank() as u8;
-            let sent: Vec<Vec<u8>> = (0..3).map(|d| vec![r * 10 + d as u8]).collect();
-            let got = c.exchange(&sent);
+            // Two sends in flight before the first is received: they
+            // arrive in order.
+            for k in 0..2 {
+                c.send((0..3).map(|d| vec![r * 10 + d as u8 + k]).collect());
+            }
+            let mut got = vec![Vec::new(); 3];
+            c.receive(&mut got);
+            let mut second = vec![Vec::new(); 3];
+            c.receive(&mut second);
+            let second: Vec<Vec<u8>> = second.iter().map(|v| v.iter().map(|x| x - 1).collect()).collect();
+            assert_eq!(second, got, "the second send arrives second");
+            assert_eq!(c.reclaim(true).map(|b| b[0][0]), Some(r * 10));
+            assert!(c.reclaim(true).is_some() && c.reclaim(false).is_none());
             let sum = c.reduce(&[c.rank() as u64, 1], Reduce::Sum);
             let max = c.reduce(&[c.rank() as u64], Reduce::Max);
             let b = c.broadcast(2, if c.rank() == 2 { vec![7, 8] } else { Vec::new() });

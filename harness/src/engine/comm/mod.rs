@@ -4,7 +4,8 @@
 //! cargo feature `mpi`) and over ranks that are threads of one process
 //! ([`local`], which the default build tests it with).
 //!
-//! Every operation is collective: every rank calls it, in the same order.
+//! Every operation but [`Comm::send`], [`Comm::receive`] and
+//! [`Comm::reclaim`] is collective: every rank calls it, in the same order.
 
 pub mod local;
 #[cfg(feature = "mpi")]
@@ -18,14 +19,29 @@ pub enum Reduce {
 }
 
 /// The ranks of a distributed search, seen from one of them.
+///
+/// The batches of states travel by [`send`](Comm::send) and
+/// [`receive`](Comm::receive), which do not wait for each other: a rank
+/// sends a round's batches and goes on expanding while they travel.
+/// Every rank sends as many times as it receives, and as many times as
+/// every other rank; a rank's sends reach each other rank in order.
 pub trait Comm: Send + Sync {
     /// This rank, `0..size()`.
     fn rank(&self) -> usize;
     /// How many ranks there are.
     fn size(&self) -> usize;
-    /// All-to-all: `out[d]` goes to rank `d` (`out[rank()]` is not sent);
-    /// returns, per source rank, what it sent here (empty for this rank).
-    fn exchange(&self, out: &[Vec<u8>]) -> Vec<Vec<u8>>;
+    /// Starts sending `out[d]` to every other rank `d` (`out[rank()]` is
+    /// not sent) and returns without waiting; the buffers stay here until
+    /// [`reclaim`](Comm::reclaim) gives them back.
+    fn send(&self, out: Vec<Vec<u8>>);
+    /// Waits for the oldest send of every other rank `s` not received yet,
+    /// and puts it in `inbox[s]` (`inbox[rank()]` is left empty).
+    fn receive(&self, inbox: &mut [Vec<u8>]);
+    /// The buffers of this rank's oldest send still held, once every rank
+    /// has received it: waiting for that with `wait`, else only if it is
+    /// so already. `None` when none is held. Every send is reclaimed
+    /// before the rank ends.
+    fn reclaim(&self, wait: bool) -> Option<Vec<Vec<u8>>>;
     /// `v` reduced element-wise over every rank, on every rank.
     fn reduce(&self, v: &[u64], op: Reduce) -> Vec<u64>;
     /// `data` as rank `root` gave it, on every rank.

@@ -1,18 +1,33 @@
 //! The ranks of an MPI job (`mpirun -np N dvemc explore --distributed`):
-//! [`Comm`] over the world communicator, one MPI collective per operation.
+//! [`Comm`] over the world communicator: the batches by non-blocking
+//! point-to-point sends, the rest one MPI collective per operation.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
 
 use mpi::collective::SystemOperation;
-use mpi::datatype::{Partition, PartitionMut};
+use mpi::request::{Request, StaticScope};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
-use mpi::Count;
+use mpi::Tag;
 
 use super::{Comm, Reduce};
 
-/// The world communicator of an initialised MPI environment.
+/// The world communicator of an initialised MPI environment, and the
+/// sends under way.
 pub struct Mpi {
     world: SimpleCommunicator,
+    flights: Mutex<VecDeque<Flight>>,
 }
+
+/// One send under way: its batches and their requests.
+struct Flight {
+    batches: Vec<Vec<u8>>,
+    requests: Vec<Request<'static, [u8]>>,
+}
+
+/// The tag of the batches (the collectives do not use tags).
+const BATCH_TAG: Tag = 48;
 
 // SAFETY: MPI is initialised with `Threading::Serialized` (see
 // `initialize`) and the search makes its collective calls from one thread
@@ -34,18 +49,19 @@ pub fn initialize() -> Option<(Universe, Mpi)> {
         hook(info);
         SimpleCommunicator::world().abort(70);
     }));
-    Some((universe, Mpi { world }))
+    Some((
+        universe,
+        Mpi {
+            world,
+            flights: Mutex::new(VecDeque::new()),
+        },
+    ))
 }
 
-fn displacements(counts: &[Count]) -> Vec<Count> {
-    counts
-        .iter()
-        .scan(0, |at, &c| {
-            let d = *at;
-            *at += c;
-            Some(d)
-        })
-        .collect()
+impl Mpi {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Flight>> {
+        self.flights.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Comm for Mpi {
@@ -57,47 +73,70 @@ impl Comm for Mpi {
         self.world.size() as usize
     }
 
-    fn exchange(&self, out: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    fn send(&self, mut out: Vec<Vec<u8>>) {
         let me = self.rank();
-        let counts: Vec<Count> = out
-            .iter()
-            .enumerate()
-            .map(|(d, v)| {
-                if d == me {
-                    0
-                } else {
-                    Count::try_from(v.len()).expect("batch under 2 GiB")
-                }
-            })
-            .collect();
-        let mut got_counts = vec![0 as Count; out.len()];
-        self.world.all_to_all_into(&counts[..], &mut got_counts[..]);
-        let mut send: Vec<u8> = out
-            .iter()
-            .enumerate()
-            .filter(|&(d, _)| d != me)
-            .flat_map(|(_, v)| v.iter().copied())
-            .collect();
-        let mut got = vec![0u8; got_counts.iter().map(|&c| c as usize).sum()];
-        // An empty Vec<u8> points at address 1, which OpenMPI reads as
-        // MPI_IN_PLACE: give both buffers a real allocation.
-        send.reserve(1);
-        got.reserve(1);
-        {
-            let sent = Partition::new(&send[..], &counts[..], displacements(&counts));
-            let displs = displacements(&got_counts);
-            let mut recv = PartitionMut::new(&mut got[..], &got_counts[..], displs);
-            self.world.all_to_all_varcount_into(&sent, &mut recv);
+        let mut requests = Vec::with_capacity(out.len());
+        for (d, v) in out.iter_mut().enumerate() {
+            if d == me {
+                continue;
+            }
+            // An empty Vec<u8> points at address 1, which OpenMPI reads as
+            // MPI_IN_PLACE: give it a real allocation.
+            v.reserve(1);
+            // SAFETY: the batch's heap buffer is neither freed, moved nor
+            // written until its request completes: the Vec that owns it is
+            // held with the request (`Flight`) and handed back only by
+            // `reclaim`, after the wait.
+            let data: &'static [u8] = unsafe { std::slice::from_raw_parts(v.as_ptr(), v.len()) };
+            let to = self.world.process_at_rank(d as i32);
+            requests.push(to.immediate_send_with_tag(StaticScope, data, BATCH_TAG));
         }
-        let mut at = 0;
-        got_counts
-            .iter()
-            .map(|&c| {
-                let part = got[at..at + c as usize].to_vec();
-                at += c as usize;
-                part
-            })
-            .collect()
+        self.lock().push_back(Flight {
+            batches: out,
+            requests,
+        });
+    }
+
+    fn receive(&self, inbox: &mut [Vec<u8>]) {
+        let me = self.rank();
+        for (s, slot) in inbox.iter_mut().enumerate() {
+            slot.clear();
+            if s == me {
+                continue;
+            }
+            let (msg, status) = self
+                .world
+                .process_at_rank(s as i32)
+                .matched_probe_with_tag(BATCH_TAG);
+            let len = status.count(u8::equivalent_datatype()) as usize;
+            slot.resize(len, 0);
+            // See `send` for the allocation.
+            slot.reserve(1);
+            msg.matched_receive_into(&mut slot[..]);
+        }
+    }
+
+    fn reclaim(&self, wait: bool) -> Option<Vec<Vec<u8>>> {
+        let mut flights = self.lock();
+        let f = flights.front_mut()?;
+        if !wait {
+            // `test` hands the request back while it is under way.
+            let mut left = Vec::new();
+            for r in f.requests.drain(..) {
+                if let Err(r) = r.test() {
+                    left.push(r);
+                }
+            }
+            f.requests = left;
+            if !f.requests.is_empty() {
+                return None;
+            }
+        }
+        let f = flights.pop_front().expect("a flight");
+        for r in f.requests {
+            r.wait_without_status();
+        }
+        Some(f.batches)
     }
 
     fn reduce(&self, v: &[u64], op: Reduce) -> Vec<u64> {

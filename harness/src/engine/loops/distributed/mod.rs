@@ -8,20 +8,21 @@
 //!
 //! **Rounds and levels.** A rank expands the states of the current level
 //! until its batches hold [`ROUND_BYTES`] or its part of the level is done;
-//! then every rank exchanges its batches (one message per destination per
-//! round), stores what it received, and the ranks agree by one reduction
-//! whether to go on (a rank with states of the level left, a budget, a
-//! violation). The level ends when no rank has states of it left. So the
-//! search is level-synchronous: every state stored during level `l` is of
-//! level `l + 1`, each rank's store is its own queue (ids in BFS order, as
-//! in [`crate::engine::bfs`]), and states, transitions, deadlocks, levels
-//! and back-level edges are the sequential search's, whatever the number
-//! of ranks. (A successor stored already when its source's level began is
-//! a back-level edge unless a self-loop; a self-loop never leaves its
-//! rank.)
+//! then it sends its batches (one message per destination per round, its
+//! header in front: whether it has states of the level left, its budget,
+//! its counters) and expands the next round's states while they travel,
+//! then receives the others' batches of the round it sent and stores their
+//! states. The level ends after the round in which no rank had states of
+//! it left. So the search is level-synchronous: every state stored during
+//! level `l` is of level `l + 1`, each rank's store is its own queue (ids
+//! in BFS order, as in [`crate::engine::bfs`]), and states, transitions,
+//! deadlocks, levels and back-level edges are the sequential search's,
+//! whatever the number of ranks. (A successor stored already when its
+//! source's level began is a back-level edge unless a self-loop; a
+//! self-loop never leaves its rank.)
 //!
 //! **Budgets.** The state limit is global, checked after every exchange: a
-//! stopped run holds at most one round's states past it. Memory is per
+//! stopped run holds at most two rounds' states past it. Memory is per
 //! rank (its store, parent links and batches); time and interruption are
 //! polled on every rank every round, and the first stop of any rank stops
 //! them all at the same round, each with its counters.
@@ -53,6 +54,11 @@ use crate::engine::trace::{Step, Trace};
 /// Bytes of successors a rank collects for the others before an exchange.
 pub const ROUND_BYTES: usize = 4 << 20;
 
+/// Sets of batches a rank fills and sends in turn: one being filled while
+/// the others travel, so that a rank a round ahead of another does not
+/// wait for its batches to arrive before it fills the next set.
+const SETS: usize = 3;
+
 /// What one rank did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RankFigures {
@@ -67,8 +73,8 @@ pub struct RankFigures {
     /// Batches sent to other ranks (one per destination per round at most).
     pub messages_sent: u64,
     pub bytes_sent: u64,
-    /// Seconds spent in the exchanges and reductions, waiting for the
-    /// others included.
+    /// Seconds spent waiting for the others' batches (and for this rank's
+    /// to arrive, to fill their buffers again).
     pub wait_s: f64,
 }
 
@@ -102,13 +108,17 @@ struct Found {
     last: Option<(Succ, Vec<u8>)>,
 }
 
+/// How far ahead of its lookup a received state's slot is prefetched (a
+/// power of two).
+const AHEAD: usize = 32;
+
 /// Numbers in the header of every batch.
 const HEAD: usize = 8;
 const HEAD_BYTES: usize = HEAD * 8;
 
 /// Every rank's header of a round, combined: what the ranks agree on
-/// without a reduction of their own. Taken before the round's states were
-/// stored, so `states` lags by a round.
+/// without a reduction of their own. Taken when the round was sent, before
+/// the round before it was stored, so `states` lags by up to two rounds.
 #[derive(Clone, Copy, Default)]
 struct Heads {
     /// A rank has states of the level left.
@@ -198,7 +208,18 @@ struct Rank<'a, S: Store, W: Watch> {
     pos: Position,
     /// Per stored state: the parent's rank and the link to it.
     parents: Vec<(u32, [u8; PARENT_BYTES])>,
+    /// The batches being filled, one per destination, each after room for
+    /// the header.
     out: Vec<Vec<u8>>,
+    /// Sets of batches sent and given back, to fill again.
+    spare: Vec<Vec<Vec<u8>>>,
+    /// Sets of batches made so far (at most [`SETS`]), and the largest
+    /// sent, in bytes: their memory.
+    sets: usize,
+    set_bytes: usize,
+    inbox: Vec<Vec<u8>>,
+    /// This rank's header of the round under way (sent, not received).
+    sent: Option<[u64; HEAD]>,
     stop: Option<Outcome>,
     found: Option<Found>,
     violations: u64,
@@ -228,6 +249,8 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     fn frontier_bytes(&self) -> usize {
         self.parents.capacity() * std::mem::size_of::<(u32, [u8; PARENT_BYTES])>()
             + self.out.iter().map(Vec::capacity).sum::<usize>()
+            + self.sets.saturating_sub(1) * self.set_bytes
+            + self.inbox.iter().map(Vec::capacity).sum::<usize>()
     }
 
     fn violation(&mut self, kind: u8, id: u32, level: u64, last: Option<(Succ, &[u8])>) {
@@ -352,28 +375,38 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     }
 
     /// Stores the states rank `from` sent (`data`: records of a state and,
-    /// with parents, its link), [`BATCH`] at a time with their slots
-    /// prefetched.
+    /// with parents, its link). A record's index slot is prefetched
+    /// [`AHEAD`] records before it is looked up, and the stored state that
+    /// slot points to half as far ahead, so that the lookups do not wait
+    /// for memory.
     fn receive(&mut self, from: usize, data: &[u8], w: &mut Work) {
         let len = self.model.state_len();
         let rec = len + if W::PARENTS { PARENT_BYTES } else { 0 };
+        let n = data.len() / rec;
         let frontier = self.frontier_bytes();
-        for chunk in data.chunks(rec * BATCH) {
-            w.fps.clear();
-            for r in chunk.chunks_exact(rec) {
-                let fp = self.model.fingerprint(&r[..len]);
-                self.store.prefetch(&r[..len], fp);
-                w.fps.push(fp);
-            }
-            for &fp in &w.fps {
-                self.store.prefetch_state(fp);
-            }
-            for (i, r) in chunk.chunks_exact(rec).enumerate() {
+        let (half, mask) = (AHEAD / 2, AHEAD - 1);
+        w.fps.clear();
+        w.fps.resize(AHEAD, 0);
+        for i in 0..n + AHEAD {
+            // Record `i - AHEAD` is stored before record `i` takes its
+            // place in the ring of fingerprints.
+            if i >= AHEAD {
+                let at = (i - AHEAD) * rec;
                 let mut link = [0u8; PARENT_BYTES];
                 if W::PARENTS {
-                    link.copy_from_slice(&r[len..]);
+                    link.copy_from_slice(&data[at + len..at + rec]);
                 }
-                self.store(&r[..len], w.fps[i], (from as u32, link), None, frontier);
+                let fp = w.fps[i & mask];
+                self.store(&data[at..at + len], fp, (from as u32, link), None, frontier);
+            }
+            if i >= half && i - half < n {
+                self.store.prefetch_state(w.fps[(i - half) & mask]);
+            }
+            if i < n {
+                let s = &data[i * rec..i * rec + len];
+                let fp = self.model.fingerprint(s);
+                self.store.prefetch(s, fp);
+                w.fps[i & mask] = fp;
             }
         }
     }
@@ -393,10 +426,9 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         ]
     }
 
-    /// One round: expand, then exchange the batches, each headed by the
-    /// sender's [`header`](Self::header), and store what came; every rank's
-    /// headers combined.
-    fn round(&mut self, w: &mut Work) -> Heads {
+    /// Expands states of the level until the batches hold
+    /// [`ROUND_BYTES`], the rank's part of the level is done or it halts.
+    fn expand_round(&mut self, w: &mut Work) {
         let mut bytes = 0;
         while self.pos.next < self.pos.level_end && !self.halted() && bytes < ROUND_BYTES {
             let before: usize = self.out.iter().map(Vec::len).sum();
@@ -406,8 +438,14 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             self.pos.next = hi;
         }
         self.pos.frontier_peak = self.pos.frontier_peak.max(self.frontier_bytes());
+    }
+
+    /// Sends the batches, each headed by this rank's
+    /// [`header`](Self::header), and takes a set of empty ones to fill
+    /// next: a spare one, one whose send is over, a new one while there
+    /// are fewer than [`SETS`], else the oldest once it has arrived.
+    fn post(&mut self) {
         let head = self.header();
-        let mut heads = Heads::of(&head);
         for (d, v) in self.out.iter_mut().enumerate() {
             if d != self.me {
                 for (i, x) in head.iter().enumerate() {
@@ -417,13 +455,38 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 self.pos.figures.bytes_sent += v.len() as u64;
             }
         }
-        let t = Instant::now();
-        let inbox = self.comm.exchange(&self.out);
-        self.pos.figures.wait_s += t.elapsed().as_secs_f64();
-        for v in &mut self.out {
+        self.sent = Some(head);
+        self.set_bytes = self.set_bytes.max(self.out.iter().map(Vec::capacity).sum());
+        self.comm.send(std::mem::take(&mut self.out));
+        let mut next = match self.spare.pop().or_else(|| self.comm.reclaim(false)) {
+            Some(set) => set,
+            None if self.sets < SETS => {
+                self.sets += 1;
+                vec![Vec::new(); self.n]
+            }
+            None => {
+                let t = Instant::now();
+                let set = self.comm.reclaim(true).expect("a set under way");
+                self.pos.figures.wait_s += t.elapsed().as_secs_f64();
+                set
+            }
+        };
+        for v in &mut next {
             v.clear();
             v.resize(HEAD_BYTES, 0);
         }
+        self.out = next;
+    }
+
+    /// Receives the round sent last and stores its states; every rank's
+    /// headers of it combined.
+    fn collect(&mut self, w: &mut Work) -> Heads {
+        let head = self.sent.take().expect("a round under way");
+        let mut heads = Heads::of(&head);
+        let t = Instant::now();
+        let mut inbox = std::mem::take(&mut self.inbox);
+        self.comm.receive(&mut inbox);
+        self.pos.figures.wait_s += t.elapsed().as_secs_f64();
         for (from, data) in inbox.iter().enumerate() {
             if from != self.me {
                 let mut theirs = [0u64; HEAD];
@@ -434,10 +497,20 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 self.receive(from, &data[HEAD_BYTES..], w);
             }
         }
+        self.inbox = inbox;
+        self.pos.rounds += 1;
         if self.stop.is_none() {
             self.stop = self.budget.poll();
         }
         heads
+    }
+
+    /// Gives every set of batches back to this rank (the last rounds'
+    /// sends having arrived), before the collectives that end the search.
+    fn settle(&mut self) {
+        while let Some(set) = self.comm.reclaim(true) {
+            self.spare.push(set);
+        }
     }
 
     /// The counterexample of the violation `key` (every rank takes part).
@@ -520,6 +593,11 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             pos: Position::default(),
             parents: Vec::new(),
             out: vec![vec![0; HEAD_BYTES]; n],
+            spare: Vec::new(),
+            sets: 1,
+            set_bytes: 0,
+            inbox: vec![Vec::new(); n],
+            sent: None,
             stop: None,
             found: None,
             violations: 0,
@@ -560,12 +638,20 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
     }
 
     /// Rounds until the search ends, a budget stops it (its outcome) or a
-    /// violation does (`true`).
+    /// violation does (`true`). A rank expands the next round's states
+    /// while the round it sent travels, then receives that one; what the
+    /// ranks decide from a round's headers they so decide a round late:
+    /// the round expanded meanwhile is then sent and received too (so that
+    /// no state is lost), except at a level's end, where it is empty.
     fn search(&mut self, max_states: u64) -> (Outcome, bool) {
         let mut work = Work::new(self.model);
-        loop {
-            let h = self.round(&mut work);
-            self.pos.rounds += 1;
+        let result = loop {
+            self.expand_round(&mut work);
+            if self.sent.is_none() {
+                self.post();
+                continue;
+            }
+            let h = self.collect(&mut work);
             // Only rank 0's budget publishes to the progress line.
             let _ = self.budget.poll_with(h.states, h.transitions, self.pos.depth);
             let p = &mut self.pos;
@@ -586,28 +672,44 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
                 } else if max_states > 0 {
                     // No state left: the search is complete, whatever a
                     // rank's clock said meanwhile.
-                    return (Outcome::Complete, false);
+                    break (Outcome::Complete, false);
                 }
             }
-            if h.stop > 0 {
-                return (outcome_of(h.stop), false);
-            }
-            if h.key > 0 && !self.watch.all() {
-                return (Outcome::Complete, true);
-            }
-            if h.states > max_states {
-                return (Outcome::StateLimit, false);
+            if let Some(end) = self.ends(&h, max_states) {
+                // The round expanded meanwhile goes out and in too.
+                self.post();
+                let h = self.collect(&mut work);
+                break self.ends(&h, max_states).unwrap_or(end);
             }
             if h.left {
+                self.post();
                 continue;
             }
-            // Every rank sent its last batch of the level in this round.
+            // Every rank sent its last batch of the level in that round (and
+            // expanded nothing since).
+            let p = &mut self.pos;
             p.prev_edges = std::mem::take(&mut p.level_edges);
             p.prev_back = std::mem::take(&mut p.level_back);
             p.depth += 1;
             p.level_starts.push(p.level_end as u32);
             p.level_end = self.store.len();
             p.level_begins = true;
+        };
+        self.settle();
+        result
+    }
+
+    /// Whether the round of headers `h` ends the search, and how: a budget
+    /// (any rank's), a violation, or the global state limit.
+    fn ends(&self, h: &Heads, max_states: u64) -> Option<(Outcome, bool)> {
+        if h.stop > 0 {
+            Some((outcome_of(h.stop), false))
+        } else if h.key > 0 && !self.watch.all() {
+            Some((Outcome::Complete, true))
+        } else if h.states > max_states {
+            Some((Outcome::StateLimit, false))
+        } else {
+            None
         }
     }
 
