@@ -26,7 +26,7 @@
 //! the swap succeeds: a lost race leaves nothing behind. Arena chunks never
 //! move, so readers need no lock.
 
-use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock, RwLockReadGuard};
 
 use crate::engine::store::{advise_huge_pages, prefetch_line, prefetch_state_lines, Insert, MAX_STATES};
@@ -90,6 +90,12 @@ pub trait StoreWriter {
     /// Inserts `state` unless stored (by any thread), keeping `extra` with
     /// it if new; its id and whether this call stored it.
     fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert;
+    /// The last extra byte of stored state `id`, as flags the threads
+    /// share (CNDFS's colours): beside the state's bytes, so that a search
+    /// that has just compared them finds its flags in the cache. A store
+    /// whose extra bytes end in such flags reads them only through this
+    /// (never as [`ConcurrentStore::extra`]).
+    fn mark(&mut self, id: u32) -> &AtomicU8;
 }
 
 impl ConcurrentStore for SharedStore {
@@ -150,6 +156,10 @@ impl StoreWriter for Writer<'_> {
     #[inline]
     fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert {
         Writer::insert_with(self, state, extra, fp)
+    }
+    #[inline]
+    fn mark(&mut self, id: u32) -> &AtomicU8 {
+        Writer::mark(self, id)
     }
 }
 
@@ -584,6 +594,20 @@ impl<'a> Writer<'a> {
         let c = s.slot_ptr(q, local >> s.shift << s.shift) as usize;
         chunks[key] = c;
         c
+    }
+
+    /// [`StoreWriter::mark`].
+    #[inline]
+    pub fn mark(&mut self, id: u32) -> &AtomicU8 {
+        let s = self.store;
+        assert!(s.extra > 0, "a store without extra bytes has no marks");
+        let at = Self::locate_in(&mut self.chunks, s, id);
+        // SAFETY: the byte is in the chunk (its state's last extra byte),
+        // which lives as long as `s`; it was written before the id was
+        // published and, by the caller's contract, is accessed only
+        // atomically since (the states' bytes, read plainly, do not
+        // include it).
+        unsafe { AtomicU8::from_ptr(at.add(s.stride - 1) as *mut u8) }
     }
 
     /// Lets a thread that must grow the index in (call between blocks of
