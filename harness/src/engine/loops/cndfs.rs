@@ -297,16 +297,15 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                 }
             }
         }
-        // The index slots, then the stored states, that the lookups below
-        // read, loaded meanwhile (as the sequential DFS does).
+        // The index slots the lookups below read first, loaded together.
+        // (Not the stored states too, as the sequential DFS does: that
+        // waits for each slot here, where the successors are looked up at
+        // once rather than one by one between deeper searches.)
         self.fps.clear();
         self.fps
             .extend((0..k).map(|i| model.fingerprint(self.buf.state(i))));
         for &fp in &self.fps {
             self.w.prefetch(fp);
-        }
-        for &fp in &self.fps {
-            self.w.prefetch_state(fp);
         }
         let start = self.pending.len();
         for i in 0..k {
