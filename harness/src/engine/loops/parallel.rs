@@ -253,7 +253,7 @@ impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
             usize::MAX => u64::MAX,
             m => m as u64,
         };
-        let extra = if W::PARENTS { PARENT_BYTES } else { 0 } + marks as usize;
+        let extra = (if W::PARENTS { PARENT_BYTES } else { 0 }) + usize::from(marks);
         let sh = Shared {
             model,
             store: make(extra),
