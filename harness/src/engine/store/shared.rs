@@ -1021,6 +1021,42 @@ mod tests {
         assert!(store.chunk_cache_bytes.load(Ordering::Relaxed) > 0);
     }
 
+    /// A state's mark is the byte after its other extra bytes: stored as
+    /// given, set by one writer and seen by another, and written without
+    /// touching the state, which every writer still finds (lookups compare
+    /// the state's bytes only).
+    #[test]
+    fn marks_are_shared_and_leave_lookups_alone() {
+        let len = 5;
+        let store = SharedStore::with_chunks(len, 2, 2, 64 * (len + 2), 1);
+        let (mut a, mut b) = (store.writer(0), store.writer(1));
+        let fp = |i: u32| ((i as u64) << 32) | 1;
+        let ids: Vec<u32> = (0..300)
+            .map(|i| a.insert_with(&state_of(i, len), &[7, i as u8 & 1], fp(i)).id())
+            .collect();
+        for (i, &id) in ids.iter().enumerate() {
+            assert_eq!(b.mark(id).load(Ordering::Relaxed), i as u8 & 1, "state {i}");
+            if i % 3 == 0 {
+                a.mark(id).fetch_or(0x80, Ordering::Relaxed);
+            }
+        }
+        for (i, &id) in ids.iter().enumerate() {
+            let want = (i as u8 & 1) | if i % 3 == 0 { 0x80 } else { 0 };
+            assert_eq!(b.mark(id).load(Ordering::Relaxed), want, "state {i}");
+            assert_eq!(
+                b.find(&state_of(i as u32, len), fp(i as u32)),
+                Some(id),
+                "state {i}"
+            );
+            assert_eq!(
+                b.insert_with(&state_of(i as u32, len), &[0, 0], fp(i as u32)),
+                Insert::Seen(id)
+            );
+            assert_eq!(store.extra(id)[0], 7, "state {i}");
+        }
+        assert_eq!(store.len(), ids.len());
+    }
+
     /// Threads racing to insert the same states: three writers (an arena
     /// index of two bits, one of its values unused), released together
     /// for each state, grants of one slot (the index grows under them)
