@@ -61,6 +61,7 @@ fn paint<W: StoreWriter>(w: &mut W, id: u32, bit: u8) -> bool {
     c.load(Ordering::Acquire) & bit == 0 && c.fetch_or(bit, Ordering::AcqRel) & bit == 0
 }
 
+/// Whether state `id` has colour `bit`.
 #[inline]
 fn has<W: StoreWriter>(w: &mut W, id: u32, bit: u8) -> bool {
     w.mark(id).load(Ordering::Acquire) & bit != 0
