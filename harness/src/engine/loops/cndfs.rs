@@ -31,10 +31,7 @@
 //! memory (the store, the threads' stacks and sets) polled every
 //! [`POLL`] expansions, also while a thread waits; the state limit exact.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dve_frontend::model::{NextState, Succ, SuccBuf};
 
@@ -48,73 +45,61 @@ use crate::engine::trace::{Step, Trace};
 /// Expansions between two polls of the budget.
 const POLL: u32 = 256;
 
+/// The shared colours, in the flags byte the store keeps with each state
+/// ([`StoreWriter::mark`]), beside the bytes a lookup has just compared.
 const BLUE: u8 = 1;
 const RED: u8 = 2;
 /// The state's transitions were counted (by the first blue expansion).
 const COUNTED: u8 = 4;
 
-/// States per chunk of colours.
-const CHUNK_BITS: u32 = 16;
-
-/// The shared colours, a byte per state: per arena of the store, chunks
-/// allocated when first touched, so that they follow the arenas' growth
-/// without a lock.
-struct Colours {
-    arenas: Vec<Box<[Chunk]>>,
+/// Sets `bit` of state `id`'s colours unless set: a read first, so that
+/// a colour already there costs no write (the line stays shared between
+/// the cores). Whether this call set it.
+#[inline]
+fn paint<W: StoreWriter>(w: &mut W, id: u32, bit: u8) -> bool {
+    let c = w.mark(id);
+    c.load(Ordering::Acquire) & bit == 0 && c.fetch_or(bit, Ordering::AcqRel) & bit == 0
 }
 
-/// A chunk of colours, allocated when first touched.
-type Chunk = OnceLock<Box<[AtomicU8]>>;
+/// Whether state `id` has colour `bit`.
+#[inline]
+fn has<W: StoreWriter>(w: &mut W, id: u32, bit: u8) -> bool {
+    w.mark(id).load(Ordering::Acquire) & bit != 0
+}
 
-impl Colours {
-    fn new(arenas: usize) -> Colours {
-        let chunks = (crate::engine::store::MAX_STATES >> CHUNK_BITS) + 1;
-        Colours {
-            arenas: (0..arenas)
-                .map(|_| (0..chunks).map(|_| OnceLock::new()).collect())
-                .collect(),
-        }
+/// A thread's own set of state ids: a bit per id (ids are dense), so
+/// that a test is a load from a table far smaller than the store.
+#[derive(Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    #[inline]
+    fn get(&self, id: u32) -> bool {
+        self.0
+            .get(id as usize >> 6)
+            .is_some_and(|w| w & (1 << (id & 63)) != 0)
     }
 
-    fn of<S: ConcurrentStore>(&self, store: &S, id: u32) -> &AtomicU8 {
-        let (q, local) = store.locate(id);
-        let chunk = self.arenas[q][local >> CHUNK_BITS]
-            .get_or_init(|| (0..1usize << CHUNK_BITS).map(|_| AtomicU8::new(0)).collect());
-        &chunk[local & ((1 << CHUNK_BITS) - 1)]
+    #[inline]
+    fn set(&mut self, id: u32) {
+        let w = id as usize >> 6;
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        self.0[w] |= 1 << (id & 63);
+    }
+
+    #[inline]
+    fn clear(&mut self, id: u32) {
+        if let Some(w) = self.0.get_mut(id as usize >> 6) {
+            *w &= !(1 << (id & 63));
+        }
     }
 
     fn bytes(&self) -> usize {
-        self.arenas
-            .iter()
-            .map(|a| {
-                a.len() * std::mem::size_of::<Chunk>()
-                    + (a.iter().filter(|c| c.get().is_some()).count() << CHUNK_BITS)
-            })
-            .sum()
+        self.0.capacity() * 8
     }
 }
-
-/// Hashes a state id for a thread's own sets: ids are dense and not chosen
-/// by an adversary, so Fibonacci hashing spreads them as well as SipHash,
-/// at a fraction of its cost.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        }
-    }
-    fn write_u32(&mut self, id: u32) {
-        self.0 = (id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-}
-
-type Ids = BuildHasherDefault<IdHasher>;
 
 /// A state on a stack: its id, the transition that led to it, and its
 /// successors (`start..end` of the thread's `pending`), from `next` still
@@ -166,15 +151,16 @@ impl<W: Watch> Watch for NoParents<'_, W> {
 struct Cndfs;
 
 impl Order for Cndfs {
+    const MARKS: bool = true;
+
     fn search<W: Watch, S: ConcurrentStore>(self, sh: &Shared<'_, W, S>, t_n: usize, run: &mut ParallelRun) {
-        let colours = Colours::new(t_n);
         let bytes: Vec<AtomicUsize> = (0..t_n).map(|_| AtomicUsize::new(0)).collect();
         let tallies: Vec<(Tally, usize)> = std::thread::scope(|scope| {
-            let (colours, bytes) = (&colours, &bytes);
+            let bytes = &bytes;
             let others: Vec<_> = (1..t_n)
-                .map(|q| scope.spawn(move || Worker::new(sh, colours, bytes, q).run()))
+                .map(|q| scope.spawn(move || Worker::new(sh, bytes, q).run()))
                 .collect();
-            let mut all = vec![Worker::new(sh, colours, bytes, 0).run()];
+            let mut all = vec![Worker::new(sh, bytes, 0).run()];
             all.extend(
                 others
                     .into_iter()
@@ -188,30 +174,31 @@ impl Order for Cndfs {
             run.error_transitions += t.errors;
             run.frontier_bytes += peak as u64;
         }
-        run.frontier_bytes += colours.bytes() as u64;
     }
 }
 
 /// One thread's nested DFS.
 struct Worker<'s, 'a, W: Watch, S: ConcurrentStore> {
     sh: &'s Shared<'a, W, S>,
-    colours: &'s Colours,
     /// Per thread, the bytes of its stacks and sets (memory budget).
     bytes: &'s [AtomicUsize],
     q: usize,
     w: S::Writer<'s>,
     rng: Option<Rng>,
     buf: SuccBuf,
-    /// The state being expanded.
-    state: Vec<u8>,
+    /// The fingerprints of `buf`'s successors.
+    fps: Vec<u64>,
     tally: Tally,
     blue: Vec<Frame>,
-    /// The blue stack's states and their depth in it.
-    cyan: HashMap<u32, usize, Ids>,
+    /// The blue stack's states (cyan), and those of them that accept.
+    cyan: Bits,
+    cyan_accepting: Bits,
     red: Vec<Frame>,
     /// The states of the current red search, as a set and in order.
-    reds: HashSet<u32, Ids>,
+    reds: Bits,
     reds_list: Vec<u32>,
+    /// The accepting states of the current red search but its seed.
+    reds_accepting: Vec<u32>,
     pending: Vec<(u32, Succ)>,
     expansions: u32,
     peak: usize,
@@ -219,22 +206,23 @@ struct Worker<'s, 'a, W: Watch, S: ConcurrentStore> {
 }
 
 impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
-    fn new(sh: &'s Shared<'a, W, S>, colours: &'s Colours, bytes: &'s [AtomicUsize], q: usize) -> Self {
+    fn new(sh: &'s Shared<'a, W, S>, bytes: &'s [AtomicUsize], q: usize) -> Self {
         Worker {
             sh,
-            colours,
             bytes,
             q,
             w: sh.store.writer(q),
             rng: (q > 0).then(|| Rng::seeded(q as u64)),
             buf: SuccBuf::new(sh.model.state_len()),
-            state: Vec::new(),
+            fps: Vec::new(),
             tally: Tally::default(),
             blue: Vec::new(),
-            cyan: HashMap::default(),
+            cyan: Bits::default(),
+            cyan_accepting: Bits::default(),
             red: Vec::new(),
-            reds: HashSet::default(),
+            reds: Bits::default(),
             reds_list: Vec::new(),
+            reds_accepting: Vec::new(),
             pending: Vec::new(),
             expansions: 0,
             peak: 0,
@@ -244,10 +232,6 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
 
     fn stopped(&self) -> bool {
         self.sh.stop.load(Ordering::Relaxed)
-    }
-
-    fn colour(&self, id: u32) -> &AtomicU8 {
-        self.colours.of(&self.sh.store, id)
     }
 
     /// The counters, and the peak bytes of the stacks and sets.
@@ -275,9 +259,11 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
         self.reported = self.tally.transitions;
         let mine = self.pending.capacity() * 16
             + (self.blue.capacity() + self.red.capacity()) * std::mem::size_of::<Frame>()
-            + self.cyan.capacity() * 16
-            + self.reds.capacity() * 8
-            + self.reds_list.capacity() * 4
+            + self.cyan.bytes()
+            + self.cyan_accepting.bytes()
+            + self.reds.bytes()
+            + (self.reds_list.capacity() + self.reds_accepting.capacity()) * 4
+            + self.fps.capacity() * 8
             + self.buf.bytes();
         self.peak = self.peak.max(mine);
         self.bytes[self.q].store(mine, Ordering::Relaxed);
@@ -291,12 +277,14 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
     /// Expands `id` onto `pending` (in this thread's order); in a blue
     /// search, the first expansion of a state counts and checks its
     /// transitions. None when the search must stop (a violation, the state
-    /// limit), else the end of its successors on `pending`.
-    fn expand(&mut self, id: u32, blue: bool) -> Option<usize> {
-        self.state.clear();
-        self.state.extend_from_slice(self.w.load(0, id));
-        self.sh.model.successors(&self.state, &mut self.buf);
-        let counts = blue && self.colour(id).fetch_or(COUNTED, Ordering::Relaxed) & COUNTED == 0;
+    /// limit), else the end of its successors on `pending` and whether
+    /// `id` accepts.
+    fn expand(&mut self, id: u32, blue: bool) -> Option<(usize, bool)> {
+        let model = self.sh.model;
+        let src = self.w.load(0, id);
+        model.successors(src, &mut self.buf);
+        let accepting = model.info().is_accepting(src);
+        let counts = blue && paint(&mut self.w, id, COUNTED);
         let k = self.buf.len();
         if counts {
             self.tally.transitions += k as u64;
@@ -309,6 +297,16 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                     }
                 }
             }
+        }
+        // The index slots the lookups below read first, loaded together.
+        // (Not the stored states too, as the sequential DFS does: that
+        // waits for each slot here, where the successors are looked up at
+        // once rather than one by one between deeper searches.)
+        self.fps.clear();
+        self.fps
+            .extend((0..k).map(|i| model.fingerprint(self.buf.state(i))));
+        for &fp in &self.fps {
+            self.w.prefetch(fp);
         }
         let start = self.pending.len();
         for i in 0..k {
@@ -323,8 +321,7 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                     }
                 }
             }
-            let fp = self.sh.model.fingerprint(succ);
-            match self.sh.visit(&mut self.w, succ, &[], fp) {
+            match self.sh.visit(&mut self.w, succ, &[0], self.fps[i]) {
                 Some(Insert::New(t)) => {
                     if let Some(v) = self.sh.watch.state(succ) {
                         let trace = self.path(Some((e, succ)));
@@ -349,13 +346,13 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                 mine.swap(i, rng.below(i + 1));
             }
         }
-        Some(self.pending.len())
+        Some((self.pending.len(), accepting))
     }
 
     /// Pushes `id` on the blue stack (cyan) and expands it; false when the
     /// search must stop.
     fn push_blue(&mut self, id: u32, via: Option<Succ>) -> bool {
-        self.cyan.insert(id, self.blue.len());
+        self.cyan.set(id);
         let start = self.pending.len();
         self.blue.push(Frame {
             id,
@@ -366,10 +363,12 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             end: start,
         });
         // On the stack first: a violation's path ends at this state.
-        let Some(end) = self.expand(id, true) else {
+        let Some((end, accepting)) = self.expand(id, true) else {
             return false;
         };
-        let accepting = self.sh.model.info().is_accepting(&self.state);
+        if accepting {
+            self.cyan_accepting.set(id);
+        }
         let top = self.blue.last_mut().expect("a frame");
         top.end = end;
         top.accepting = accepting;
@@ -380,13 +379,13 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
     /// must stop.
     fn push_red(&mut self, id: u32, via: Option<Succ>) -> bool {
         let start = self.pending.len();
-        let Some(end) = self.expand(id, false) else {
+        let Some((end, accepting)) = self.expand(id, false) else {
             return false;
         };
         self.red.push(Frame {
             id,
             via,
-            accepting: self.sh.model.info().is_accepting(&self.state),
+            accepting,
             start,
             next: start,
             end,
@@ -403,17 +402,16 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                 let (t, e) = self.pending[top.next];
                 top.next += 1;
                 let s_accepts = top.accepting;
-                // Blue first (no lookup in the stack): a blue state on the
-                // stack forgoes only the early detection, the red search
-                // still finds its cycle.
-                if self.colour(t).load(Ordering::Acquire) & BLUE != 0 {
-                    continue;
-                }
-                if let Some(&at) = self.cyan.get(&t) {
-                    if s_accepts || self.blue[at].accepting {
-                        self.cycle(at, e, t);
+                if self.cyan.get(t) {
+                    // The paper's early detection: a cycle on the stack
+                    // through an accepting state.
+                    if s_accepts || self.cyan_accepting.get(t) {
+                        self.cycle(e, t);
                         return;
                     }
+                    continue;
+                }
+                if has(&mut self.w, t, BLUE) {
                     continue;
                 }
                 if !self.poll() || !self.push_blue(t, Some(e)) {
@@ -422,12 +420,13 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
                 continue;
             }
             let (s, s_accepts) = (top.id, top.accepting);
-            self.colour(s).fetch_or(BLUE, Ordering::Release);
+            paint(&mut self.w, s, BLUE);
             if s_accepts && !self.red_search(s) {
                 return;
             }
             let f = self.blue.pop().expect("a frame");
-            self.cyan.remove(&f.id);
+            self.cyan.clear(f.id);
+            self.cyan_accepting.clear(f.id);
             self.pending.truncate(f.start);
         }
     }
@@ -436,40 +435,34 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
     /// then the wait and the colouring; false when the search must stop
     /// (a cycle, a budget).
     fn red_search(&mut self, seed: u32) -> bool {
-        // Emptied state by state: `clear` would cost the capacity that the
-        // largest red search left, at every red search.
-        if self.reds.capacity() > 8 * self.reds_list.len() {
-            for r in &self.reds_list {
-                self.reds.remove(r);
-            }
-        } else {
-            self.reds.clear();
+        for &r in &self.reds_list {
+            self.reds.clear(r);
         }
         self.reds_list.clear();
-        self.reds.insert(seed);
+        self.reds_accepting.clear();
+        self.reds.set(seed);
         self.reds_list.push(seed);
         if !self.push_red(seed, None) {
             return false;
         }
-        let mut accepting = Vec::new();
         while let Some(top) = self.red.last_mut() {
             if top.next < top.end {
                 let (t, e) = self.pending[top.next];
                 top.next += 1;
-                if let Some(&at) = self.cyan.get(&t) {
-                    self.cycle(at, e, t);
+                if self.cyan.get(t) {
+                    self.cycle(e, t);
                     return false;
                 }
-                if self.reds.contains(&t) || self.colour(t).load(Ordering::Acquire) & RED != 0 {
+                if self.reds.get(t) || has(&mut self.w, t, RED) {
                     continue;
                 }
-                self.reds.insert(t);
+                self.reds.set(t);
                 self.reds_list.push(t);
                 if !self.poll() || !self.push_red(t, Some(e)) {
                     return false;
                 }
                 if self.red.last().is_some_and(|f| f.accepting) {
-                    accepting.push(t);
+                    self.reds_accepting.push(t);
                 }
                 continue;
             }
@@ -477,10 +470,11 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             self.pending.truncate(f.start);
         }
         // Another thread's red search from each of these is under way.
-        while !accepting
-            .iter()
-            .all(|&a| self.colour(a).load(Ordering::Acquire) & RED != 0)
-        {
+        while let Some(&a) = self.reds_accepting.last() {
+            if has(&mut self.w, a, RED) {
+                self.reds_accepting.pop();
+                continue;
+            }
             if !self.poll() {
                 return false;
             }
@@ -488,10 +482,8 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             self.w.release();
             std::thread::yield_now();
         }
-        for &r in &self.reds {
-            self.colours
-                .of(&self.sh.store, r)
-                .fetch_or(RED, Ordering::Release);
+        for &r in &self.reds_list {
+            paint(&mut self.w, r, RED);
         }
         true
     }
@@ -511,12 +503,17 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
     }
 
     /// Reports the accepting cycle that transition `e` closes back to
-    /// state `t`, at depth `at` of the blue stack: the blue stack, the
-    /// red one (if a red search runs), then `e`.
-    fn cycle(&mut self, at: usize, e: Succ, t: u32) {
+    /// state `t`, on the blue stack: the blue stack, the red one (if a
+    /// red search runs), then `e`.
+    fn cycle(&mut self, e: Succ, t: u32) {
         let Some(found) = self.sh.watch.accepting_cycle() else {
             return;
         };
+        let at = self
+            .blue
+            .iter()
+            .position(|f| f.id == t)
+            .expect("a cyan state is on the blue stack");
         let mut trace = self.path(None);
         let red = self.red.get(1..).unwrap_or(&[]);
         trace.steps.extend(

@@ -238,20 +238,22 @@ pub(crate) struct Shared<'a, W: Watch, S: ConcurrentStore> {
 
 impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
     /// A search of `model` in the store `make(extra)` (keeping `extra`
-    /// bytes with each state), its initial state stored (and checked);
-    /// `None` if the state limit is 0.
+    /// bytes with each state: the parent link if `W` keeps parents, then
+    /// a byte of flags if `marks`), its initial state stored (and
+    /// checked); `None` if the state limit is 0.
     pub fn start(
         model: &'a dyn NextState,
         make: impl FnOnce(usize) -> S,
         budget: &'a Budget,
         watch: &'a W,
+        marks: bool,
     ) -> Option<Self> {
         let max_states = match budget.max_states() {
             0 => return None,
             usize::MAX => u64::MAX,
             m => m as u64,
         };
-        let extra = if W::PARENTS { PARENT_BYTES } else { 0 };
+        let extra = (if W::PARENTS { PARENT_BYTES } else { 0 }) + usize::from(marks);
         let sh = Shared {
             model,
             store: make(extra),
@@ -270,11 +272,15 @@ impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
             label: Label::local(u32::MAX),
             error: false,
         };
-        let root = parent_link(u32::MAX, none);
-        let root: &[u8] = if W::PARENTS { &root } else { &[] };
+        let mut root = if W::PARENTS {
+            parent_link(u32::MAX, none).to_vec()
+        } else {
+            Vec::new()
+        };
+        root.resize(extra, 0);
         sh.store
             .writer(0)
-            .insert_with(&init, root, model.fingerprint(&init));
+            .insert_with(&init, &root, model.fingerprint(&init));
         if let Some(v) = watch.state(&init) {
             sh.violation(v, || trace_to(&sh.store, 0, None));
         }
@@ -607,6 +613,9 @@ pub fn parallel_check<W: Watch>(
 /// A parallel search order, run on the threads' [`Shared`] state whatever
 /// its store.
 pub(crate) trait Order {
+    /// Whether each state keeps a byte of flags after its parent link
+    /// ([`StoreWriter::mark`]: CNDFS's colours), zero when stored.
+    const MARKS: bool = false;
     fn search<W: Watch, S: ConcurrentStore>(
         self,
         sh: &Shared<'_, W, S>,
@@ -655,16 +664,16 @@ pub(crate) fn with_shared<W: Watch>(
     }
 }
 
-fn run_in<'a, W: Watch, S: ConcurrentStore>(
+fn run_in<'a, W: Watch, S: ConcurrentStore, O: Order>(
     model: &'a dyn NextState,
     t_n: usize,
     budget: &'a Budget,
     watch: &'a W,
-    order: impl Order,
+    order: O,
     make: impl FnOnce(usize) -> S,
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
     let mut run = ParallelRun::default();
-    let Some(sh) = Shared::start(model, make, budget, watch) else {
+    let Some(sh) = Shared::start(model, make, budget, watch, O::MARKS) else {
         run.result = Outcome::StateLimit;
         return (run, 0, None);
     };

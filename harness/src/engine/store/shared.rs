@@ -26,7 +26,7 @@
 //! the swap succeeds: a lost race leaves nothing behind. Arena chunks never
 //! move, so readers need no lock.
 
-use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock, RwLockReadGuard};
 
 use crate::engine::store::{advise_huge_pages, prefetch_line, prefetch_state_lines, Insert, MAX_STATES};
@@ -90,6 +90,12 @@ pub trait StoreWriter {
     /// Inserts `state` unless stored (by any thread), keeping `extra` with
     /// it if new; its id and whether this call stored it.
     fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert;
+    /// The last extra byte of stored state `id`, as flags the threads
+    /// share (CNDFS's colours): beside the state's bytes, so that a search
+    /// that has just compared them finds its flags in the cache. A store
+    /// whose extra bytes end in such flags reads them only through this
+    /// (never as [`ConcurrentStore::extra`]).
+    fn mark(&mut self, id: u32) -> &AtomicU8;
 }
 
 impl ConcurrentStore for SharedStore {
@@ -150,6 +156,10 @@ impl StoreWriter for Writer<'_> {
     #[inline]
     fn insert_with(&mut self, state: &[u8], extra: &[u8], fp: u64) -> Insert {
         Writer::insert_with(self, state, extra, fp)
+    }
+    #[inline]
+    fn mark(&mut self, id: u32) -> &AtomicU8 {
+        Writer::mark(self, id)
     }
 }
 
@@ -586,6 +596,20 @@ impl<'a> Writer<'a> {
         c
     }
 
+    /// [`StoreWriter::mark`].
+    #[inline]
+    pub fn mark(&mut self, id: u32) -> &AtomicU8 {
+        let s = self.store;
+        assert!(s.extra > 0, "a store without extra bytes has no marks");
+        let at = Self::locate_in(&mut self.chunks, s, id);
+        // SAFETY: the byte is in the chunk (its state's last extra byte),
+        // which lives as long as `s`; it was written before the id was
+        // published and, by the caller's contract, is accessed only
+        // atomically since (the states' bytes, read plainly, do not
+        // include it).
+        unsafe { AtomicU8::from_ptr(at.add(s.stride - 1) as *mut u8) }
+    }
+
     /// Lets a thread that must grow the index in (call between blocks of
     /// work).
     pub fn release(&mut self) {
@@ -995,6 +1019,42 @@ mod tests {
             }
         }
         assert!(store.chunk_cache_bytes.load(Ordering::Relaxed) > 0);
+    }
+
+    /// A state's mark is the byte after its other extra bytes: stored as
+    /// given, set by one writer and seen by another, and written without
+    /// touching the state, which every writer still finds (lookups compare
+    /// the state's bytes only).
+    #[test]
+    fn marks_are_shared_and_leave_lookups_alone() {
+        let len = 5;
+        let store = SharedStore::with_chunks(len, 2, 2, 64 * (len + 2), 1);
+        let (mut a, mut b) = (store.writer(0), store.writer(1));
+        let fp = |i: u32| ((i as u64) << 32) | 1;
+        let ids: Vec<u32> = (0..300)
+            .map(|i| a.insert_with(&state_of(i, len), &[7, i as u8 & 1], fp(i)).id())
+            .collect();
+        for (i, &id) in ids.iter().enumerate() {
+            assert_eq!(b.mark(id).load(Ordering::Relaxed), i as u8 & 1, "state {i}");
+            if i % 3 == 0 {
+                a.mark(id).fetch_or(0x80, Ordering::Relaxed);
+            }
+        }
+        for (i, &id) in ids.iter().enumerate() {
+            let want = (i as u8 & 1) | if i % 3 == 0 { 0x80 } else { 0 };
+            assert_eq!(b.mark(id).load(Ordering::Relaxed), want, "state {i}");
+            assert_eq!(
+                b.find(&state_of(i as u32, len), fp(i as u32)),
+                Some(id),
+                "state {i}"
+            );
+            assert_eq!(
+                b.insert_with(&state_of(i as u32, len), &[0, 0], fp(i as u32)),
+                Insert::Seen(id)
+            );
+            assert_eq!(store.extra(id)[0], 7, "state {i}");
+        }
+        assert_eq!(store.len(), ids.len());
     }
 
     /// Threads racing to insert the same states: three writers (an arena

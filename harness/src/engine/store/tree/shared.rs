@@ -39,6 +39,8 @@
 //! shared after the first levels). Worth it for long states: the exact
 //! shared store costs the state's length and its slot.
 
+use std::sync::atomic::AtomicU8;
+
 use crate::engine::store::shared::{ConcurrentStore, SharedStore, StoreWriter, Writer};
 use crate::engine::store::tree::pair_table::pair_hash;
 use crate::engine::store::tree::shape::{mark_changed, read_words, shape, Child, Node};
@@ -329,6 +331,11 @@ impl StoreWriter for TreeWriter<'_> {
         }
         let pair = self.pair(root);
         self.root.insert_with(&pair.to_le_bytes(), extra, pair_hash(pair))
+    }
+
+    fn mark(&mut self, id: u32) -> &AtomicU8 {
+        // A state's id is its root pair's, whose extra bytes are the state's.
+        self.root.mark(id)
     }
 }
 
