@@ -1194,7 +1194,11 @@ fn por_with_ltl_keeps_the_verdict_and_refuses_next_time() {
     }
     let o = dvemc(&["explore", model, "--ltl", "G X (nw == 0)", "--por"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("X (next-time)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("<formula>:1:3: --por: the LTL property uses X (next-time)"),
+        "{}",
+        stderr(&o)
+    );
     let prop = TempFile::new(
         "own_property",
         b"byte x; process P { state a; init a; trans a -> a { effect x = 1 - x; }; }

@@ -667,21 +667,21 @@ fn ltl_reduction_refusal(req: &Request, p: &Params) -> Result<(), RunError> {
             "--por-check compares deadlock states and safety verdicts; it does not take an LTL property (use --por, or drop the property)",
         ));
     }
-    let has_next = match (&req.ltl, req.property) {
-        (Some(spec), _) => match spec {
-            dve_frontend::ltl::Spec::Formula { text, definitions } => {
-                dve_frontend::ltl::parse_formula("<formula>", text, None, definitions)
-                    .map(|f| f.formula.has_next())
-                    .unwrap_or_else(|_| names_next(text))
-            }
-            dve_frontend::ltl::Spec::File { path, index } => {
-                let text = std::fs::read_to_string(path).unwrap_or_default();
-                dve_frontend::ltl::parse_file(&path.display().to_string(), &text, None)
-                    .ok()
-                    .and_then(|props| props.get(index.wrapping_sub(1)).map(|f| f.formula.has_next()))
-                    .unwrap_or_else(|| names_next(&text))
-            }
-        },
+    // Where the property uses X, as `file:line:column`, if it does.
+    let next_at = match (&req.ltl, req.property) {
+        (Some(dve_frontend::ltl::Spec::Formula { text, definitions }), _) => {
+            let has = dve_frontend::ltl::parse_formula("<formula>", text, None, definitions)
+                .map_or_else(|_| next_position(text).is_some(), |f| f.formula.has_next());
+            has.then(|| at("<formula>", next_position(text)))
+        }
+        (Some(dve_frontend::ltl::Spec::File { path, index }), _) => {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let has = dve_frontend::ltl::parse_file(&path.display().to_string(), &text, None)
+                .ok()
+                .and_then(|props| props.get(index.wrapping_sub(1)).map(|f| f.formula.has_next()))
+                .unwrap_or_else(|| next_position(&text).is_some());
+            has.then(|| at(&path.display().to_string(), next_position(&text)))
+        }
         (None, Some(n)) => {
             // The instance the property belongs to (the run's model is its
             // product model).
@@ -694,7 +694,10 @@ fn ltl_reduction_refusal(req: &Request, p: &Params) -> Result<(), RunError> {
                 let rows = Beem::locate(req.beem.as_deref()).ok()?.properties().ok()?;
                 rows.into_iter().find(|r| r.instance == i && r.prop_id == n).map(|r| r.formula)
             });
-            formula.as_deref().is_none_or(names_next)
+            match formula {
+                None => Some(format!("property {n} (its formula is not in properties.csv)")),
+                Some(f) => next_position(&f).map(|pos| at(&format!("property {n} `{f}`"), Some(pos))),
+            }
         }
         (None, None) => {
             return Err(RunError::usage(
@@ -702,20 +705,41 @@ fn ltl_reduction_refusal(req: &Request, p: &Params) -> Result<(), RunError> {
             ))
         }
     };
-    if has_next {
-        return Err(RunError::usage(
-            "--por: the LTL property uses X (next-time), which a partial-order reduction does not preserve: drop --por",
-        ));
+    if let Some(at) = next_at {
+        return Err(RunError::usage(format!(
+            "{at}: --por: the LTL property uses X (next-time), which a partial-order reduction does not preserve: drop --por"
+        )));
     }
     Ok(())
 }
 
-/// Whether `formula`'s text may use next-time: a word of the operators G,
-/// F and X with an X in it (BEEM glues them: `GX`, `XF`).
-fn names_next(formula: &str) -> bool {
-    formula
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-        .any(|w| w.contains('X') && w.chars().all(|c| matches!(c, 'G' | 'F' | 'X')))
+/// `file:line:column`, or `file` without a position.
+fn at(file: &str, pos: Option<(usize, usize)>) -> String {
+    match pos {
+        Some((line, col)) => format!("{file}:{line}:{col}"),
+        None => file.to_string(),
+    }
+}
+
+/// The line and column (from 1) of the first X of `text` that may be
+/// next-time: in a word of the operators G, F and X (BEEM glues them:
+/// `GX`, `XF`).
+fn next_position(text: &str) -> Option<(usize, usize)> {
+    let mut start = 0;
+    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            continue;
+        }
+        let word = &text[start..i];
+        if word.contains('X') && word.chars().all(|c| matches!(c, 'G' | 'F' | 'X')) {
+            let x = start + word.find('X').unwrap_or(0);
+            let line = text[..x].matches('\n').count() + 1;
+            let col = text[..x].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            return Some((line, col));
+        }
+        start = i + c.len_utf8();
+    }
+    None
 }
 
 /// An LTL check under `--por` (see [`product`]), with a note on each pass.
