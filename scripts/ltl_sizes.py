@@ -56,6 +56,11 @@ def spin_size(f):
         if m and line.strip().startswith("::"):
             trans += 1
             pairs.add((state, m.group(1)))
+        elif line.strip().startswith(":: atomic") and "assert" in line:
+            # SPIN's short form of a transition into accept_all (its
+            # condition reached, the claim is violated).
+            trans += 1
+            pairs.add((state, "accept_all"))
         elif line.strip().startswith("skip"):  # accept_all: a true self-loop
             trans += 1
             pairs.add((state, state))
