@@ -494,6 +494,7 @@ pub(super) fn exhaustive_or_check(
     has_asserts: bool,
     digest: u64,
     instance: Option<&str>,
+    beem_ltl: Option<&str>,
     rec: &mut RunRecord,
     trace: &mut Option<Trace>,
     reference: &mut Option<crate::model::beem::StatFile>,
@@ -512,7 +513,7 @@ pub(super) fn exhaustive_or_check(
     }
     let por = p.por || p.por_check;
     if por && ltl {
-        ltl_reduction_refusal(req, p)?;
+        ltl_reduction_refusal(req, p, beem_ltl)?;
     }
     if checking && req.cluster.is_none() && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
         return Err(RunError::input(
@@ -661,7 +662,7 @@ pub(super) fn exhaustive_or_check(
 /// the reduction preserves properties that do not see stuttering, which a
 /// formula without next-time is; a property process given as a model says
 /// no formula.
-fn ltl_reduction_refusal(req: &Request, p: &Params) -> Result<(), RunError> {
+fn ltl_reduction_refusal(req: &Request, p: &Params, beem_ltl: Option<&str>) -> Result<(), RunError> {
     if p.por_check {
         return Err(RunError::usage(
             "--por-check compares deadlock states and safety verdicts; it does not take an LTL property (use --por, or drop the property)",
@@ -682,23 +683,10 @@ fn ltl_reduction_refusal(req: &Request, p: &Params) -> Result<(), RunError> {
                 .unwrap_or_else(|| next_position(&text).is_some());
             has.then(|| at(&path.display().to_string(), next_position(&text)))
         }
-        (None, Some(n)) => {
-            // The instance the property belongs to (the run's model is its
-            // product model).
-            let instance = req
-                .model
-                .as_deref()
-                .and_then(|m| super::resolve::resolve_model(m, req.beem.as_deref()).ok())
-                .and_then(|(_, i)| i);
-            let formula = instance.and_then(|i| {
-                let rows = Beem::locate(req.beem.as_deref()).ok()?.properties().ok()?;
-                rows.into_iter().find(|r| r.instance == i && r.prop_id == n).map(|r| r.formula)
-            });
-            match formula {
-                None => Some(format!("property {n} (its formula is not in properties.csv)")),
-                Some(f) => next_position(&f).map(|pos| at(&format!("property {n} `{f}`"), Some(pos))),
-            }
-        }
+        (None, Some(n)) => match beem_ltl {
+            None => Some(format!("property {n} (its formula is not in properties.csv)")),
+            Some(f) => next_position(f).map(|pos| at(&format!("property {n} `{f}`"), Some(pos))),
+        },
         (None, None) => {
             return Err(RunError::usage(
                 "--por: the model has its own property process, whose formula dvemc cannot see (a reduction preserves only properties without next-time): give the formula with --ltl, or --ignore-property",

@@ -155,6 +155,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         digest,
         instance,
         display_name,
+        beem_ltl,
     } = load(req, &p.caching.progress, &mut notes)?;
     let ltl = ir.property.is_some();
     let general = strategy.family() == Family::Caching || p.general_algorithm();
@@ -204,6 +205,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 has_asserts,
                 digest,
                 instance.as_deref(),
+                beem_ltl.as_deref(),
                 &mut rec,
                 &mut trace,
                 &mut reference,

@@ -115,6 +115,9 @@ pub(super) struct Loaded {
     pub digest: u64,
     pub instance: Option<String>,
     pub display_name: String,
+    /// The formula of a BEEM LTL property (`--property N`), as
+    /// properties.csv writes it.
+    pub beem_ltl: Option<String>,
 }
 
 /// Loads the model a request names (the built-in example without one), with
@@ -127,6 +130,7 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
         .as_deref()
         .map(|m| resolve_model(m, req.beem.as_deref()))
         .transpose()?;
+    let mut beem_ltl = None;
     if let Some(n) = req.property {
         let Some((_, Some(instance))) = model_path.clone() else {
             return Err(RunError::input(
@@ -146,6 +150,7 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
                 "reachability"
             }
             PropertyKind::Ltl => {
+                beem_ltl = Some(row.formula.clone());
                 let prop_path = beem.property_model_path(&instance, n);
                 if !prop_path.is_file() {
                     return Err(RunError::input(format!(
@@ -232,5 +237,6 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
         digest,
         instance,
         display_name,
+        beem_ltl,
     })
 }
