@@ -4,10 +4,10 @@ the Büchi automaton `dvemc ltl2ba --negate` gives (the one a check uses)
 beside SPIN's never claim for the same negated formula (`spin -f`), as a
 markdown table on standard output.
 
-States are states; transitions count one per label (a conjunction of
-literals for dvemc, any boolean condition for SPIN), and `pairs` counts
-the distinct (source, target) pairs, which does not depend on how labels
-are split.
+States are states; transitions count one per printed edge (both tools
+print one edge per target with any boolean condition), and `pairs`
+counts the distinct (source, target) pairs, which does not depend on how
+conditions are split.
 
     python3 scripts/ltl_sizes.py DVEMC BEEM_DIR > results/ltl/sizes.md
 """
@@ -79,18 +79,21 @@ def main():
     print("| # | formula (BEEM's text) | dvemc states | dvemc transitions | dvemc pairs "
           "| SPIN states | SPIN transitions | SPIN pairs |")
     print("|---|---|---|---|---|---|---|---|")
-    larger, more_pairs, fewer = 0, 0, 0
+    larger, fewer, more_trans, fewer_trans, more_pairs = 0, 0, 0, 0, 0
     for n, (formula, instance) in enumerate(sorted(seen.items()), 1):
         abstract, s, t, p = dvemc_size(exe, instance, formula)
         ss, st, sp = spin_size(to_spin(abstract))
         larger += s > ss
         fewer += s < ss
+        more_trans += t > st
+        fewer_trans += t < st
         more_pairs += p > sp
         shown = formula.replace("|", "\\|")
         print(f"| {n} | `{shown}` | {s} | {t} | {p} | {ss} | {st} | {sp} |")
     print()
     print(f"{len(seen)} distinct formulas; dvemc has more states than SPIN on {larger}, fewer on "
-          f"{fewer}; more (source, target) pairs on {more_pairs}.")
+          f"{fewer}; more transitions on {more_trans}, fewer on {fewer_trans}; more (source, target) "
+          f"pairs on {more_pairs}.")
 
 
 if __name__ == "__main__":

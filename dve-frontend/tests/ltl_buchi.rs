@@ -217,3 +217,42 @@ fn longer_lassos_over_two_propositions() {
         check(f, &words);
     }
 }
+
+/// The negated formulas' automata against the size of SPIN 6.5's claims
+/// (`spin -f`) for the same formulas, where the degeneralisation and the
+/// one-edge-per-target guards matter; and one edge per target everywhere.
+#[test]
+fn no_larger_than_spins_claims() {
+    // (formula, SPIN's states and transitions for its negation)
+    let spin = [
+        ("F G p", 2, 3),
+        ("G F p -> G F q", 3, 6),
+        ("(G F p && G F q) -> G F r", 4, 10),
+        ("G ((p || q || r) -> F s)", 2, 3),
+        ("G (p -> F q)", 2, 3),
+    ];
+    for (text, states, transitions) in spin {
+        let p = parse_formula("<f>", text, None, &[]).unwrap();
+        let b = translate(&p.formula, p.atoms.len(), true).unwrap();
+        assert!(
+            b.states.len() <= states && b.transitions() <= transitions,
+            "!({text}): {} states, {} transitions; SPIN {states}, {transitions}",
+            b.states.len(),
+            b.transitions()
+        );
+    }
+    let mut seed = 48;
+    for _ in 0..200 {
+        let f = random_formula(&mut seed, 4);
+        let p = parse_formula("<f>", &f, None, &[]).unwrap();
+        for negate in [false, true] {
+            let b = translate(&p.formula, p.atoms.len(), negate).unwrap();
+            for s in &b.states {
+                let mut targets: Vec<usize> = s.edges.iter().map(|e| e.1).collect();
+                targets.sort();
+                targets.dedup();
+                assert_eq!(targets.len(), s.edges.len(), "{f}: two edges to one target");
+            }
+        }
+    }
+}

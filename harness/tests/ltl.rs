@@ -113,10 +113,12 @@ fn ltl2ba_prints_hoa_and_text() {
     let t = text(&o.stdout);
     assert!(
         t.starts_with(
-            "automaton of G (p -> F q)\nformula: G (p0 -> F p1)\n  p0 = p\n  p1 = q\n2 states, 5 transitions"
+            "automaton of G (p -> F q)\nformula: G (p0 -> F p1)\n  p0 = p\n  p1 = q\n2 states, 4 transitions"
         ),
         "{t}"
     );
+    // Two labels to one target are one edge with their disjunction.
+    assert!(t.contains("  !p || q -> 0\n"), "{t}");
 }
 
 #[test]

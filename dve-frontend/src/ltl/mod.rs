@@ -14,7 +14,7 @@ mod load;
 mod parse;
 mod process;
 
-pub use buchi::{translate, Buchi, Label};
+pub use buchi::{translate, Buchi, Guard, Label};
 pub use file::parse_file;
 pub use formula::Ltl;
 pub use load::{attach_property, load, property as parse_spec, Loaded, Spec};

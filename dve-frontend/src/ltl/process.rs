@@ -4,7 +4,7 @@
 //! expressions, so the product machinery of the JIT and the interpreter
 //! runs it unchanged).
 
-use super::{Buchi, Label, Property};
+use super::{Buchi, Guard, Label, Property};
 use crate::ast::{self, Accept, BinOp, Expr, ExprKind, Ident, Span, UnOp};
 
 fn ident(name: String) -> Ident {
@@ -50,6 +50,23 @@ fn guard(label: Label, prop: &Property) -> Option<Expr> {
         })
 }
 
+/// The guard of a transition: its disjuncts joined with `or`; `None` for
+/// `true`.
+fn guard_of(g: &Guard, prop: &Property) -> Option<Expr> {
+    if g.is_true() {
+        return None;
+    }
+    g.0.iter()
+        .map(|&l| guard(l, prop).expect("a true disjunct makes the guard true"))
+        .reduce(|a, b| {
+            let span = a.span.to(b.span);
+            Expr {
+                kind: ExprKind::Binary(BinOp::Or, Box::new(a), Box::new(b)),
+                span,
+            }
+        })
+}
+
 /// Adds `automaton` to `model` as its property process (`system async
 /// property NAME;`), named `LTL_property` unless the model has a process
 /// of that name.
@@ -64,10 +81,10 @@ pub fn attach(model: &mut ast::Model, prop: &Property, automaton: &Buchi) {
         .iter()
         .enumerate()
         .flat_map(|(i, s)| {
-            s.edges.iter().map(move |&(label, to)| ast::Transition {
+            s.edges.iter().map(move |(g, to)| ast::Transition {
                 from: Some(state(i)),
-                to: state(to),
-                guard: guard(label, prop),
+                to: state(*to),
+                guard: guard_of(g, prop),
                 sync: None,
                 effects: Vec::new(),
                 span: Span::default(),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Buchi, Label};
+use super::{Buchi, Guard, Label};
 
 fn quoted(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
@@ -46,6 +46,36 @@ impl Label {
             })
             .collect();
         l.join(" && ")
+    }
+}
+
+impl Guard {
+    /// `(0 & !1) | 2` (HOA), or `t`.
+    fn hoa(&self) -> String {
+        self.join(Label::hoa, " | ")
+    }
+
+    /// `(P.CS && !q) || r` with the atoms named, or `true`.
+    pub fn text(&self, names: &[String]) -> String {
+        self.join(|l| l.text(names), " || ")
+    }
+
+    fn join(&self, show: impl Fn(Label) -> String, or: &str) -> String {
+        if self.0.len() == 1 {
+            return show(self.0[0]);
+        }
+        let parts: Vec<String> = self
+            .0
+            .iter()
+            .map(|&l| {
+                if l.literals().len() > 1 {
+                    format!("({})", show(l))
+                } else {
+                    show(l)
+                }
+            })
+            .collect();
+        parts.join(or)
     }
 }
 

@@ -16,7 +16,7 @@ mod alternating;
 mod generalised;
 mod hoa;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::Ltl;
 
@@ -73,6 +73,24 @@ impl Label {
     }
 }
 
+/// The condition of one transition: a disjunction of [`Label`]s, none
+/// implying another (one edge per target, as SPIN's claims and HOA write
+/// them, so a letter that satisfies two disjuncts takes the edge once).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guard(pub Vec<Label>);
+
+impl Guard {
+    /// Whether the letter `atoms` satisfies some disjunct.
+    pub fn holds(&self, atoms: u64) -> bool {
+        self.0.iter().any(|l| l.holds(atoms))
+    }
+
+    /// Whether every letter satisfies it.
+    pub fn is_true(&self) -> bool {
+        self.0.contains(&Label::TRUE)
+    }
+}
+
 /// A Büchi automaton with accepting states. State 0 is initial; every
 /// state is reachable and can reach an accepting cycle, except a lone
 /// initial state when the language is empty.
@@ -86,8 +104,9 @@ pub struct Buchi {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub accepting: bool,
-    /// Transitions: the label (read in the state left) and the target.
-    pub edges: Vec<(Label, usize)>,
+    /// Transitions, one per target: the guard (read in the state left) and
+    /// the target.
+    pub edges: Vec<(Guard, usize)>,
 }
 
 impl Buchi {
@@ -132,13 +151,14 @@ pub fn translate(f: &Ltl, atoms: usize, negate: bool) -> Result<Buchi, String> {
     let mut vwaa = alternating::Vwaa::new(&nnf);
     let (g, sets) = generalised::gba(&mut vwaa)?;
     let g = merge_equivalent(prune_dominated(g));
-    // Starting the counter at either end gives the same language; the
-    // smaller automaton is kept.
-    let best = [0, sets]
+    // The counter may start at either end, and an accepting state may count
+    // or ignore the sets of the transition leaving it; all four give the
+    // same language, and the smallest automaton is kept.
+    let best = [(0, Reset::Count), (sets, Reset::Count), (0, Reset::Ignore), (sets, Reset::Ignore)]
         .into_iter()
-        .map(|start| {
+        .map(|(start, reset)| {
             let b = merge_equivalent(transient_not_accepting(prune_dominated(degeneralise(
-                &g, sets, start,
+                &g, sets, start, reset,
             ))));
             let live = live_states(&b);
             renumber(&b, |s| live[s]).into_buchi(atoms)
@@ -163,12 +183,25 @@ struct Edge {
     acc: u64,
 }
 
+/// What the transition leaving an accepting state does to the counter.
+#[derive(Clone, Copy, Debug)]
+enum Reset {
+    /// Its acceptance sets count towards the next accepting visit (the paper).
+    Count,
+    /// The count starts after it. On an accepting run every set recurs, so
+    /// it is seen again after the restart and no word changes its
+    /// acceptance; and with every target `(q, 0)`, edges to one target
+    /// merge (SPIN's claim for `G F a` has its accepting state's one `true`
+    /// edge so).
+    Ignore,
+}
+
 /// Counter degeneralisation (section 5 of the paper): state `(q, i)` has
 /// seen the acceptance sets before `i` since the last accepting visit;
 /// `(q, sets)` is accepting and starts counting again. The run starts at
 /// `(init, start)`: 0 as in the paper, or `sets` as LTL2BA does (one
 /// accepting visit more or less at the start changes no word's acceptance).
-fn degeneralise(g: &Automaton, sets: usize, start: usize) -> Automaton {
+fn degeneralise(g: &Automaton, sets: usize, start: usize, reset: Reset) -> Automaton {
     if sets == 0 {
         return Automaton {
             init: g.init,
@@ -177,6 +210,9 @@ fn degeneralise(g: &Automaton, sets: usize, start: usize) -> Automaton {
         };
     }
     let next = |i: usize, acc: u64| {
+        if i == sets && matches!(reset, Reset::Ignore) {
+            return 0;
+        }
         let mut k = if i == sets { 0 } else { i };
         while k < sets && acc >> k & 1 == 1 {
             k += 1;
@@ -366,11 +402,26 @@ impl Automaton {
             .into_iter()
             .zip(self.accepting)
             .map(|(es, accepting)| {
-                let set: BTreeSet<(usize, Label)> = es.into_iter().map(|e| (e.to, e.label)).collect();
-                State {
-                    accepting,
-                    edges: set.into_iter().map(|(to, l)| (l, to)).collect(),
+                let mut by_target: BTreeMap<usize, BTreeSet<Label>> = BTreeMap::new();
+                for e in es {
+                    by_target.entry(e.to).or_default().insert(e.label);
                 }
+                let edges = by_target
+                    .into_iter()
+                    .map(|(to, labels)| {
+                        let labels: Vec<Label> = labels.into_iter().collect();
+                        let weakest = labels
+                            .iter()
+                            .enumerate()
+                            .filter(|&(i, l)| {
+                                !labels.iter().enumerate().any(|(j, m)| j != i && l.implies(*m))
+                            })
+                            .map(|(_, l)| *l)
+                            .collect();
+                        (Guard(weakest), to)
+                    })
+                    .collect();
+                State { accepting, edges }
             })
             .collect();
         Buchi { atoms, states }
