@@ -34,7 +34,21 @@ COLUMNS = [
     "por_states", "por_transitions", "por_deadlocks", "por_s", "states_ratio",
     "transitions_ratio", "full_share", "select_s", "time_ratio",
     "spin_full_states", "spin_full_s", "spin_por_states", "spin_por_s", "spin_states_ratio",
+    "processes", "groups", "groups_may_err",
 ]
+
+
+def structure(dvemc, beem, instance):
+    """The processes, transition groups and groups that may err, which
+    bound what the reduction can do: from `dvemc check` and a `--por` run
+    stopped at its first state."""
+    model = os.path.join(beem, "dve", instance + ".dve")
+    line = subprocess.run([dvemc, "check", model], capture_output=True, text=True, check=True).stdout
+    processes = int(line.split("ok: ")[1].split(" process")[0])
+    out = subprocess.run([dvemc, "explore", model, "--por", "--threads", "1", "--max-states", "1", "--json"],
+                         capture_output=True, text=True)
+    rec = json.loads(out.stdout)
+    return dict(processes=processes, groups=rec["por_groups"], groups_may_err=rec["por_groups_may_err"])
 
 
 def explore(dvemc, beem, instance, por, timeout):
@@ -71,6 +85,7 @@ def summary(rows):
     timed = [r for r in done if r["full_s"] >= 0.05]
     reduced2 = [r["time_ratio"] for r in timed if r["states_ratio"] <= 0.5]
     flat = [r["time_ratio"] for r in timed if r["states_ratio"] >= 0.99]
+    flat_rows = [r for r in done if r["states_ratio"] >= 0.99 and r.get("processes", "") != ""]
     spun = [r for r in done if r["spin_states_ratio"] != ""]
     lines = [
         f"- Instances: {len(done)} explored with and without `--por`"
@@ -83,6 +98,12 @@ def summary(rows):
         f"{geomean(flat):.2f} (at most {max(flat):.2f}) on the {len(flat)} not reduced."
         if reduced2 and flat else "- Too few timed instances for the time figures.",
     ]
+    if flat_rows:
+        one = sum(int(r["processes"]) == 1 for r in flat_rows)
+        err = sum(int(r["processes"]) > 1 and int(r["groups_may_err"]) > 0 for r in flat_rows)
+        lines.append(
+            f"- Of the {len(flat_rows)} not reduced: {one} have one process (nothing to interleave); "
+            f"of the others, {err} have groups that may err and {len(flat_rows) - one - err} have none.")
     if spun:
         sr = [r["spin_states_ratio"] for r in spun]
         ours = [r["states_ratio"] for r in spun]
@@ -109,15 +130,24 @@ def write_table(path, rows, args):
                 f"{args.spin_max_states}` (one thread, breadth-first, exact store, deadlocks only).\n\n")
         f.write("\n".join(summary(rows)) + "\n\n")
         f.write("| instance | full states | reduced | ratio | transitions ratio | fully expanded | "
-                "full s | reduced s | time ratio | SPIN full | SPIN reduced | SPIN ratio |\n")
-        f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+                "full s | reduced s | time ratio | SPIN full | SPIN reduced | SPIN ratio | "
+                "processes | groups | may err |\n")
+        f.write("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
         for r in rows:
             f.write("| " + " | ".join([
                 r["instance"], fmt(r["full_states"]), fmt(r["por_states"]), fmt(r["states_ratio"]),
                 fmt(r["transitions_ratio"]), fmt(r["full_share"], 2), fmt(r["full_s"]), fmt(r["por_s"]),
                 fmt(r["time_ratio"], 2), fmt(r["spin_full_states"]), fmt(r["spin_por_states"]),
-                fmt(r["spin_states_ratio"]),
+                fmt(r["spin_states_ratio"]), fmt(r.get("processes", "")), fmt(r.get("groups", "")),
+                fmt(r.get("groups_may_err", "")),
             ]) + " |\n")
+
+
+def write_rows(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
 
 
 def main():
@@ -144,6 +174,10 @@ def main():
                 if v != "" and k not in ("instance", "family"):
                     r[k] = float(v) if "." in v or "e" in v else int(v)
             rows.append(r)
+    for r in rows:
+        # Rows of an earlier run without the structure columns.
+        if r.get("groups", "") in ("", None):
+            r.update(structure(args.dvemc, args.beem, r["instance"]))
     done = {r["instance"] for r in rows}
     for c in picked:
         inst = c["instance"]
@@ -166,6 +200,7 @@ def main():
                        transitions_ratio=por["transitions"] / max(full["transitions"], 1),
                        full_share=por["por_full_share"], select_s=por["por_select_s"],
                        time_ratio=por["time_s"] / full["time_s"] if full["time_s"] > 0 else "")
+        row.update(structure(args.dvemc, args.beem, inst))
         pm = os.path.join(args.beem, "promela", inst + ".pm")
         if os.path.exists(pm) and int(c["states"]) <= args.spin_max_states:
             a = spin(pm, int(c["states"]), False, args.timeout)
@@ -177,10 +212,8 @@ def main():
         rows.append(row)
         print(f"{inst}: {row['full_states']} -> {row['por_states']} ({fmt(row['states_ratio'])}), "
               f"time {fmt(row['time_ratio'], 2)}, SPIN {fmt(row['spin_states_ratio'])}", flush=True)
-        with open(args.out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS)
-            w.writeheader()
-            w.writerows(rows)
+        write_rows(args.out, rows)
+    write_rows(args.out, rows)
     write_table(args.table, rows, args)
     print("\n".join(summary(rows)))
 

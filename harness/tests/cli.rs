@@ -1209,3 +1209,20 @@ fn por_with_ltl_keeps_the_verdict_and_refuses_next_time() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--ltl"), "{}", stderr(&o));
 }
+
+/// The `--por` record says how many transition groups the model has and how
+/// many the analysis could not prove free of run-time errors.
+#[test]
+fn por_record_counts_the_groups_that_may_err() {
+    let m = TempFile::new(
+        "may_err",
+        b"byte x; byte y;
+          process P { state a; init a; trans a -> a { effect x = x + 1; }; }
+          process Q { state b; init b; trans b -> b { guard y < 5; effect y = y + 1; }; }
+          system async;",
+    );
+    let v = json(&dvemc(&["explore", m.path(), "--por", "--json"]));
+    assert_eq!(v["por_groups"], 2, "{v}");
+    // x + 1 leaves the byte's range after 255 steps; y + 1 never does.
+    assert_eq!(v["por_groups_may_err"], 1, "{v}");
+}

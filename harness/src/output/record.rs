@@ -364,6 +364,12 @@ pub struct PorMetrics {
     /// Seconds spent choosing the stubborn sets.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por_select_s: Option<f64>,
+    /// The model's transition groups.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_groups: Option<u64>,
+    /// Groups the analysis could not prove free of run-time errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_groups_may_err: Option<u64>,
     /// `--por-check`: `agree`, or how the reduced and the full search
     /// differ.
     #[serde(skip_serializing_if = "Option::is_none")]

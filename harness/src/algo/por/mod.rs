@@ -131,6 +131,11 @@ pub struct PorStats {
     /// Time spent choosing the sets, in nanoseconds (estimated from one
     /// expanded state in 16).
     pub select_ns: u64,
+    /// The model's transition groups, and those the analysis could not
+    /// prove free of run-time errors (each joins every set whose key it
+    /// may be co-enabled with, which is what limits most reductions).
+    pub groups: u64,
+    pub groups_may_err: u64,
 }
 
 impl PorStats {
@@ -150,6 +155,8 @@ impl PorStats {
             }),
             por_proviso: Some(self.proviso),
             por_select_s: Some(self.select_ns as f64 * 1e-9),
+            por_groups: Some(self.groups),
+            por_groups_may_err: Some(self.groups_may_err),
             por_check: None,
         }
     }
@@ -267,6 +274,8 @@ impl Reducer {
             reduced: self.reduced.load(Ordering::Relaxed),
             proviso: self.proviso.load(Ordering::Relaxed),
             select_ns: self.select_ns.load(Ordering::Relaxed),
+            groups: self.deps.groups.len() as u64,
+            groups_may_err: self.deps.groups.iter().filter(|g| g.may_err).count() as u64,
         }
     }
 
