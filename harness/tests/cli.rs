@@ -1226,3 +1226,25 @@ fn por_record_counts_the_groups_that_may_err() {
     // x + 1 leaves the byte's range after 255 steps; y + 1 never does.
     assert_eq!(v["por_groups_may_err"], 1, "{v}");
 }
+
+/// `--por` with an LTL property searches the full product's first states
+/// before reducing: a lasso near the initial state is reported as the full
+/// search finds it, without the reduced system's pass first.
+#[test]
+fn por_with_ltl_reports_an_early_lasso_at_once() {
+    let m = TempFile::new(
+        "early_lasso",
+        b"byte x; byte a; byte b;
+          process C { state c; init c; trans c -> c { guard x < 3; effect x = x + 1; }; }
+          process A { state s; init s; trans s -> s { effect a = (a + 1) % 200; }; }
+          process B { state s; init s; trans s -> s { effect b = (b + 1) % 200; }; }
+          system async;",
+    );
+    let full = json(&dvemc(&["explore", m.path(), "--ltl", "G (x < 2)", "--json"]));
+    let o = dvemc(&["explore", m.path(), "--ltl", "G (x < 2)", "--por", "--json"]);
+    let reduced = json(&o);
+    assert_eq!(full["verdict"], "violated", "{full}");
+    assert_eq!(reduced["verdict"], "violated", "{reduced}");
+    assert_eq!(reduced["states"], full["states"], "{reduced}");
+    assert!(stderr(&o).contains("searched before reducing"), "{}", stderr(&o));
+}

@@ -731,6 +731,10 @@ fn next_position(text: &str) -> Option<(usize, usize)> {
 }
 
 /// An LTL check under `--por` (see [`product`]), with a note on each pass.
+/// Product states searched in full before an LTL property is reduced
+/// ([`check_ltl_reduced`]).
+const LTL_PROBE_STATES: u64 = 1 << 16;
+
 fn check_ltl_reduced(
     model: &dyn NextState,
     ir: &dve_frontend::ir::Model,
@@ -740,7 +744,29 @@ fn check_ltl_reduced(
     reducer: &Reducer,
     notes: &mut Vec<String>,
 ) -> check::CheckReport {
-    let r = product::check(model, ir, opts, threads, backend, reducer);
+    // The reduced product is searched only once the whole reduced system
+    // is: a counterexample near the initial state, which the full search
+    // meets at once, would wait for that. The full product's first states
+    // are searched first, and a lasso found there is reported as it is.
+    let mut probe = opts.clone();
+    probe.limits.max_states = Some(opts.limits.max_states.map_or(LTL_PROBE_STATES, |m| m.min(LTL_PROBE_STATES)));
+    let first = check::check_threads(model, ir, &probe, threads);
+    if first.verdict == Verdict::Violated || !matches!(first.result, Outcome::Complete | Outcome::StateLimit) {
+        if first.verdict == Verdict::Violated {
+            notes.push(format!(
+                "--por: the lasso lies in the full product's first {} states, searched before reducing",
+                first.states
+            ));
+        }
+        return first;
+    }
+    let mut r = product::check(model, ir, opts, threads, backend, reducer);
+    r.report.time_s += first.time_s;
+    r.report.states_per_s = if r.report.time_s > 0.0 {
+        r.report.states as f64 / r.report.time_s
+    } else {
+        0.0
+    };
     notes.push(match r.system_states {
         Some(n) => format!(
             "--por: the reduced system has {n} states (a first, depth-first pass); the product was searched on it"
