@@ -178,7 +178,8 @@ pub struct ExploreArgs {
     /// one thread or more; not with caching options or another --store. An
     /// LTL property without X (--ltl, --ltl-file, --property) keeps its
     /// verdict: the reduced system first (one thread), then the product on
-    /// it.
+    /// it; a lasso within the full product's first 65,536 states is
+    /// reported before either.
     #[arg(long, help_heading = heading::MODEL)]
     pub por: bool,
     /// Run the reduced and the full search side by side and compare them
