@@ -749,9 +749,14 @@ fn check_ltl_reduced(
     // meets at once, would wait for that. The full product's first states
     // are searched first, and a lasso found there is reported as it is.
     let mut probe = opts.clone();
-    probe.limits.max_states = Some(opts.limits.max_states.map_or(LTL_PROBE_STATES, |m| m.min(LTL_PROBE_STATES)));
+    probe.limits.max_states = Some(
+        opts.limits
+            .max_states
+            .map_or(LTL_PROBE_STATES, |m| m.min(LTL_PROBE_STATES)),
+    );
     let first = check::check_threads(model, ir, &probe, threads);
-    if first.verdict == Verdict::Violated || !matches!(first.result, Outcome::Complete | Outcome::StateLimit) {
+    if first.verdict == Verdict::Violated || !matches!(first.result, Outcome::Complete | Outcome::StateLimit)
+    {
         if first.verdict == Verdict::Violated {
             notes.push(format!(
                 "--por: the lasso lies in the full product's first {} states, searched before reducing",

@@ -154,16 +154,21 @@ pub fn translate(f: &Ltl, atoms: usize, negate: bool) -> Result<Buchi, String> {
     // The counter may start at either end, and an accepting state may count
     // or ignore the sets of the transition leaving it; all four give the
     // same language, and the smallest automaton is kept.
-    let best = [(0, Reset::Count), (sets, Reset::Count), (0, Reset::Ignore), (sets, Reset::Ignore)]
-        .into_iter()
-        .map(|(start, reset)| {
-            let b = merge_equivalent(transient_not_accepting(prune_dominated(degeneralise(
-                &g, sets, start, reset,
-            ))));
-            let live = live_states(&b);
-            renumber(&b, |s| live[s]).into_buchi(atoms)
-        })
-        .min_by_key(|b| (b.states.len(), b.transitions()));
+    let best = [
+        (0, Reset::Count),
+        (sets, Reset::Count),
+        (0, Reset::Ignore),
+        (sets, Reset::Ignore),
+    ]
+    .into_iter()
+    .map(|(start, reset)| {
+        let b = merge_equivalent(transient_not_accepting(prune_dominated(degeneralise(
+            &g, sets, start, reset,
+        ))));
+        let live = live_states(&b);
+        renumber(&b, |s| live[s]).into_buchi(atoms)
+    })
+    .min_by_key(|b| (b.states.len(), b.transitions()));
     Ok(best.expect("two candidates"))
 }
 
