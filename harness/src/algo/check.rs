@@ -167,6 +167,19 @@ pub struct CheckReport {
     pub first: Option<Violation>,
 }
 
+impl CheckReport {
+    /// Counts `seconds` of another pass of the same check in its time and
+    /// rate.
+    pub fn add_time(&mut self, seconds: f64) {
+        self.time_s += seconds;
+        self.states_per_s = if self.time_s > 0.0 {
+            self.states as f64 / self.time_s
+        } else {
+            0.0
+        };
+    }
+}
+
 /// The state functions a check evaluates through the model boundary, in
 /// order: the goals, then every assertion (processes in order, each
 /// process's assertions in order). Build the backend with them

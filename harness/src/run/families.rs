@@ -730,11 +730,11 @@ fn next_position(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// An LTL check under `--por` (see [`product`]), with a note on each pass.
 /// Product states searched in full before an LTL property is reduced
 /// ([`check_ltl_reduced`]).
 const LTL_PROBE_STATES: u64 = 1 << 16;
 
+/// An LTL check under `--por` (see [`product`]), with a note on each pass.
 fn check_ltl_reduced(
     model: &dyn NextState,
     ir: &dve_frontend::ir::Model,
@@ -766,12 +766,7 @@ fn check_ltl_reduced(
         return first;
     }
     let mut r = product::check(model, ir, opts, threads, backend, reducer);
-    r.report.time_s += first.time_s;
-    r.report.states_per_s = if r.report.time_s > 0.0 {
-        r.report.states as f64 / r.report.time_s
-    } else {
-        0.0
-    };
+    r.report.add_time(first.time_s);
     notes.push(match r.system_states {
         Some(n) => format!(
             "--por: the reduced system has {n} states (a first, depth-first pass); the product was searched on it"

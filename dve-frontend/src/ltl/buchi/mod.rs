@@ -407,24 +407,15 @@ impl Automaton {
             .into_iter()
             .zip(self.accepting)
             .map(|(es, accepting)| {
+                // `prune_dominated` left no label implied by another to the
+                // same target: the labels to a target are the disjuncts.
                 let mut by_target: BTreeMap<usize, BTreeSet<Label>> = BTreeMap::new();
                 for e in es {
                     by_target.entry(e.to).or_default().insert(e.label);
                 }
                 let edges = by_target
                     .into_iter()
-                    .map(|(to, labels)| {
-                        let labels: Vec<Label> = labels.into_iter().collect();
-                        let weakest = labels
-                            .iter()
-                            .enumerate()
-                            .filter(|&(i, l)| {
-                                !labels.iter().enumerate().any(|(j, m)| j != i && l.implies(*m))
-                            })
-                            .map(|(_, l)| *l)
-                            .collect();
-                        (Guard(weakest), to)
-                    })
+                    .map(|(to, labels)| (Guard(labels.into_iter().collect()), to))
                     .collect();
                 State { accepting, edges }
             })

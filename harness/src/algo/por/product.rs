@@ -220,12 +220,7 @@ pub fn check(
     };
     let mut report = check::check_threads(&reduced, ir, &second, threads);
     // The run's time is both passes'.
-    report.time_s += pass.time_s;
-    report.states_per_s = if report.time_s > 0.0 {
-        report.states as f64 / report.time_s
-    } else {
-        0.0
-    };
+    report.add_time(pass.time_s);
     Checked {
         report,
         system_states: Some(pass.states),
