@@ -109,6 +109,7 @@ pub struct Reducer {
     err_partners: Vec<Vec<u32>>,
     /// Per group, whether it may change what a check reads.
     visible: Vec<bool>,
+    enabling: stubborn::Rows,
     groups_of: FxHashMap<(u32, u32), u32>,
     error_offset: usize,
     error_marker: u16,
@@ -240,6 +241,7 @@ impl Reducer {
             }),
             always_proviso: false,
             record: None,
+            enabling: stubborn::Rows::new(&deps),
             deps,
             dna,
             err_partners,
@@ -330,6 +332,7 @@ impl Reducer {
             dna: &self.dna,
             err_partners: &self.err_partners,
             visible: &self.visible,
+            enabling: &self.enabling,
         };
         let keep = stubborn::select(self.id, adapt, &rel, src, &groups)?;
         keep.contains(&false).then_some(keep)

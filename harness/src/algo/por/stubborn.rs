@@ -77,6 +77,10 @@ struct Scratch {
     enabled_stack: Vec<u32>,
     /// Enabled groups closed but for the disabled groups they bring.
     pending: Vec<u32>,
+    /// The enabled groups and the closure's groups as bits, for the cost
+    /// of a long enabling set ([`Rows`]).
+    enabled_bits: Vec<u64>,
+    set_bits: Vec<u64>,
     /// The enabled groups, once each.
     distinct: Vec<u32>,
 }
@@ -194,6 +198,8 @@ impl Scratch {
         self.asked_at.resize(conjuncts, 0);
         self.truth.resize(conjuncts, 0);
         self.added.resize(conjuncts, 0);
+        self.enabled_bits.resize(groups.div_ceil(64), 0);
+        self.set_bits.resize(groups.div_ceil(64), 0);
     }
 }
 
@@ -206,6 +212,52 @@ pub struct Relations<'a> {
     pub err_partners: &'a [Vec<u32>],
     /// Per group, whether it may change what a check reads.
     pub visible: &'a [bool],
+    /// The conjuncts' long necessary enabling sets as bits.
+    pub enabling: &'a Rows,
+}
+
+/// The necessary enabling set of each conjunct as a row of bits over the
+/// groups, kept for the sets longer than a row's words: the cost of such a
+/// set against a closure is then a few masked popcounts instead of a walk
+/// over hundreds of groups (a model of many rendezvous spends most of its
+/// choice there).
+pub struct Rows {
+    words: usize,
+    /// Per conjunct, the start of its row in `bits`, if it has one.
+    start: Vec<Option<u32>>,
+    bits: Vec<u64>,
+}
+
+impl Rows {
+    /// No more than this many words in all (32 MiB).
+    const MAX_WORDS: usize = 4 << 20;
+
+    pub fn new(deps: &Deps) -> Rows {
+        let words = deps.groups.len().div_ceil(64);
+        let mut rows = Rows {
+            words,
+            start: vec![None; deps.conjuncts.len()],
+            bits: Vec::new(),
+        };
+        for (c, conjunct) in deps.conjuncts.iter().enumerate() {
+            if conjunct.enabling.len() <= words || rows.bits.len() + words > Self::MAX_WORDS {
+                continue;
+            }
+            let at = rows.bits.len();
+            rows.start[c] = Some(at as u32);
+            rows.bits.resize(at + words, 0);
+            let row = &mut rows.bits[at..];
+            for &h in &conjunct.enabling {
+                row[h / 64] |= 1 << (h % 64);
+            }
+        }
+        rows
+    }
+
+    fn row(&self, c: usize) -> Option<&[u64]> {
+        let at = self.start[c]? as usize;
+        Some(&self.bits[at..at + self.words])
+    }
 }
 
 /// A relation between groups: the related groups of each, and the same as a
@@ -348,10 +400,12 @@ fn choose(s: &mut Scratch, rel: &Relations, src: &[u8], enabled: &[usize]) -> Op
 fn fresh(s: &mut Scratch, state: u32, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
     s.asked.clear();
     s.distinct.clear();
+    s.enabled_bits.fill(0);
     for &g in enabled {
         if s.enabled[g] != state {
             s.enabled[g] = state;
             s.distinct.push(g as u32);
+            s.enabled_bits[g / 64] |= 1 << (g % 64);
         }
     }
     let order = seeds(s, rel);
@@ -377,6 +431,7 @@ fn closure(
         dna,
         err_partners,
         visible,
+        enabling,
     } = rel;
     let n_enabled = s.distinct.len();
     let mut best: Option<usize> = None;
@@ -391,9 +446,11 @@ fn closure(
         s.stack.clear();
         s.enabled_stack.clear();
         s.pending.clear();
+        s.set_bits.fill(0);
         let take = |s: &mut Scratch, h: usize| {
             if s.in_set[h] != set {
                 s.in_set[h] = set;
+                s.set_bits[h / 64] |= 1 << (h % 64);
                 s.members.push(h as u32);
                 if s.enabled[h] == state {
                     s.enabled_stack.push(h as u32);
@@ -448,15 +505,25 @@ fn closure(
                     answered = true;
                     break;
                 }
-                // Summed only while it may beat the best so far (the first
-                // of the cheapest is kept either way).
+                // A list is summed only while it may beat the best so far
+                // (the first of the cheapest is kept either way).
                 let bound = choice.map_or(usize::MAX, |(_, best)| best);
                 let mut cost = 0;
-                for &h in &deps.conjuncts[c].enabling {
-                    if s.in_set[h] != set {
-                        cost += if s.enabled[h] == state { ENABLED_COST } else { 1 };
-                        if cost >= bound {
-                            break;
+                if let Some(row) = enabling.row(c) {
+                    let (mut new_enabled, mut new_disabled) = (0, 0);
+                    for ((&nes, &taken), &on) in row.iter().zip(&s.set_bits).zip(&s.enabled_bits) {
+                        let new = nes & !taken;
+                        new_enabled += (new & on).count_ones() as usize;
+                        new_disabled += (new & !on).count_ones() as usize;
+                    }
+                    cost = new_enabled * ENABLED_COST + new_disabled;
+                } else {
+                    for &h in &deps.conjuncts[c].enabling {
+                        if s.in_set[h] != set {
+                            cost += if s.enabled[h] == state { ENABLED_COST } else { 1 };
+                            if cost >= bound {
+                                break;
+                            }
                         }
                     }
                 }
