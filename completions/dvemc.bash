@@ -493,7 +493,7 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__explore)
-            opts="-h --strategy --backend --beem --seed --runs --por --por-check --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --ltl --ltl-file --ltl-property --all-violations --json --stats --trace-format --sample-interval --store --threads --distributed --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --progress --progress-level --progress-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --export-lts --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
+            opts="-h --strategy --backend --beem --seed --runs --por --por-check --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --ltl --ltl-file --ltl-property --all-violations --json --stats --trace-format --sample-interval --store --threads --distributed --partition --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --progress --progress-level --progress-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --export-lts --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -569,6 +569,10 @@ _dvemc() {
                     ;;
                 --threads)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --partition)
+                    COMPREPLY=($(compgen -W "state local" -- "${cur}"))
                     return 0
                     ;;
                 --checkpoint)

@@ -356,6 +356,8 @@ fn bad_options_exit_2() {
         &["explore", "--max-states", "many"],
         &["explore", "--memory-limit", "12X"],
         &["explore", "--time-limit", "soon"],
+        &["explore", "--partition", "local"],
+        &["explore", "--distributed", "--partition", "nearby"],
         &["frobnicate"],
         &[],
     ] {

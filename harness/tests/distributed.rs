@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use harness::algo::check::Checks;
-use harness::engine::comm::{local, Cluster};
+use harness::engine::comm::{local, Cluster, Partitioning};
 use harness::engine::{LevelStats, Outcome, StoreKind, Trace};
 use harness::model::backend::{build, Backend};
 use harness::model::beem::Beem;
@@ -90,9 +90,18 @@ fn counters(r: &RunRecord) -> Counters {
 /// `req` on `ranks` ranks (threads); every rank's record and trace, after
 /// checking that they agree.
 fn on_ranks(ranks: usize, req: &Request) -> Result<(RunRecord, Option<Trace>), harness::run::RunError> {
+    spread_on_ranks(ranks, req, Partitioning::State)
+}
+
+/// [`on_ranks`] with the states spread by `spread`.
+fn spread_on_ranks(
+    ranks: usize,
+    req: &Request,
+    spread: Partitioning,
+) -> Result<(RunRecord, Option<Trace>), harness::run::RunError> {
     let all = local::run(ranks, |c| {
         let req = Request {
-            cluster: Some(Cluster(Arc::new(c))),
+            cluster: Some(Cluster(Arc::new(c), spread)),
             ..req.clone()
         };
         run(&req).map(|r| (r.record, r.trace))
@@ -161,6 +170,44 @@ fn every_family_on_two_and_three_ranks_in_both_stores() {
     assert_eq!(rank_figures, sample.len() * 5);
 }
 
+#[test]
+fn a_local_partition_keeps_the_counts_and_sends_less() {
+    let beem = beem();
+    let (mut local_bytes, mut state_bytes) = (0, 0);
+    for (inst, _) in &sample(&beem) {
+        let path = beem.model_path(inst);
+        let seq = run(&request(path.clone(), StoreKind::Exact)).expect(inst).record;
+        for ranks in [2, 3] {
+            let req = request(path.clone(), StoreKind::Exact);
+            let (rec, _) = spread_on_ranks(ranks, &req, Partitioning::Local).expect(inst);
+            assert_eq!(counters(&rec), counters(&seq), "{inst}: {ranks} ranks, local");
+            let figures = rec.details.rank_figures.as_ref().expect("per-rank figures");
+            assert_eq!(
+                figures.iter().map(|f| f.states).sum::<u64>(),
+                seq.core.states,
+                "{inst}"
+            );
+            assert_eq!(rec.core.config, "bfs --distributed --partition local");
+            local_bytes += rec
+                .distributed
+                .as_ref()
+                .and_then(|d| d.bytes_sent)
+                .expect("bytes sent");
+            let (whole, _) = on_ranks(ranks, &req).expect(inst);
+            state_bytes += whole
+                .distributed
+                .as_ref()
+                .and_then(|d| d.bytes_sent)
+                .expect("bytes sent");
+        }
+    }
+    // Over the sample, most successors stay with their source's rank.
+    assert!(
+        local_bytes * 2 < state_bytes,
+        "local {local_bytes} bytes, state {state_bytes}"
+    );
+}
+
 /// Two counters and a byte that steps by 100 while below `LIMIT`: a model
 /// with a goal (x == 20 and y == 7) and, for a limit of 150, deadlocks;
 /// for 250, a run-time error (the byte overflows) and no deadlock.
@@ -217,9 +264,13 @@ fn checks_across_ranks_give_the_sequential_verdict_and_counterexample_length() {
     for (what, req) in [("goal", &goal), ("deadlock", &deadlock), ("error", &error)] {
         let seq = run(req).unwrap();
         assert_eq!(seq.record.core.verdict.as_deref(), Some("violated"), "{what}");
-        for ranks in [1, 2, 3] {
-            let (rec, trace) = on_ranks(ranks, req).unwrap();
-            assert_eq!(rec.core.verdict, seq.record.core.verdict, "{what}, {ranks} ranks");
+        let spreads = [Partitioning::State, Partitioning::Local];
+        for (ranks, spread) in [1, 2, 3].into_iter().flat_map(|r| spreads.map(|s| (r, s))) {
+            let (rec, trace) = spread_on_ranks(ranks, req, spread).unwrap();
+            assert_eq!(
+                rec.core.verdict, seq.record.core.verdict,
+                "{what}, {ranks} ranks, {spread:?}"
+            );
             assert_eq!(rec.core.violation_kind, seq.record.core.violation_kind, "{what}");
             assert_eq!(
                 rec.core.cex_length, seq.record.core.cex_length,
@@ -404,6 +455,22 @@ fn what_cannot_run_distributed_is_refused() {
             "writes no checkpoint",
         ),
     ];
+    let checkpointed = Request {
+        params: Params {
+            checkpoint: Some(std::env::temp_dir().join("dvemc-refused-local.ckpt")),
+            ..base.params.clone()
+        },
+        ..base.clone()
+    };
+    let e = spread_on_ranks(2, &checkpointed, Partitioning::Local)
+        .map(|_| ())
+        .expect_err("local and a checkpoint");
+    assert_eq!(e.kind, ErrorKind::Usage, "{}", e.message);
+    assert!(
+        e.message.contains("--partition local writes no checkpoint"),
+        "{}",
+        e.message
+    );
     for (req, says) in cases {
         let e = on_ranks(2, &req).map(|_| ()).expect_err(says);
         assert_eq!(e.kind, ErrorKind::Usage, "{}", e.message);

@@ -14,9 +14,9 @@ use dve_frontend::model::NextState;
 use crate::algo::check::{self, CheckOptions, CheckReport};
 use crate::algo::exhaustive::ExploreOptions;
 use crate::engine::checkpoint::{CheckpointInfo, CheckpointSpec};
-use crate::engine::comm::Comm;
+use crate::engine::comm::{Comm, Partitioning};
 use crate::engine::loops::distributed::checkpoint::distributed_bfs_checkpointed;
-use crate::engine::loops::distributed::{distributed_bfs, Distributed};
+use crate::engine::loops::distributed::{distributed_bfs, Distributed, Partition};
 use crate::engine::loops::parallel::{NoWatch, Watch};
 use crate::engine::store::tree::leaf_order::tree_store_for;
 use crate::engine::{Budget, Limits, StateStore, StoreKind};
@@ -52,8 +52,13 @@ fn search<W: Watch>(
     limits: &Limits,
     meter: Option<crate::engine::progress::Meter>,
     watch: &W,
+    partitioning: Partitioning,
 ) -> Distributed<W::Found> {
     let (budget, max) = rank_budget(comm, limits, meter);
+    let partition = match partitioning {
+        Partitioning::State => Partition::whole(),
+        Partitioning::Local => Partition::choose(model, comm.size()),
+    };
     match store {
         StoreKind::Tree => distributed_bfs(
             model,
@@ -62,6 +67,7 @@ fn search<W: Watch>(
             &budget,
             max,
             watch,
+            partition.clone(),
         ),
         _ => distributed_bfs(
             model,
@@ -70,6 +76,7 @@ fn search<W: Watch>(
             &budget,
             max,
             watch,
+            partition,
         ),
     }
 }
@@ -102,8 +109,13 @@ fn cost<F>(d: &Distributed<F>) -> Cost {
 }
 
 /// [`crate::algo::exhaustive::explore`] over the ranks of `comm` (BFS,
-/// exact or tree store).
-pub fn explore(model: &dyn NextState, opts: &ExploreOptions, comm: &dyn Comm) -> RunRecord {
+/// exact or tree store), its states spread by `partitioning`.
+pub fn explore(
+    model: &dyn NextState,
+    opts: &ExploreOptions,
+    comm: &dyn Comm,
+    partitioning: Partitioning,
+) -> RunRecord {
     let start = Instant::now();
     let d = search(
         model,
@@ -112,8 +124,9 @@ pub fn explore(model: &dyn NextState, opts: &ExploreOptions, comm: &dyn Comm) ->
         &opts.limits,
         opts.meter.clone(),
         &NoWatch,
+        partitioning,
     );
-    explore_record(model, opts, &d, None, start.elapsed().as_secs_f64())
+    explore_record(model, opts, &d, None, start.elapsed().as_secs_f64(), partitioning)
 }
 
 /// [`explore`] that goes on from the checkpoint `spec` (every rank's file
@@ -154,7 +167,14 @@ pub fn explore_checkpointed(
         )?,
     };
     let time_s = start.elapsed().as_secs_f64() + info.prior_wall_s;
-    Ok(explore_record(model, opts, &d, Some(info), time_s))
+    Ok(explore_record(
+        model,
+        opts,
+        &d,
+        Some(info),
+        time_s,
+        Partitioning::State,
+    ))
 }
 
 /// The record of an exploring distributed search.
@@ -164,14 +184,19 @@ fn explore_record(
     d: &Distributed<()>,
     checkpoint: Option<CheckpointInfo>,
     time_s: f64,
+    partitioning: Partitioning,
 ) -> RunRecord {
+    let spread = match partitioning {
+        Partitioning::State => "",
+        Partitioning::Local => " --partition local",
+    };
     let mut rec = RunRecord {
         core: Core {
             model: model.info().name.clone(),
             strategy: "bfs".into(),
             config: match opts.store {
-                StoreKind::Exact => "bfs --distributed".into(),
-                kind => format!("bfs --store {kind} --distributed"),
+                StoreKind::Exact => format!("bfs --distributed{spread}"),
+                kind => format!("bfs --store {kind} --distributed{spread}"),
             },
             store: opts.store.to_string(),
             state_len: model.state_len() as u64,
@@ -211,6 +236,7 @@ pub fn check(
     opts: &CheckOptions,
     comm: &dyn Comm,
     store: StoreKind,
+    partitioning: Partitioning,
 ) -> (
     CheckReport,
     DistributedMetrics,
@@ -219,7 +245,15 @@ pub fn check(
 ) {
     let mut figures = None;
     let report = check::check_on(model, ir, opts, None, |prop, _| {
-        let d = search(model, comm, store, &opts.limits, opts.meter.clone(), prop);
+        let d = search(
+            model,
+            comm,
+            store,
+            &opts.limits,
+            opts.meter.clone(),
+            prop,
+            partitioning,
+        );
         figures = Some((metrics(&d), cost(&d), d.ranks.clone()));
         (d.run, d.violations, d.first)
     });

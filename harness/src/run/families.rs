@@ -14,6 +14,7 @@ use crate::algo::dbdfs::{self, FrontierKind, Variant};
 use crate::algo::exhaustive::Traversal;
 use crate::algo::por::{compare, product, Por, Reducer};
 use crate::algo::random::{self, Algo, Restart, SearchOptions};
+use crate::engine::comm::Partitioning;
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::beem::Beem;
 use crate::output::record::{
@@ -42,7 +43,7 @@ pub(crate) fn exhaustive(
     };
     let r = match &checkpoint {
         None => match &req.cluster {
-            Some(c) => crate::algo::distributed::explore(model, &opts, &*c.0),
+            Some(c) => crate::algo::distributed::explore(model, &opts, &*c.0, c.1),
             None => crate::algo::exhaustive::explore(model, &opts),
         },
         Some(spec) => match &req.cluster {
@@ -508,8 +509,8 @@ pub(super) fn exhaustive_or_check(
         || req.checks.error
         || (req.checks.assert && has_asserts);
     let threads = p.threads.unwrap_or(1);
-    if req.cluster.is_some() {
-        distributed_refusal(strategy, p, ltl, checking)?;
+    if let Some(c) = &req.cluster {
+        distributed_refusal(strategy, p, ltl, checking, c.1)?;
     }
     let por = p.por || p.por_check;
     if por && ltl {
@@ -564,7 +565,7 @@ pub(super) fn exhaustive_or_check(
                 let c = req.cluster.as_ref().expect("a cluster");
                 let store = req.params.store.unwrap_or_default();
                 let (r, metrics, cost, ranks) =
-                    crate::algo::distributed::check(model, ir, &opts, &*c.0, store);
+                    crate::algo::distributed::check(model, ir, &opts, &*c.0, store, c.1);
                 rec.distributed = Some(metrics);
                 rec.details.rank_figures = Some(ranks);
                 rec.cost.frontier_bytes = cost.frontier_bytes;
@@ -777,7 +778,13 @@ fn check_ltl_reduced(
 }
 
 /// Why a distributed run cannot take these options (`None`: it can).
-fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool, checking: bool) -> Result<(), RunError> {
+fn distributed_refusal(
+    strategy: Strategy,
+    p: &Params,
+    ltl: bool,
+    checking: bool,
+    partitioning: Partitioning,
+) -> Result<(), RunError> {
     let why = if strategy != Strategy::Bfs {
         format!("the distributed search is breadth-first: give --strategy bfs, not {strategy}")
     } else if ltl {
@@ -790,6 +797,8 @@ fn distributed_refusal(strategy: Strategy, p: &Params, ltl: bool, checking: bool
         "a search that checks properties writes no checkpoint: drop --checkpoint, or the checks (--check none, no --goal or --property)".into()
     } else if p.por || p.por_check {
         "partial-order reduction runs on one machine (--por is not distributed)".into()
+    } else if p.checkpoint.is_some() && partitioning == Partitioning::Local {
+        "--partition local writes no checkpoint (its spread is chosen per run): drop one of them".into()
     } else {
         return Ok(());
     };

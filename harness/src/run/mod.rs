@@ -39,8 +39,11 @@ use strategy::{Family, Params, Strategy};
 fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool) -> String {
     let takes = |flag: &str| options::validate(strategy, &[flag], p).is_ok();
     let mut parts = vec![strategy::config_text(strategy, p)];
-    if req.cluster.is_some() {
+    if let Some(c) = &req.cluster {
         parts.push("--distributed".into());
+        if c.1 == crate::engine::comm::Partitioning::Local {
+            parts.push("--partition local".into());
+        }
     }
     if takes("goal") {
         parts.extend(

@@ -332,6 +332,17 @@ pub struct ExploreArgs {
     /// `cargo build --release --features mpi`.
     #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
     pub distributed: bool,
+    /// How --distributed spreads the states over the ranks: state, local
+    ///
+    /// `state` (the default) hashes the whole state: the ranks own nearly
+    /// equal shares, and most successors go to another rank. `local` hashes
+    /// only the bytes that most transitions leave alone, chosen from a
+    /// sample of the state space: most successors stay with their source's
+    /// rank (fewer bytes sent, and states met twice are met warm), but the
+    /// shares are only as even as the sample foretells (each rank's
+    /// `states` in the record tells). Writes no checkpoint.
+    #[arg(long, value_name = "HOW", value_enum, default_value_t = Spread::State, requires = "distributed", hide_short_help = true, help_heading = heading::MODEL)]
+    pub partition: Spread,
     /// Go on from FILE, and write it if the search stops (ctree, --distributed)
     ///
     /// If FILE exists the search goes on from it; if the search stops for
@@ -586,7 +597,11 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     // MPI lives as long as the run; only rank 0 reports.
     let _mpi = if args.distributed {
         match mpi_cluster() {
-            Ok((universe, cluster)) => {
+            Ok((universe, mut cluster)) => {
+                cluster.1 = match args.partition {
+                    Spread::State => harness::engine::comm::Partitioning::State,
+                    Spread::Local => harness::engine::comm::Partitioning::Local,
+                };
                 req.cluster = Some(cluster);
                 Some(universe)
             }
@@ -716,7 +731,7 @@ fn mpi_cluster() -> Result<
         .ok_or_else(|| RunError::usage("--distributed: MPI was initialised already"))?;
     Ok((
         universe,
-        harness::engine::comm::Cluster(std::sync::Arc::new(world)),
+        harness::engine::comm::Cluster(std::sync::Arc::new(world), Default::default()),
     ))
 }
 
@@ -872,4 +887,11 @@ fn print_stats(out: &mut impl Write, r: &RunRecord, reference: Option<&StatFile>
         writeln!(out, "</dfs-info>")?;
     }
     Ok(())
+}
+
+/// `--partition`: how a distributed search spreads the states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Spread {
+    State,
+    Local,
 }

@@ -52,7 +52,19 @@ pub trait Comm: Send + Sync {
 
 /// The ranks of a distributed run, as a request carries them.
 #[derive(Clone)]
-pub struct Cluster(pub std::sync::Arc<dyn Comm>);
+pub struct Cluster(pub std::sync::Arc<dyn Comm>, pub Partitioning);
+
+/// How a distributed search spreads the states over the ranks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Partitioning {
+    /// By a hash of the whole state: even, and most successors move.
+    #[default]
+    State,
+    /// By a hash of the bytes most transitions leave alone, chosen from a
+    /// sample: most successors stay, the spread is only as even as the
+    /// sample foretells.
+    Local,
+}
 
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

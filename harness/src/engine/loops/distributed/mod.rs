@@ -36,13 +36,14 @@
 //! (then the lowest rank).
 
 pub mod checkpoint;
+pub mod partition;
 
 use std::time::Instant;
 
 use dve_frontend::model::{NextState, Succ, SuccBuf};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::comm::{owner, Comm, Reduce};
+use crate::engine::comm::{Comm, Reduce};
 use crate::engine::limits::{visit, Budget};
 use crate::engine::loops::bfs::{LevelStats, BATCH};
 use crate::engine::loops::parallel::{ParallelRun, Watch};
@@ -50,6 +51,8 @@ use crate::engine::loops::parent_links::{parent_link, read_link, PARENT_BYTES};
 use crate::engine::outcome::Outcome;
 use crate::engine::store::{Insert, Store};
 use crate::engine::trace::{Step, Trace};
+
+pub use partition::Partition;
 
 /// Bytes of successors a rank collects for the others before an exchange.
 pub const ROUND_BYTES: usize = 4 << 20;
@@ -166,6 +169,8 @@ impl Heads {
 struct Work {
     bufs: Vec<SuccBuf>,
     fps: Vec<u64>,
+    /// The owner of each successor of the batch.
+    owners: Vec<u32>,
     scratch: Vec<u8>,
 }
 
@@ -205,6 +210,8 @@ struct Rank<'a, S: Store, W: Watch> {
     watch: &'a W,
     me: usize,
     n: usize,
+    /// Which bytes of a state decide its owner.
+    partition: Partition,
     pos: Position,
     /// Per stored state: the parent's rank and the link to it.
     parents: Vec<(u32, [u8; PARENT_BYTES])>,
@@ -320,20 +327,23 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     /// sent.
     fn expand(&mut self, lo: usize, hi: usize, w: &mut Work) {
         w.fps.clear();
+        w.owners.clear();
         for (b, src) in (lo..hi).enumerate() {
             self.model
                 .successors(self.store.state(src as u32, &mut w.scratch), &mut w.bufs[b]);
             for i in 0..w.bufs[b].len() {
                 let s = w.bufs[b].state(i);
                 let fp = self.model.fingerprint(s);
-                if owner(fp, self.n) == self.me {
+                let o = self.partition.owner(fp, s, self.n);
+                if o == self.me {
                     self.store.prefetch(s, fp);
                 }
                 w.fps.push(fp);
+                w.owners.push(o as u32);
             }
         }
-        for &fp in &w.fps {
-            if owner(fp, self.n) == self.me {
+        for (&fp, &o) in w.fps.iter().zip(&w.owners) {
+            if o as usize == self.me {
                 self.store.prefetch_state(fp);
             }
         }
@@ -352,7 +362,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             }
             for i in 0..k {
                 let (e, s) = (buf.entry(i), buf.state(i));
-                let fp = w.fps[f];
+                let (fp, o) = (w.fps[f], w.owners[f] as usize);
                 f += 1;
                 if e.error {
                     self.pos.errors += 1;
@@ -361,7 +371,6 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                     }
                 }
                 let link = parent_link(src, e);
-                let o = owner(fp, self.n);
                 if o == self.me {
                     self.store(s, fp, (o as u32, link), Some(src), frontier);
                 } else {
@@ -566,6 +575,7 @@ impl Work {
         Work {
             bufs: (0..BATCH).map(|_| SuccBuf::new(model.state_len())).collect(),
             fps: Vec::new(),
+            owners: Vec::new(),
             scratch: Vec::new(),
         }
     }
@@ -590,6 +600,7 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             watch,
             me: comm.rank(),
             n,
+            partition: Partition::whole(),
             pos: Position::default(),
             parents: Vec::new(),
             out: vec![vec![0; HEAD_BYTES]; n],
@@ -620,7 +631,7 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
         let fp = self.model.fingerprint(&init);
         if max_states == 0 {
             self.stop = Some(Outcome::StateLimit);
-        } else if owner(fp, self.n) == self.me {
+        } else if self.partition.owner(fp, &init, self.n) == self.me {
             let root = parent_link(
                 0,
                 Succ {
@@ -814,12 +825,14 @@ pub fn distributed_bfs<S: Store, W: Watch>(
     budget: &Budget,
     max_states: u64,
     watch: &W,
+    partition: Partition,
 ) -> Distributed<W::Found> {
     assert!(
         store.is_empty(),
         "the distributed BFS needs an empty store (ids are its queue)"
     );
     let mut r = Rank::new(model, comm, store, budget, watch);
+    r.partition = partition;
     r.start(max_states);
     let (result, violated) = r.search(max_states);
     r.finish(result, violated)
