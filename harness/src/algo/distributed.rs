@@ -67,7 +67,7 @@ fn search<W: Watch>(
             &budget,
             max,
             watch,
-            partition.clone(),
+            partition,
         ),
         _ => distributed_bfs(
             model,

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 use dve_frontend::model::NextState;
 
-use super::{Distributed, Position, Rank, RankFigures};
+use super::{Distributed, Partition, Position, Rank, RankFigures};
 use crate::engine::checkpoint::{self, CheckpointInfo, CheckpointSpec, Loader, Saver};
 use crate::engine::comm::Comm;
 use crate::engine::limits::Budget;
@@ -272,7 +272,9 @@ pub fn distributed_bfs_checkpointed<S: Saved>(
         }
         None => (fresh(), None),
     };
-    let mut r = Rank::new(model, comm, &mut store, budget, &NoWatch);
+    // The whole state decides the owner: a checkpoint does not record a
+    // partition chosen from a sample.
+    let mut r = Rank::new(model, comm, &mut store, budget, &NoWatch, Partition::whole());
     match pos {
         Some(p) => r.pos = p,
         None => r.start(max_states),

@@ -1,8 +1,9 @@
 //! Exhaustive breadth-first search over several ranks (processes of an MPI
 //! job, `explore --distributed`), each with its own store.
 //!
-//! **Ownership.** Every state belongs to one rank, chosen by its
-//! fingerprint ([`owner`]; Stern and Dill's partition). A rank expands the
+//! **Ownership.** Every state belongs to one rank, chosen by a hash of the
+//! state ([`Partition`]: of the whole state, Stern and Dill's partition,
+//! or of the bytes most transitions leave alone). A rank expands the
 //! states it owns; a successor it owns is looked up and stored at once, any
 //! other is appended to the batch of its owner.
 //!
@@ -582,14 +583,15 @@ impl Work {
 }
 
 impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
-    /// This rank, its states in `store`, before the search ([`Self::start`])
-    /// or a checkpoint gives it its position.
+    /// This rank, its states in `store` and owned by `partition`, before the
+    /// search ([`Self::start`]) or a checkpoint gives it its position.
     fn new(
         model: &'a dyn NextState,
         comm: &'a dyn Comm,
         store: &'a mut S,
         budget: &'a Budget,
         watch: &'a W,
+        partition: Partition,
     ) -> Self {
         let n = comm.size();
         Rank {
@@ -600,7 +602,7 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             watch,
             me: comm.rank(),
             n,
-            partition: Partition::whole(),
+            partition,
             pos: Position::default(),
             parents: Vec::new(),
             out: vec![vec![0; HEAD_BYTES]; n],
@@ -831,8 +833,7 @@ pub fn distributed_bfs<S: Store, W: Watch>(
         store.is_empty(),
         "the distributed BFS needs an empty store (ids are its queue)"
     );
-    let mut r = Rank::new(model, comm, store, budget, watch);
-    r.partition = partition;
+    let mut r = Rank::new(model, comm, store, budget, watch, partition);
     r.start(max_states);
     let (result, violated) = r.search(max_states);
     r.finish(result, violated)
