@@ -572,7 +572,7 @@ _dvemc() {
                     return 0
                     ;;
                 --partition)
-                    COMPREPLY=($(compgen -W "state local" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "whole local" -- "${cur}"))
                     return 0
                     ;;
                 --checkpoint)

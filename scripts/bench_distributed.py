@@ -2,14 +2,14 @@
 """The distributed search (`--distributed`, 2 ranks under mpirun) against
 what the machine gives two one-thread processes side by side, turn by
 turn in one run: per instance, one search alone, two alone side by side,
-and the 2-rank search (with each --partition given, `state` by default);
+and the 2-rank search (with each --partition given, `whole` by default);
 prints the 2-rank speed-up over one search, the machine's two-process ratio
 (as scripts/side_by_side.py measures it), their quotient (the issue's
 figure: at least 0.8), the bytes and messages sent per state, and the
 largest rank's states against an even share. Needs a dvemc built with
 `--features mpi`.
 
-    python3 scripts/bench_distributed.py DVEMC [--ranks N] [--partition state local] [INSTANCE ...]
+    python3 scripts/bench_distributed.py DVEMC [--ranks N] [--partition whole local] [INSTANCE ...]
 """
 import argparse
 import json
@@ -24,7 +24,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dvemc")
     ap.add_argument("--ranks", type=int, default=2)
-    ap.add_argument("--partition", nargs="+", default=["state"], choices=["state", "local"])
+    ap.add_argument("--partition", nargs="+", default=["whole"], choices=["whole", "local"])
     ap.add_argument("instances", nargs="*", default=DEFAULT)
     a = ap.parse_args()
     env = {**os.environ, "DVEMC_THREADS": "1"}

@@ -90,7 +90,7 @@ fn counters(r: &RunRecord) -> Counters {
 /// `req` on `ranks` ranks (threads); every rank's record and trace, after
 /// checking that they agree.
 fn on_ranks(ranks: usize, req: &Request) -> Result<(RunRecord, Option<Trace>), harness::run::RunError> {
-    spread_on_ranks(ranks, req, Partitioning::State)
+    spread_on_ranks(ranks, req, Partitioning::Whole)
 }
 
 /// [`on_ranks`] with the states spread by `spread`.
@@ -264,7 +264,7 @@ fn checks_across_ranks_give_the_sequential_verdict_and_counterexample_length() {
     for (what, req) in [("goal", &goal), ("deadlock", &deadlock), ("error", &error)] {
         let seq = run(req).unwrap();
         assert_eq!(seq.record.core.verdict.as_deref(), Some("violated"), "{what}");
-        let spreads = [Partitioning::State, Partitioning::Local];
+        let spreads = [Partitioning::Whole, Partitioning::Local];
         for (ranks, spread) in [1, 2, 3].into_iter().flat_map(|r| spreads.map(|s| (r, s))) {
             let (rec, trace) = spread_on_ranks(ranks, req, spread).unwrap();
             assert_eq!(
@@ -467,7 +467,8 @@ fn what_cannot_run_distributed_is_refused() {
         .expect_err("local and a checkpoint");
     assert_eq!(e.kind, ErrorKind::Usage, "{}", e.message);
     assert!(
-        e.message.contains("--partition local writes no checkpoint"),
+        e.message
+            .contains("--partition local cannot be combined with --checkpoint"),
         "{}",
         e.message
     );

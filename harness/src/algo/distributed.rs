@@ -56,7 +56,7 @@ fn search<W: Watch>(
 ) -> Distributed<W::Found> {
     let (budget, max) = rank_budget(comm, limits, meter);
     let partition = match partitioning {
-        Partitioning::State => Partition::whole(),
+        Partitioning::Whole => Partition::whole(),
         Partitioning::Local => Partition::choose(model, comm.size()),
     };
     match store {
@@ -126,7 +126,7 @@ pub fn explore(
         &NoWatch,
         partitioning,
     );
-    explore_record(model, opts, &d, None, start.elapsed().as_secs_f64(), partitioning)
+    explore_record(model, opts, &d, None, start.elapsed().as_secs_f64())
 }
 
 /// [`explore`] that goes on from the checkpoint `spec` (every rank's file
@@ -167,14 +167,7 @@ pub fn explore_checkpointed(
         )?,
     };
     let time_s = start.elapsed().as_secs_f64() + info.prior_wall_s;
-    Ok(explore_record(
-        model,
-        opts,
-        &d,
-        Some(info),
-        time_s,
-        Partitioning::State,
-    ))
+    Ok(explore_record(model, opts, &d, Some(info), time_s))
 }
 
 /// The record of an exploring distributed search.
@@ -184,19 +177,14 @@ fn explore_record(
     d: &Distributed<()>,
     checkpoint: Option<CheckpointInfo>,
     time_s: f64,
-    partitioning: Partitioning,
 ) -> RunRecord {
-    let spread = match partitioning {
-        Partitioning::State => "",
-        Partitioning::Local => " --partition local",
-    };
     let mut rec = RunRecord {
         core: Core {
             model: model.info().name.clone(),
             strategy: "bfs".into(),
             config: match opts.store {
-                StoreKind::Exact => format!("bfs --distributed{spread}"),
-                kind => format!("bfs --store {kind} --distributed{spread}"),
+                StoreKind::Exact => "bfs --distributed".into(),
+                kind => format!("bfs --store {kind} --distributed"),
             },
             store: opts.store.to_string(),
             state_len: model.state_len() as u64,

@@ -798,7 +798,7 @@ fn distributed_refusal(
     } else if p.por || p.por_check {
         "partial-order reduction runs on one machine (--por is not distributed)".into()
     } else if p.checkpoint.is_some() && partitioning == Partitioning::Local {
-        "--partition local writes no checkpoint (its spread is chosen per run): drop one of them".into()
+        "--partition local cannot be combined with --checkpoint (a checkpoint does not record the bytes chosen): drop one of them".into()
     } else {
         return Ok(());
     };

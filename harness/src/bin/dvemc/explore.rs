@@ -332,16 +332,18 @@ pub struct ExploreArgs {
     /// `cargo build --release --features mpi`.
     #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
     pub distributed: bool,
-    /// How --distributed spreads the states over the ranks: state, local
+    /// How --distributed spreads the states over the ranks: whole, local
     ///
-    /// `state` (the default) hashes the whole state: the ranks own nearly
+    /// `whole` (the default) hashes the whole state: the ranks own nearly
     /// equal shares, and most successors go to another rank. `local` hashes
     /// only the bytes that most transitions leave alone, chosen from a
-    /// sample of the state space: most successors stay with their source's
-    /// rank (fewer bytes sent, and states met twice are met warm), but the
-    /// shares are only as even as the sample foretells (each rank's
-    /// `states` in the record tells). Writes no checkpoint.
-    #[arg(long, value_name = "HOW", value_enum, default_value_t = Spread::State, requires = "distributed", hide_short_help = true, help_heading = heading::MODEL)]
+    /// sample of the state space, or the whole state where no such bytes
+    /// spread the sample evenly: most successors stay on their source's
+    /// rank (fewer bytes sent, and a state reached twice is looked up twice
+    /// on one rank, the second time cheaply), but the shares are only as
+    /// even as the sample foretells (each rank's `states` in the report
+    /// tells). Cannot be combined with --checkpoint.
+    #[arg(long, value_name = "HOW", value_enum, default_value_t = Spread::Whole, requires = "distributed", hide_short_help = true, help_heading = heading::MODEL)]
     pub partition: Spread,
     /// Go on from FILE, and write it if the search stops (ctree, --distributed)
     ///
@@ -599,7 +601,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         match mpi_cluster() {
             Ok((universe, mut cluster)) => {
                 cluster.1 = match args.partition {
-                    Spread::State => harness::engine::comm::Partitioning::State,
+                    Spread::Whole => harness::engine::comm::Partitioning::Whole,
                     Spread::Local => harness::engine::comm::Partitioning::Local,
                 };
                 req.cluster = Some(cluster);
@@ -892,6 +894,6 @@ fn print_stats(out: &mut impl Write, r: &RunRecord, reference: Option<&StatFile>
 /// `--partition`: how a distributed search spreads the states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Spread {
-    State,
+    Whole,
     Local,
 }

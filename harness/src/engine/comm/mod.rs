@@ -59,7 +59,7 @@ pub struct Cluster(pub std::sync::Arc<dyn Comm>, pub Partitioning);
 pub enum Partitioning {
     /// By a hash of the whole state: even, and most successors move.
     #[default]
-    State,
+    Whole,
     /// By a hash of the bytes most transitions leave alone, chosen from a
     /// sample: most successors stay, the spread is only as even as the
     /// sample foretells.

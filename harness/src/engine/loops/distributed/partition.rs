@@ -33,12 +33,14 @@ const SPREAD: usize = 64;
 /// (above it, the whole state is hashed).
 const MAX_MOVED: f64 = 0.8;
 
-/// The most states a rank may own in the sample, against an even share.
-const MAX_SHARE: f64 = 1.1;
+/// The most states a rank may own in the sample beyond an even share: a
+/// tenth of it, or four standard deviations of a perfect hash's count
+/// where that is more (many ranks, a small share each).
+const MAX_EXCESS: f64 = 0.1;
 
 /// The bytes of a state that decide its owner (all of them: its
 /// fingerprint).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Partition {
     bytes: Option<Vec<u32>>,
 }
@@ -74,22 +76,35 @@ impl Partition {
         let mut order: Vec<usize> = (0..len).filter(|&b| written[b] > 0).collect();
         order.sort_by_key(|&b| (written[b], b));
         let need = (SPREAD * ranks).min(states.len());
+        // Each state's hash of the bytes chosen so far, in the order chosen
+        // (the order `owner` reads them in).
         let mut hashes = vec![SEED; states.len()];
+        let mut distinct = FxHashSet::default();
+        let mut count = vec![0usize; ranks];
         let mut chosen = Vec::new();
         for &b in &order {
             for (h, s) in hashes.iter_mut().zip(&states) {
                 *h = mix(*h, s[b]);
             }
             chosen.push(b as u32);
-            let distinct: FxHashSet<u64> = hashes.iter().copied().collect();
-            if distinct.len() >= need && balanced(&states, &chosen, ranks) {
+            distinct.clear();
+            distinct.extend(hashes.iter().copied());
+            if distinct.len() < need {
+                continue;
+            }
+            count.fill(0);
+            for &h in &hashes {
+                count[owner(finish(h), ranks)] += 1;
+            }
+            let even = states.len() as f64 / ranks as f64;
+            let most = *count.iter().max().expect("ranks > 1") as f64;
+            if most <= even + (MAX_EXCESS * even).max(4.0 * even.sqrt()) {
                 break;
             }
         }
         if chosen.len() == order.len() || moved_share(model, &states, &chosen, transitions) > MAX_MOVED {
             return Partition::whole();
         }
-        chosen.sort_unstable();
         Partition { bytes: Some(chosen) }
     }
 }
@@ -104,7 +119,11 @@ fn mix(h: u64, byte: u8) -> u64 {
 
 /// A hash of `bytes` whose low 32 bits [`owner`] reads.
 fn hash(bytes: impl Iterator<Item = u8>) -> u64 {
-    let h = bytes.fold(SEED, mix);
+    finish(bytes.fold(SEED, mix))
+}
+
+/// The last mixing of [`hash`], so that its low bits depend on every byte.
+fn finish(h: u64) -> u64 {
     let h = (h ^ (h >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     h ^ (h >> 29)
 }
@@ -172,20 +191,6 @@ fn sample(model: &dyn NextState) -> (Vec<Vec<u8>>, Vec<u64>, u64) {
     (states, written, transitions)
 }
 
-/// Whether `states` spread over `ranks` by the bytes `chosen` with no rank
-/// above [`MAX_SHARE`] times its even share.
-fn balanced(states: &[Vec<u8>], chosen: &[u32], ranks: usize) -> bool {
-    let mut sorted = chosen.to_vec();
-    sorted.sort_unstable();
-    let p = Partition { bytes: Some(sorted) };
-    let mut count = vec![0usize; ranks];
-    for s in states {
-        count[p.owner(0, s, ranks)] += 1;
-    }
-    let most = *count.iter().max().unwrap_or(&0) as f64;
-    most <= MAX_SHARE * states.len() as f64 / ranks as f64
-}
-
 /// The share of the transitions out of `states` that write a byte of
 /// `chosen` (so go to another rank's hash).
 fn moved_share(model: &dyn NextState, states: &[Vec<u8>], chosen: &[u32], transitions: u64) -> f64 {
@@ -201,4 +206,51 @@ fn moved_share(model: &dyn NextState, states: &[Vec<u8>], chosen: &[u32], transi
         }
     }
     moved as f64 / transitions.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::backend::{build, Backend};
+
+    fn model(src: &str) -> Box<dyn NextState> {
+        build(dve_frontend::load_str("t.dve", src).unwrap(), Backend::Interp).model
+    }
+
+    /// Three counters, each written by one process only.
+    const COUNTERS: &str = "byte a; byte b; byte c;
+        process P { state s; init s; trans s -> s { guard a < 200; effect a = a + 1; }; }
+        process Q { state s; init s; trans s -> s { guard b < 200; effect b = b + 1; }; }
+        process R { state s; init s; trans s -> s { guard c < 200; effect c = c + 1; }; }
+        system async;";
+
+    #[test]
+    fn independent_counters_hash_fewer_than_all_of_them_the_same_on_every_call() {
+        let m = model(COUNTERS);
+        let p = Partition::choose(m.as_ref(), 2);
+        let bytes = p.bytes.clone().expect("a part of the state");
+        assert!(!bytes.is_empty() && bytes.len() < 3, "{bytes:?}");
+        assert_eq!(Partition::choose(m.as_ref(), 2).bytes, p.bytes);
+        // The states a transition leaves the chosen bytes alone in keep
+        // their owner.
+        let init = m.initial_vec();
+        let mut buf = SuccBuf::new(m.state_len());
+        m.successors(&init, &mut buf);
+        let stays = (0..buf.len())
+            .filter(|&i| p.owner(0, buf.state(i), 2) == p.owner(0, &init, 2))
+            .count();
+        assert!(stays >= 2, "{stays} of 3 successors stay");
+    }
+
+    #[test]
+    fn one_rank_a_deadlock_or_one_byte_for_everything_hash_the_whole_state() {
+        assert!(Partition::choose(model(COUNTERS).as_ref(), 1).bytes.is_none());
+        let stuck =
+            model("byte x; process P { state s; init s; trans s -> s { guard x > 0; }; } system async;");
+        assert!(Partition::choose(stuck.as_ref(), 2).bytes.is_none());
+        // Every transition writes the one byte that varies.
+        let one =
+            model("byte x; process P { state s; init s; trans s -> s { effect x = x + 1; }; } system async;");
+        assert!(Partition::choose(one.as_ref(), 2).bytes.is_none());
+    }
 }
