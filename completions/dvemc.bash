@@ -572,7 +572,7 @@ _dvemc() {
                     return 0
                     ;;
                 --partition)
-                    COMPREPLY=($(compgen -W "whole local" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --checkpoint)

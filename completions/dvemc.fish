@@ -60,8 +60,7 @@ json\t'One JSON object'"
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sample-interval -d 'Keep the counters every SECONDS in the record\'s `samples` (bfs, dfs, randomized)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l store -d 'Visited set: exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l threads -d 'Threads (bfs, dfs, LTL) [default: bfs --store exact: all cores; else 1]' -r
-complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l partition -d 'How --distributed spreads the states over the ranks: whole, local' -r -f -a "whole\t''
-local\t''"
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l partition -d 'How --distributed spreads the states over the ranks: whole, local' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l checkpoint -d 'Go on from FILE, and write it if the search stops (ctree, --distributed)' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l cache -d 'Keep at most SIZE states in memory, or P% of the state space' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l replacement -d 'Which cached state to drop when the cache is full [default: random]' -r

@@ -343,8 +343,8 @@ pub struct ExploreArgs {
     /// on one rank, the second time cheaply), but the shares are only as
     /// even as the sample foretells (each rank's `states` in the report
     /// tells). Cannot be combined with --checkpoint.
-    #[arg(long, value_name = "HOW", value_enum, default_value_t = Spread::Whole, requires = "distributed", hide_short_help = true, help_heading = heading::MODEL)]
-    pub partition: Spread,
+    #[arg(long, value_name = "HOW", default_value = "whole", requires = "distributed", hide_short_help = true, help_heading = heading::MODEL)]
+    pub partition: harness::engine::comm::Partitioning,
     /// Go on from FILE, and write it if the search stops (ctree, --distributed)
     ///
     /// If FILE exists the search goes on from it; if the search stops for
@@ -598,12 +598,8 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     let mut req = args.request(matches);
     // MPI lives as long as the run; only rank 0 reports.
     let _mpi = if args.distributed {
-        match mpi_cluster() {
-            Ok((universe, mut cluster)) => {
-                cluster.1 = match args.partition {
-                    Spread::Whole => harness::engine::comm::Partitioning::Whole,
-                    Spread::Local => harness::engine::comm::Partitioning::Local,
-                };
+        match mpi_cluster(args.partition) {
+            Ok((universe, cluster)) => {
                 req.cluster = Some(cluster);
                 Some(universe)
             }
@@ -720,9 +716,12 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     code
 }
 
-/// The ranks of the MPI job this process is one of.
+/// The ranks of the MPI job this process is one of, the states spread
+/// over them by `partitioning`.
 #[cfg(feature = "mpi")]
-fn mpi_cluster() -> Result<
+fn mpi_cluster(
+    partitioning: harness::engine::comm::Partitioning,
+) -> Result<
     (
         harness::engine::comm::mpi::Universe,
         harness::engine::comm::Cluster,
@@ -733,12 +732,14 @@ fn mpi_cluster() -> Result<
         .ok_or_else(|| RunError::usage("--distributed: MPI was initialised already"))?;
     Ok((
         universe,
-        harness::engine::comm::Cluster(std::sync::Arc::new(world), Default::default()),
+        harness::engine::comm::Cluster(std::sync::Arc::new(world), partitioning),
     ))
 }
 
 #[cfg(not(feature = "mpi"))]
-fn mpi_cluster() -> Result<((), harness::engine::comm::Cluster), RunError> {
+fn mpi_cluster(
+    _: harness::engine::comm::Partitioning,
+) -> Result<((), harness::engine::comm::Cluster), RunError> {
     Err(RunError::usage(
         "--distributed: this dvemc was built without MPI; build it with `cargo build --release --features mpi` (needs OpenMPI or MPICH, and libclang) and start it with mpirun",
     ))
@@ -889,11 +890,4 @@ fn print_stats(out: &mut impl Write, r: &RunRecord, reference: Option<&StatFile>
         writeln!(out, "</dfs-info>")?;
     }
     Ok(())
-}
-
-/// `--partition`: how a distributed search spreads the states.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Spread {
-    Whole,
-    Local,
 }

@@ -66,6 +66,17 @@ pub enum Partitioning {
     Local,
 }
 
+impl std::str::FromStr for Partitioning {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Partitioning, String> {
+        match s {
+            "whole" => Ok(Partitioning::Whole),
+            "local" => Ok(Partitioning::Local),
+            _ => Err(format!("--partition {s}: whole or local")),
+        }
+    }
+}
+
 impl std::fmt::Debug for Cluster {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Cluster(rank {} of {})", self.0.rank(), self.0.size())

@@ -16,8 +16,6 @@
 //! write, the whole state is hashed. The sample foretells the spread, it
 //! does not guarantee it.
 
-use std::collections::VecDeque;
-
 use dve_frontend::model::{NextState, SuccBuf};
 use rustc_hash::FxHashSet;
 
@@ -141,8 +139,7 @@ fn sample(model: &dyn NextState) -> (Vec<Vec<u8>>, Vec<u64>, u64) {
     let init = model.initial_vec();
     let mut seen: FxHashSet<Vec<u8>> = FxHashSet::default();
     seen.insert(init.clone());
-    let mut states = vec![init.clone()];
-    let mut queue = VecDeque::from([init.clone()]);
+    let mut states = vec![init];
     let mut written = vec![0u64; len];
     let mut transitions = 0;
     let mut buf = SuccBuf::new(len);
@@ -157,35 +154,38 @@ fn sample(model: &dyn NextState) -> (Vec<Vec<u8>>, Vec<u64>, u64) {
             }
         }
     };
-    while let Some(s) = queue.pop_front() {
+    // Breadth-first: `states` is the queue.
+    let mut next = 0;
+    while next < states.len() {
+        let s = states[next].clone();
+        next += 1;
         model.successors(&s, &mut buf);
         count(&s, &buf, &mut transitions);
         for i in 0..buf.len() {
             let t = buf.state(i);
-            if states.len() < SAMPLE && !seen.contains(t) {
-                seen.insert(t.to_vec());
+            if states.len() < SAMPLE && seen.insert(t.to_vec()) {
                 states.push(t.to_vec());
-                queue.push_back(t.to_vec());
             }
         }
     }
     let mut rng = 0x2545_F491_4F6C_DD1Du64;
     for _ in 0..WALKS {
         let mut s = model.initial_vec();
-        for _ in 0..WALK {
+        // Each state of the walk is expanded once: to be counted if new,
+        // and to take the next step.
+        for step in 0..=WALK {
             model.successors(&s, &mut buf);
-            if buf.is_empty() {
+            if step > 0 && seen.insert(s.clone()) {
+                count(&s, &buf, &mut transitions);
+                states.push(s.clone());
+            }
+            if step == WALK || buf.is_empty() {
                 break;
             }
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
             s = buf.state((rng % buf.len() as u64) as usize).to_vec();
-            if seen.insert(s.clone()) {
-                model.successors(&s, &mut buf);
-                count(&s, &buf, &mut transitions);
-                states.push(s.clone());
-            }
         }
     }
     (states, written, transitions)
