@@ -399,6 +399,10 @@ fn errors_are_json_with_json() {
         assert_eq!(v["error"], "usage", "{args:?}");
         assert_eq!(v["exit_code"], 2);
     }
+    let o = dvemc(&["explore", "adding.1", "--json", "--partition", "local"]);
+    assert_eq!(o.status.code(), Some(2));
+    let message = json(&o)["message"].as_str().unwrap().to_string();
+    assert!(message.ends_with("not provided: --distributed"), "{message}");
     let o = dvemc(&["explore", "--json", "--max-states", "-5"]);
     assert!(
         json(&o)["message"]

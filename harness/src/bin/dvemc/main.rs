@@ -231,11 +231,17 @@ fn main() -> ExitCode {
             if json && e.use_stderr() {
                 let err = harness::run::RunError::usage(e.kind().to_string());
                 let rendered = e.render().to_string();
-                let message = rendered
-                    .lines()
-                    .find(|l| l.starts_with("error:"))
-                    .map(|l| l.trim_start_matches("error:").trim().to_string())
-                    .unwrap_or(err.message.clone());
+                // The error line and the indented lines under it (the
+                // arguments a "not provided" error names).
+                let mut lines = rendered.lines().skip_while(|l| !l.starts_with("error:"));
+                let message = match lines.next() {
+                    Some(first) => std::iter::once(first.trim_start_matches("error:"))
+                        .chain(lines.take_while(|l| l.starts_with(' ')))
+                        .map(str::trim)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    None => err.message.clone(),
+                };
                 explore::report_error(&harness::run::RunError { message, ..err }, true);
                 return ExitCode::from(2);
             }
