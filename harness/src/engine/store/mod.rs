@@ -149,6 +149,16 @@ pub trait Store {
     /// Bytes the next insertion of a new state would allocate (0 if none),
     /// so that a memory budget can refuse it before it happens.
     fn next_growth_bytes(&self) -> usize;
+    /// Bytes the next growth of the store's index would allocate if fewer
+    /// than `soon` more new states bring it on (0 if not, or if the store
+    /// grows in steps too small to matter).
+    fn growth_within(&self, _soon: usize) -> usize {
+        0
+    }
+    /// Makes that growth now, ahead of time: a search that would otherwise
+    /// wait (a rank of a distributed search for the others' batches) grows
+    /// then, so that it does not make the others wait later.
+    fn grow_now(&mut self) {}
     /// The successors inserted next are those of stored state `id` (a hint:
     /// a compressed store encodes them relative to it).
     #[inline]
@@ -492,6 +502,16 @@ impl Store for StateStore {
     fn next_growth_bytes(&self) -> usize {
         StateStore::next_growth_bytes(self)
     }
+    fn growth_within(&self, soon: usize) -> usize {
+        if (self.len + soon) * 10 > self.table.len() * 7 {
+            self.table.len() * 2 * 8
+        } else {
+            0
+        }
+    }
+    fn grow_now(&mut self) {
+        self.grow_table();
+    }
     #[inline]
     fn prefetch(&self, _state: &[u8], fp: u64) {
         StateStore::prefetch(self, fp)
@@ -701,6 +721,26 @@ mod tests {
             assert!(now <= last + predicted, "at {i}: {now} > {last} + {predicted}");
             last = now;
         }
+    }
+
+    #[test]
+    fn growing_ahead_keeps_every_state_and_skips_the_growth_it_made() {
+        let mut s = StateStore::new(8);
+        let keys: Vec<[u8; 8]> = (0..1000u64).map(|i| i.to_le_bytes()).collect();
+        for k in &keys {
+            s.insert(k, fp_of(k));
+        }
+        // 1000 states in 2048 slots: the next growth comes at 1433.
+        assert_eq!(s.growth_within(400), 0);
+        assert_eq!(s.growth_within(500), 2048 * 2 * 8);
+        s.grow_now();
+        assert_eq!(s.growth_within(500), 0);
+        assert_eq!(s.bytes_used() - s.arena_bytes(), 4096 * 8);
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(s.insert(k, fp_of(k)), Insert::Seen(i as u32));
+        }
+        let b = 1000u64.to_be_bytes();
+        assert_eq!(s.insert(&b, fp_of(&b)), Insert::New(1000));
     }
 
     #[test]

@@ -117,7 +117,7 @@ struct Found {
 const AHEAD: usize = 32;
 
 /// Numbers in the header of every batch.
-const HEAD: usize = 8;
+const HEAD: usize = 9;
 const HEAD_BYTES: usize = HEAD * 8;
 
 /// Every rank's header of a round, combined: what the ranks agree on
@@ -138,6 +138,8 @@ struct Heads {
     /// Edges and back-level edges of the level before.
     prev_edges: u64,
     prev_back: u64,
+    /// A rank's store will grow soon ([`Rank::grow_ahead`]).
+    grow: bool,
 }
 
 impl Heads {
@@ -151,6 +153,7 @@ impl Heads {
             level_states: h[5],
             prev_edges: h[6],
             prev_back: h[7],
+            grow: h[8] > 0,
         }
     }
 
@@ -163,6 +166,7 @@ impl Heads {
         self.level_states += o.level_states;
         self.prev_edges += o.prev_edges;
         self.prev_back += o.prev_back;
+        self.grow |= o.grow;
     }
 }
 
@@ -228,6 +232,10 @@ struct Rank<'a, S: Store, W: Watch> {
     inbox: Vec<Vec<u8>>,
     /// This rank's header of the round under way (sent, not received).
     sent: Option<[u64; HEAD]>,
+    /// States this rank stored in the last round, and its store's size
+    /// after it.
+    round_states: usize,
+    stored: usize,
     stop: Option<Outcome>,
     found: Option<Found>,
     violations: u64,
@@ -433,6 +441,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             (self.pos.level_end - level_start) as u64,
             self.pos.prev_edges,
             self.pos.prev_back,
+            (self.store.growth_within(self.store.len() / 6) > 0) as u64,
         ]
     }
 
@@ -508,11 +517,31 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             }
         }
         self.inbox = inbox;
+        self.round_states = self.store.len().saturating_sub(self.stored);
+        self.stored = self.store.len();
         self.pos.rounds += 1;
         if self.stop.is_none() {
             self.stop = self.budget.poll();
         }
         heads
+    }
+
+    /// Grows the store's index now if it would grow within a third more
+    /// states, or eight rounds at the last round's pace if that is sooner,
+    /// and the budget allows: done by every rank in the round after one said
+    /// in its header that its index grows within a sixth. A rank that grows
+    /// its index stops for as long as that takes (on a virtual machine,
+    /// faulting the new table in can take a second), and the others wait
+    /// for its batches; grown in the same round, the ranks' pauses overlap
+    /// instead of adding up. The pace keeps a rank from growing an index
+    /// near the search's end, where levels are small, that it would not fill.
+    fn grow_ahead(&mut self) {
+        let soon = (self.store.len() / 3).min(8 * self.round_states);
+        let bytes = self.store.growth_within(soon);
+        let total = self.store.bytes_used() + self.frontier_bytes() + bytes;
+        if bytes > 0 && self.stop.is_none() && !self.budget.refuse_bytes(total) {
+            self.store.grow_now();
+        }
     }
 
     /// Gives every set of batches back to this rank (the last rounds'
@@ -611,6 +640,8 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             set_bytes: 0,
             inbox: vec![Vec::new(); n],
             sent: None,
+            round_states: 0,
+            stored: 0,
             stop: None,
             found: None,
             violations: 0,
@@ -665,6 +696,9 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
                 continue;
             }
             let h = self.collect(&mut work);
+            if h.grow {
+                self.grow_ahead();
+            }
             // Only rank 0's budget publishes to the progress line.
             let _ = self.budget.poll_with(h.states, h.transitions, self.pos.depth);
             let p = &mut self.pos;
