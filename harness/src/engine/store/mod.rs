@@ -155,9 +155,9 @@ pub trait Store {
     fn growth_within(&self, _soon: usize) -> usize {
         0
     }
-    /// Makes that growth now, ahead of time: a search that would otherwise
-    /// wait (a rank of a distributed search for the others' batches) grows
-    /// then, so that it does not make the others wait later.
+    /// Makes that growth now, ahead of time: the ranks of a distributed
+    /// search grow together, so that one rank's pause is not the others'
+    /// wait.
     fn grow_now(&mut self) {}
     /// The successors inserted next are those of stored state `id` (a hint:
     /// a compressed store encodes them relative to it).
@@ -295,15 +295,25 @@ impl StateStore {
             Some(cap) => cap - self.chunks.last().map_or(0, |c| c.capacity()),
         };
         if self.needs_table_growth() {
-            bytes += self.table.len() * 2 * 8;
+            bytes += self.grown_table_bytes();
         }
         bytes
     }
 
     #[inline]
     fn needs_table_growth(&self) -> bool {
-        // Keep (len + 1) / capacity <= 0.7.
-        (self.len + 1) * 10 > self.table.len() * 7
+        self.table_grows_within(1)
+    }
+
+    /// Whether `more` new states would bring the index past its load
+    /// factor (keep (len + more) / capacity <= 0.7).
+    #[inline]
+    fn table_grows_within(&self, more: usize) -> bool {
+        (self.len + more) * 10 > self.table.len() * 7
+    }
+
+    fn grown_table_bytes(&self) -> usize {
+        self.table.len() * 2 * 8
     }
 
     /// The bytes of state `id`. Panics if `id` is not a stored id.
@@ -503,8 +513,8 @@ impl Store for StateStore {
         StateStore::next_growth_bytes(self)
     }
     fn growth_within(&self, soon: usize) -> usize {
-        if (self.len + soon) * 10 > self.table.len() * 7 {
-            self.table.len() * 2 * 8
+        if self.table_grows_within(soon) {
+            self.grown_table_bytes()
         } else {
             0
         }
