@@ -23,7 +23,7 @@ use regex::Regex;
 const MASKS: &[(&str, &str)] = &[
     // Summary lines whose value is a time, a rate or a size.
     (
-        r"^(time|states/s|compile ms|store bytes|frontier bytes|bytes/state|peak resident mem|resident after setup|get state time|por select s):(\s+).*$",
+        r"^(time|states/s|compile ms|store bytes|frontier bytes|bytes/state|peak resident mem|resident after setup|get state time|por select s|full time):(\s+).*$",
         "${1}:${2}[..]",
     ),
     // The BEEM directory's and the executable's places on this machine.
@@ -38,7 +38,7 @@ const MASKS: &[(&str, &str)] = &[
     (r"\d+ +\d+\.\d+$", "[..]"),
     // JSON fields that are times, rates or sizes.
     (
-        r#""(time_s|states_per_s|compile_ms|peak_rss_bytes|setup_rss_bytes|store_bytes|frontier_bytes|bytes_per_state|get_state_time_s|por_select_s|cpu_s|wall_s)":[-0-9.e+]+"#,
+        r#""(time_s|states_per_s|compile_ms|peak_rss_bytes|setup_rss_bytes|store_bytes|frontier_bytes|bytes_per_state|get_state_time_s|por_select_s|por_check_full_s|cpu_s|wall_s)":[-0-9.e+]+"#,
         "\"${1}\":[..]",
     ),
 ];

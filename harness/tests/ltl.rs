@@ -287,7 +287,7 @@ fn explore_with_ltl_runs_the_product() {
     let o = dvemc(&["explore", "anderson.1", "--ltl", "G (P_0.nope)"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        text(&o.stderr).contains("<formula>:1:8: error: process `P_0` has no state `nope`"),
+        text(&o.stderr).contains("--ltl:1:8: error: process `P_0` has no state `nope`"),
         "{}",
         text(&o.stderr)
     );

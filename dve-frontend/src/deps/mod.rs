@@ -313,7 +313,10 @@ impl Deps {
                 .any(|t| t.process == p && !matches!(t.sync, SyncKind::None))
         });
         let mut irreducible = if m.system == SystemKind::Sync {
-            Some("a `system sync` model is not reduced".to_string())
+            Some(
+                "a `system sync` model has no interleavings to cut (every step moves every process)"
+                    .to_string(),
+            )
         } else if property_syncs {
             Some("the property process synchronises with the system".to_string())
         } else {

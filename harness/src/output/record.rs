@@ -370,10 +370,22 @@ pub struct PorMetrics {
     /// Groups the analysis could not prove free of run-time errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por_groups_may_err: Option<u64>,
+    /// Why no state was reduced, when none could be (the model, or the
+    /// property, or a full search that settled the question first).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_not_reduced: Option<String>,
     /// `--por-check`: `agree`, or how the reduced and the full search
     /// differ.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por_check: Option<String>,
+    /// `--por-check`: the full search's states, transitions and seconds
+    /// (the record's own counters are the reduced search's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_check_full_states: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_check_full_transitions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_check_full_s: Option<f64>,
 }
 
 /// Structured details and the thread count: in the JSON, not columns (rows
@@ -563,10 +575,18 @@ impl RunRecord {
             let Some(v) = map.get(*key) else { continue };
             let text = match (*key, v) {
                 (_, Value::Null) => continue,
-                ("verdict", Value::String(s)) => self.verdict_text(s),
+                ("verdict", Value::String(s)) => self.checked.verdict_text(
+                    s,
+                    self.core
+                        .violation_kind
+                        .as_deref()
+                        .or(self.core.witness_kind.as_deref()),
+                ),
                 ("deadlocks", Value::Number(n)) if !self.checked.deadlock => unchecked(n, "deadlock"),
                 ("error_transitions", Value::Number(n)) if !self.checked.error => unchecked(n, "error"),
-                ("time_s" | "get_state_time_s", Value::Number(n)) => human_secs(n.as_f64().unwrap_or(0.0)),
+                ("time_s" | "get_state_time_s" | "por_check_full_s", Value::Number(n)) => {
+                    human_secs(n.as_f64().unwrap_or(0.0))
+                }
                 ("states_per_s", Value::Number(n)) => format!("{:.0}", n.as_f64().unwrap_or(0.0)),
                 ("bytes_per_state", Value::Number(n)) => format!("{:.1}", n.as_f64().unwrap_or(0.0)),
                 ("compile_ms", Value::Number(n)) => format!("{:.1} ms", n.as_f64().unwrap_or(0.0)),
@@ -604,12 +624,13 @@ impl RunRecord {
     }
 }
 
-impl RunRecord {
+impl Checked {
     /// The verdict as people read it: what holds when it holds; a goal
     /// found is `reached` and one that cannot be is `unreachable` (BEEM's
-    /// "reachable: yes/no"), whatever else was checked beside it.
-    fn verdict_text(&self, verdict: &str) -> String {
-        let c = self.checked;
+    /// "reachable: yes/no"), whatever else was checked beside it. `kind`
+    /// is the violation's (or witness's) kind.
+    pub fn verdict_text(&self, verdict: &str, kind: Option<&str>) -> String {
+        let c = self;
         let what: Vec<&str> = [
             (c.assert, "assertions"),
             (c.deadlock, "no deadlock"),
@@ -619,11 +640,6 @@ impl RunRecord {
         .into_iter()
         .filter_map(|(on, what)| on.then_some(what))
         .collect();
-        let kind = self
-            .core
-            .violation_kind
-            .as_deref()
-            .or(self.core.witness_kind.as_deref());
         match verdict {
             "violated" if kind == Some("goal") => "reached".into(),
             "holds" if what.is_empty() && c.goals => "unreachable".into(),
@@ -658,6 +674,9 @@ fn label(key: &str) -> String {
         "peak_rss_bytes" => "peak resident mem".into(),
         "setup_rss_bytes" => "resident after setup".into(),
         "time_s" => "time".into(),
+        "por_check_full_states" => "full states".into(),
+        "por_check_full_transitions" => "full transitions".into(),
+        "por_check_full_s" => "full time".into(),
         "state_space_size" => "|S|".into(),
         other => other.replace('_', " "),
     }
@@ -699,7 +718,7 @@ mod tests {
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
                         | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
-                        | "successor_choice" | "instance" | "por_check" => Value::from("x"),
+                        | "successor_choice" | "instance" | "por_check" | "por_not_reduced" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
                         "memory_need" => serde_json::to_value(crate::engine::loops::tree_bfs::MemoryNeed::default()).unwrap(),

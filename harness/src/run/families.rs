@@ -557,9 +557,6 @@ pub(super) fn exhaustive_or_check(
                 None => Reducer::new(ir, &exprs, rec.checked.assert),
             }
         });
-        if let Some(why) = reducer.as_ref().and_then(|r| r.irreducible()) {
-            notes.push(format!("--por: not reduced: {why}"));
-        }
         let r = match &reducer {
             _ if req.cluster.is_some() => {
                 let c = req.cluster.as_ref().expect("a cluster");
@@ -572,22 +569,35 @@ pub(super) fn exhaustive_or_check(
                 r
             }
             Some(reducer) if p.por_check => {
-                let c = compare::compare(model, ir, &opts, threads, reducer);
+                let c = compare::compare(model, ir, &opts, threads, reducer, rec.checked);
                 notes.extend(c.lines());
                 rec.por = Some(PorMetrics {
                     por_check: Some(c.differences.first().cloned().unwrap_or_else(|| "agree".into())),
-                    ..reducer.stats().metrics()
+                    por_check_full_states: Some(c.full.states),
+                    por_check_full_transitions: Some(c.full.transitions),
+                    por_check_full_s: Some(c.full.time_s),
+                    ..reducer.metrics()
                 });
                 c.reduced
             }
             Some(reducer) if ltl => {
-                let r = check_ltl_reduced(model, ir, &opts, threads, req.backend, reducer, notes);
-                rec.por = Some(reducer.stats().metrics());
+                let (r, settled) = check_ltl_reduced(model, ir, &opts, threads, req.backend, reducer, notes);
+                let all = reducer.metrics();
+                rec.por = Some(match settled {
+                    // The reduced search never ran: no counters of it.
+                    Some(why) => PorMetrics {
+                        por_not_reduced: Some(why),
+                        por_groups: all.por_groups,
+                        por_groups_may_err: all.por_groups_may_err,
+                        ..PorMetrics::default()
+                    },
+                    None => all,
+                });
                 r
             }
             Some(reducer) => {
                 let r = check::check_reduced(model, ir, &opts, threads, Some(reducer));
-                rec.por = Some(reducer.stats().metrics());
+                rec.por = Some(reducer.metrics());
                 r
             }
             None => check::check_threads(model, ir, &opts, threads),
@@ -638,11 +648,8 @@ pub(super) fn exhaustive_or_check(
             } else {
                 Por::new(ir, model)
             };
-            if let Some(why) = reduced.irreducible() {
-                notes.push(format!("--por: not reduced: {why}"));
-            }
             exhaustive(&reduced, strategy, req, threads, &meter, checkpoint, rec)?;
-            rec.por = Some(reduced.stats().metrics());
+            rec.por = Some(reduced.metrics());
         } else {
             exhaustive(model, strategy, req, threads, &meter, checkpoint, rec)?;
         }
@@ -674,7 +681,7 @@ fn ltl_reduction_refusal(req: &Request, p: &Params, beem_ltl: Option<&str>) -> R
         (Some(dve_frontend::ltl::Spec::Formula { text, definitions }), _) => {
             let has = dve_frontend::ltl::parse_formula("<formula>", text, None, definitions)
                 .map_or_else(|_| next_position(text).is_some(), |f| f.formula.has_next());
-            has.then(|| at("<formula>", next_position(text)))
+            has.then(|| at("--ltl", next_position(text)))
         }
         (Some(dve_frontend::ltl::Spec::File { path, index }), _) => {
             let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -735,7 +742,9 @@ fn next_position(text: &str) -> Option<(usize, usize)> {
 /// ([`check_ltl_reduced`]).
 const LTL_PROBE_STATES: u64 = 1 << 16;
 
-/// An LTL check under `--por` (see [`product`]), with a note on each pass.
+/// An LTL check under `--por` (see [`product`]), with a note on each pass,
+/// and why nothing was reduced when the first, full pass settled the
+/// question.
 fn check_ltl_reduced(
     model: &dyn NextState,
     ir: &dve_frontend::ir::Model,
@@ -744,11 +753,12 @@ fn check_ltl_reduced(
     backend: crate::model::backend::Backend,
     reducer: &Reducer,
     notes: &mut Vec<String>,
-) -> check::CheckReport {
+) -> (check::CheckReport, Option<String>) {
     // The reduced product is searched only once the whole reduced system
     // is: a counterexample near the initial state, which the full search
     // meets at once, would wait for that. The full product's first states
-    // are searched first, and a lasso found there is reported as it is.
+    // are searched first; a lasso found there, or a product no larger,
+    // settles the question.
     let mut probe = opts.clone();
     probe.limits.max_states = Some(
         opts.limits
@@ -756,15 +766,24 @@ fn check_ltl_reduced(
             .map_or(LTL_PROBE_STATES, |m| m.min(LTL_PROBE_STATES)),
     );
     let first = check::check_threads(model, ir, &probe, threads);
-    if first.verdict == Verdict::Violated || !matches!(first.result, Outcome::Complete | Outcome::StateLimit)
-    {
-        if first.verdict == Verdict::Violated {
-            notes.push(format!(
-                "--por: the lasso lies in the full product's first {} states, searched before reducing",
-                first.states
-            ));
-        }
-        return first;
+    let settled = match (first.verdict, first.result) {
+        (Verdict::Violated, _) => Some(format!(
+            "the lasso lies in the full product's first {} states, searched before reducing",
+            first.states
+        )),
+        (_, Outcome::Complete) => Some(format!(
+            "the full product ({} states) was searched whole before reducing",
+            first.states
+        )),
+        (_, Outcome::StateLimit) => None,
+        // A budget or an interruption: the run ends here.
+        (_, ended) => Some(format!(
+            "the run ended ({}) in the full product's first pass, before reducing",
+            ended.name()
+        )),
+    };
+    if settled.is_some() {
+        return (first, settled);
     }
     let mut r = product::check(model, ir, opts, threads, backend, reducer);
     r.report.add_time(first.time_s);
@@ -774,7 +793,7 @@ fn check_ltl_reduced(
         ),
         None => "--por: the first pass (the reduced system, depth-first) did not finish; the product was not searched".into(),
     });
-    r.report
+    (r.report, None)
 }
 
 /// Why a distributed run cannot take these options (`None`: it can).

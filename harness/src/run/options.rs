@@ -343,9 +343,9 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
     }
     if p.por || p.por_check {
         let flag = if p.por_check { "--por-check" } else { "--por" };
-        if p.general_algorithm() {
+        if let Some(option) = p.general_option() {
             return Err(format!(
-                "{flag}: the general algorithm (state caching, sweep-line) is not reduced; drop the caching options"
+                "{flag}: {option} asks for the general algorithm (state caching, sweep-line), which is not reduced; drop one of them"
             ));
         }
         if p.store.is_some_and(|s| s != crate::engine::StoreKind::Exact) {

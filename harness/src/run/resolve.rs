@@ -30,11 +30,14 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Opti
         }
         return Err(no_such_model(&name, beem));
     }
+    // A file is a BEEM instance when BEEM has one of its name (a copy of
+    // dve/adding.1.dve, say), so that --property and --stats find it.
     let instance = model
         .file_name()
         .and_then(|f| f.to_str())
         .and_then(|f| f.strip_suffix(".dve"))
         .filter(|stem| !stem.contains(".prop"))
+        .filter(|stem| Beem::locate(beem).is_ok_and(|b| b.model_path(stem).is_file()))
         .map(str::to_string);
     Ok((model.to_path_buf(), instance))
 }
@@ -123,6 +126,39 @@ pub(super) struct Loaded {
 /// Loads the model a request names (the built-in example without one), with
 /// a BEEM property's goal or product model (`--property`) and the
 /// expressions `progress` the sweep-line measures; a note for the property.
+/// An error in an expression or formula given on the command line, named
+/// by the option that gave it (`--goal`, `--progress`, `--ltl`; the
+/// front end numbers them `<expression K>`, `<formula>`), or by the BEEM
+/// property. `given` goals came from `--goal`, then the property's up to
+/// `goals`; the `progress` others are `--progress` expressions.
+fn name_the_option(
+    mut e: dve_frontend::LoadError,
+    given: usize,
+    goals: usize,
+    progress: usize,
+    property: Option<u32>,
+) -> dve_frontend::LoadError {
+    if let dve_frontend::LoadError::Model(d) = &mut e {
+        let k = d
+            .file
+            .strip_prefix("<expression ")
+            .and_then(|r| r.strip_suffix('>'))
+            .and_then(|k| k.parse::<usize>().ok());
+        let name = match k {
+            Some(1) if given == 1 => Some("--goal".to_string()),
+            Some(k) if k <= given => Some(format!("--goal #{k}")),
+            Some(k) if k <= goals => property.map(|n| format!("property {n}")),
+            Some(_) if progress == 1 => Some("--progress".to_string()),
+            Some(k) => Some(format!("--progress #{}", k - goals)),
+            None => (d.file == "<formula>").then(|| "--ltl".to_string()),
+        };
+        if let Some(name) = name {
+            d.file = name;
+        }
+    }
+    e
+}
+
 pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) -> Result<Loaded, RunError> {
     let mut goals = req.goals.clone();
     let mut model_path = req
@@ -209,15 +245,23 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
             .ltl
             .as_ref()
             .map_or(0, |l| engine::checkpoint::digest(format!("{l:?}").as_bytes()));
+    let named = |e| {
+        RunError::load(name_the_option(
+            e,
+            req.goals.len(),
+            goals.len(),
+            progress.len(),
+            req.property,
+        ))
+    };
     let (loaded, instance, display_name) = match &model_path {
         Some((path, instance)) => (
-            dve_frontend::load_file_with(path, &load_opts).map_err(RunError::load)?,
+            dve_frontend::load_file_with(path, &load_opts).map_err(named)?,
             instance.clone(),
             path.display().to_string(),
         ),
         None => (
-            dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts)
-                .map_err(RunError::load)?,
+            dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts).map_err(named)?,
             None,
             format!("{EMBEDDED_NAME} (built-in)"),
         ),

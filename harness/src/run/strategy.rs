@@ -389,17 +389,24 @@ impl Params {
     /// Whether a caching or sweep-line option turns bfs/dfs into the general
     /// algorithm.
     pub fn general_algorithm(&self) -> bool {
-        self.caching.cache.is_some()
-            || self.caching.replacement.is_some()
-            || self.caching.chain_reduction
-            || self.caching.edge_lean
-            || self.caching.max_visits.is_some()
-            || self.sweep_line()
+        self.general_option().is_some()
     }
 
-    /// Whether the sweep-line method is asked for.
-    pub fn sweep_line(&self) -> bool {
-        !self.caching.progress.is_empty() || self.caching.progress_level.is_some()
+    /// The first option given that asks for the general algorithm, as
+    /// the command line spells it.
+    pub fn general_option(&self) -> Option<&'static str> {
+        let c = &self.caching;
+        [
+            (c.cache.is_some(), "--cache"),
+            (c.replacement.is_some(), "--replacement"),
+            (c.chain_reduction, "--chain-reduction"),
+            (c.edge_lean, "--edge-lean"),
+            (c.max_visits.is_some(), "--max-visits"),
+            (!c.progress.is_empty(), "--progress"),
+            (c.progress_level.is_some(), "--progress-level"),
+        ]
+        .into_iter()
+        .find_map(|(given, name)| given.then_some(name))
     }
 }
 

@@ -13,6 +13,7 @@ use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::algo::check::{check_reduced, CheckOptions, CheckReport};
 use crate::algo::por::{Reducer, Tap, Tapped};
+use crate::output::record::Checked;
 
 /// Records the states without successors it sees.
 struct Deadlocks(Mutex<HashSet<Vec<u8>>>);
@@ -38,6 +39,8 @@ pub struct Comparison {
     pub deadlocks: usize,
     /// Something was checked (else the verdicts say nothing).
     pub checked: bool,
+    /// What the run checked, for the verdict's words.
+    words: Checked,
     /// Every difference found (none: the searches agree).
     pub differences: Vec<String>,
 }
@@ -53,7 +56,7 @@ impl Comparison {
         };
         let verdict = |r: &CheckReport| {
             if self.checked {
-                format!(", verdict {}", verdict(r))
+                format!(", verdict {}", verdict(r, &self.words))
             } else {
                 String::new()
             }
@@ -91,22 +94,26 @@ impl Comparison {
     }
 }
 
-fn verdict(r: &CheckReport) -> String {
-    serde_json::to_value(r.verdict)
+/// `r`'s verdict in the run record's words.
+fn verdict(r: &CheckReport, words: &Checked) -> String {
+    let v = serde_json::to_value(r.verdict)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    words.verdict_text(&v, r.violation_kind.map(|k| k.name()))
 }
 
 /// Runs the full search of `model` and the one reduced by `reducer` (built
 /// for the same goals and assertions) with `opts`, every violation counted,
-/// and compares them.
+/// and compares them; `words` is what the run checks (the verdicts are
+/// named as its record names them).
 pub fn compare(
     model: &dyn NextState,
     ir: &ir::Model,
     opts: &CheckOptions,
     threads: usize,
     reducer: &Reducer,
+    words: Checked,
 ) -> Comparison {
     let opts = CheckOptions {
         all_violations: true,
@@ -133,8 +140,8 @@ pub fn compare(
     if full.verdict != reduced.verdict {
         differences.push(format!(
             "verdict {} in the full search, {} in the reduced one",
-            verdict(&full),
-            verdict(&reduced)
+            verdict(&full, &words),
+            verdict(&reduced, &words)
         ));
     }
     let missing = full_dl.difference(&reduced_dl).count();
@@ -161,6 +168,7 @@ pub fn compare(
             || opts.checks.error
             || (opts.checks.assert && asserts)
             || !opts.goals.is_empty(),
+        words,
         differences,
     }
 }

@@ -149,16 +149,12 @@ impl PorStats {
     pub fn metrics(&self) -> PorMetrics {
         PorMetrics {
             por_full: Some(self.full()),
-            por_full_share: Some(if self.expanded > 0 {
-                self.full() as f64 / self.expanded as f64
-            } else {
-                1.0
-            }),
+            por_full_share: (self.expanded > 0).then(|| self.full() as f64 / self.expanded as f64),
             por_proviso: Some(self.proviso),
             por_select_s: Some(self.select_ns as f64 * 1e-9),
             por_groups: Some(self.groups),
             por_groups_may_err: Some(self.groups_may_err),
-            por_check: None,
+            ..PorMetrics::default()
         }
     }
 }
@@ -281,6 +277,15 @@ impl Reducer {
         }
     }
 
+    /// The run record's columns: the counters, and why nothing was cut
+    /// when the model cannot be.
+    pub fn metrics(&self) -> PorMetrics {
+        PorMetrics {
+            por_not_reduced: self.refusal.clone(),
+            ..self.stats().metrics()
+        }
+    }
+
     fn is_error_state(&self, s: &[u8]) -> bool {
         u16::from_le_bytes([s[self.error_offset], s[self.error_offset + 1]]) == self.error_marker
     }
@@ -396,5 +401,9 @@ impl<M: Deref<Target: NextState>> Tapped<M, Reducer> {
 
     pub fn stats(&self) -> PorStats {
         self.tap.stats()
+    }
+
+    pub fn metrics(&self) -> PorMetrics {
+        self.tap.metrics()
     }
 }

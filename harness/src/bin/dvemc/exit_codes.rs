@@ -21,6 +21,7 @@ pub const DVEMC: Codes = &[
     USAGE,
     "3 input error: missing or unreadable file, malformed model or matrix, BEEM directory not found",
     "4 explore stopped before its end: a budget (states, time, memory) or Ctrl-C",
+    "5 explore --por-check: the reduced and the full search differ",
     INTERRUPTED,
 ];
 
@@ -29,8 +30,9 @@ pub const EXPLORE: Codes = &[
      witness)",
     "1 a check failed or a goal was reached: the search found a counterexample or a witness",
     "2 usage error: unknown option, bad value, or an option the strategy does not take",
-    "3 input error: missing or malformed model, unknown BEEM instance or property, BEEM \
-     directory not found, the report could not be written",
+    "3 input error: missing or malformed model, a malformed --goal, --progress or --ltl \
+     (named with its position), unknown BEEM instance or property, BEEM directory not found, \
+     the report could not be written",
     "4 the search stopped before its end: --max-states, --time-limit, --memory-limit, \
      --max-visits, a full cache, or Ctrl-C",
     "5 --por-check: the reduced and the full search differ (deadlock states, verdict, or a \

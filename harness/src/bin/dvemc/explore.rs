@@ -178,16 +178,19 @@ pub struct ExploreArgs {
     /// one thread or more; not with caching options or another --store. An
     /// LTL property without X (--ltl, --ltl-file, --property) keeps its
     /// verdict: the reduced system first (one thread), then the product on
-    /// it; a lasso within the full product's first 65,536 states is
-    /// reported before either.
+    /// it. The full product's first 65,536 states are searched before
+    /// both: when they hold a lasso, or the whole product, that search
+    /// gives the verdict and nothing is reduced (`por not reduced` says
+    /// why).
     #[arg(long, help_heading = heading::MODEL)]
     pub por: bool,
     /// Run the reduced and the full search side by side and compare them
     ///
     /// Both run to their end; they must have the same deadlock states and
     /// verdict, and the reduced search's counterexample must replay in the
-    /// full model. Prints the comparison; exit 5 if they differ.
-    #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
+    /// full model. Prints the comparison; exit 5 if they differ. Safety
+    /// only: an LTL property is refused (use --por).
+    #[arg(long, help_heading = heading::MODEL)]
     pub por_check: bool,
     /// Explore the plain system of a model that has a property process
     #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
@@ -425,7 +428,7 @@ pub struct ExploreArgs {
     /// Write the first run's slice to FILE: .aut (Aldebaran) or .dot (Graphviz)
     ///
     /// The format comes from the extension; .dot suits small slices.
-    #[arg(long, value_name = "FILE", help_heading = heading::BREADTH)]
+    #[arg(long, value_name = "FILE", hide_short_help = true, help_heading = heading::BREADTH)]
     pub export_lts: Option<PathBuf>,
 
     /// Memory bound: most states stored (urs, sdrs, rurs, rsdrs; required)
