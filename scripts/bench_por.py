@@ -198,7 +198,7 @@ def main():
                        por_deadlocks=por["deadlocks"], por_s=por["time_s"],
                        states_ratio=por["states"] / full["states"],
                        transitions_ratio=por["transitions"] / max(full["transitions"], 1),
-                       full_share=por["por_full_share"], select_s=por["por_select_s"],
+                       full_share=por.get("por_full_share", ""), select_s=por.get("por_select_s", ""),
                        time_ratio=por["time_s"] / full["time_s"] if full["time_s"] > 0 else "")
         row.update(structure(args.dvemc, args.beem, inst))
         pm = os.path.join(args.beem, "promela", inst + ".pm")
