@@ -1316,6 +1316,78 @@ fn por_with_ltl_reduces_a_large_product() {
         reduced["por_full_share"].as_f64().is_some_and(|s| s < 1.0),
         "{reduced}"
     );
+    // A lasso the full search meets only past its first pass (A's second
+    // transition, after the whole subspace of its first) is found in the
+    // reduced product.
+    let late = TempFile::new(
+        "late_lasso",
+        b"byte b; byte c; byte d;
+          process A { state s, l, r; init s; trans s -> l {}, s -> r {}; }
+          process B { state s; init s; trans s -> s { guard b < 50; effect b = b + 1; }; }
+          process C { state s; init s; trans s -> s { guard c < 50; effect c = c + 1; }; }
+          process D { state s; init s; trans s -> s { guard d < 50; effect d = d + 1; }; }
+          system async;",
+    );
+    let run = |por: &[&str]| {
+        let o = dvemc(
+            &[
+                &[
+                    "explore",
+                    late.path(),
+                    "--ltl",
+                    "G !A.r",
+                    "--threads",
+                    "1",
+                    "--json",
+                ],
+                por,
+            ]
+            .concat(),
+        );
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        json(&o)
+    };
+    let (full, reduced) = (run(&[]), run(&["--por"]));
+    assert!(full["states"].as_u64() > Some(1 << 16), "{full}");
+    assert_eq!(reduced["violation_kind"], "accepting_cycle", "{reduced}");
+    assert!(reduced["states"].as_u64() < Some(1000), "{reduced}");
+    assert!(reduced.get("por_not_reduced").is_none(), "{reduced}");
+    assert!(reduced["trace"]["cycle_start"].is_u64(), "{reduced}");
+}
+
+/// A model file is a BEEM instance when BEEM has one of its name: a copy of
+/// adding.1 is `adding.1` in the record and takes its properties, another
+/// file has no instance; an LTL formula over a file named after a family
+/// may use the family's named propositions.
+#[test]
+fn a_file_is_an_instance_only_when_beem_names_it() {
+    let dir = std::env::temp_dir().join(format!("dvemc-cli-{}-names", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let adding = json(&dvemc(&["explore", "adding.1", "--json"]));
+    let beem_dve = std::path::PathBuf::from(adding["model"].as_str().expect("a model path"));
+    let (copy, family, other) = (
+        dir.join("adding.1.dve"),
+        dir.join("anderson.99.dve"),
+        dir.join("counter.dve"),
+    );
+    std::fs::copy(&beem_dve, &copy).expect("copy");
+    std::fs::copy(beem_dve.with_file_name("anderson.1.dve"), &family).expect("copy");
+    std::fs::write(
+        &other,
+        b"byte x; process P { state a; init a; trans a -> a { guard x < 3; effect x = x + 1; }; } system async;",
+    )
+    .expect("write");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let v = json(&dvemc(&["explore", &path(&copy), "--json"]));
+    assert_eq!(v["instance"], "adding.1", "{v}");
+    let o = dvemc(&["explore", &path(&copy), "--property", "1", "--json"]);
+    assert_eq!(json(&o)["violation_kind"], "goal", "{}", stderr(&o));
+    let v = json(&dvemc(&["explore", &path(&other), "--json"]));
+    assert!(v.get("instance").is_none(), "{v}");
+    let o = dvemc(&["explore", &path(&family), "--ltl", "G F cs0", "--json"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    assert!(json(&o).get("instance").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--por-check` runs the full and the reduced search: the record's
@@ -1372,6 +1444,31 @@ fn por_check_reports_both_searches_in_the_records_words() {
           process B { state s; init s; trans s -> s { guard b < 3; effect b = b + 1; }; }
           system sync;",
     );
+    // The two searches meet a deadlock and a goal first: the same verdict,
+    // named plainly for both.
+    let dg = TempFile::new(
+        "deadlock_or_goal",
+        b"byte a; byte b; byte c;
+          process A { state s, t; init s; trans s -> t { effect a = 1; }; }
+          process B { state s, t; init s; trans s -> t { effect b = 1; }; }
+          process C { state s, u, stop; init s;
+            trans s -> stop {}, s -> u { effect c = 1; }, u -> u { guard c < 9; effect c = c + 1; }; }
+          system async;",
+    );
+    let o = dvemc(&[
+        "explore",
+        dg.path(),
+        "--goal",
+        "c == 2",
+        "--check",
+        "deadlock",
+        "--por-check",
+        "--threads",
+        "1",
+    ]);
+    let e = stderr(&o);
+    assert_eq!(e.matches("verdict violated").count(), 2, "{e}");
+    assert!(e.contains("por-check: agree"), "{e}");
     let o = dvemc(&["explore", m.path(), "--por", "--edge-lean"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(

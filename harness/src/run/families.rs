@@ -768,7 +768,14 @@ fn check_ltl_reduced(
     let first = check::check_threads(model, ir, &probe, threads);
     let settled = match (first.verdict, first.result) {
         (Verdict::Violated, _) => Some(format!(
-            "the lasso lies in the full product's first {} states, searched before reducing",
+            "the {} lies in the full product's first {} states, searched before reducing",
+            match first.violation_kind {
+                Some(check::ViolationKind::AcceptingCycle) | None => "lasso",
+                Some(check::ViolationKind::Deadlock) => "deadlock",
+                Some(check::ViolationKind::ErrorState) => "run-time error",
+                Some(check::ViolationKind::Assert) => "assertion violation",
+                Some(check::ViolationKind::Goal) => "goal",
+            },
             first.states
         )),
         (_, Outcome::Complete) => Some(format!(

@@ -42,14 +42,19 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Opti
     Ok((model.to_path_buf(), instance))
 }
 
-/// The named propositions an LTL formula over a BEEM instance may use: the
-/// `<ap-name>`s of its family file (none for other models, or when the
-/// file is missing).
-pub fn ltl_definitions(instance: Option<&str>, beem: Option<&Path>) -> Vec<(String, String)> {
-    let Some(instance) = instance else {
+/// The named propositions an LTL formula over a model of a BEEM family may
+/// use: the `<ap-name>`s of the family file its name gives (`anderson.1.dve`
+/// or a generated `anderson.9.dve`: anderson's); none for other models, or
+/// when the file is missing.
+pub fn ltl_definitions(model: &Path, beem: Option<&Path>) -> Vec<(String, String)> {
+    let Some(stem) = model
+        .file_name()
+        .and_then(|f| f.to_str())
+        .map(|f| f.strip_suffix(".dve").unwrap_or(f))
+    else {
         return Vec::new();
     };
-    let family = instance.rsplit_once('.').map_or(instance, |(f, _)| f);
+    let family = stem.split_once('.').map_or(stem, |(f, _)| f);
     Beem::locate(beem)
         .and_then(|b| b.family_propositions(family))
         .unwrap_or_default()
@@ -123,9 +128,6 @@ pub(super) struct Loaded {
     pub beem_ltl: Option<String>,
 }
 
-/// Loads the model a request names (the built-in example without one), with
-/// a BEEM property's goal or product model (`--property`) and the
-/// expressions `progress` the sweep-line measures; a note for the property.
 /// An error in an expression or formula given on the command line, named
 /// by the option that gave it (`--goal`, `--progress`, `--ltl`; the
 /// front end numbers them `<expression K>`, `<formula>`), or by the BEEM
@@ -159,6 +161,9 @@ fn name_the_option(
     e
 }
 
+/// Loads the model a request names (the built-in example without one), with
+/// a BEEM property's goal or product model (`--property`) and the
+/// expressions `progress` the sweep-line measures; a note for the property.
 pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) -> Result<Loaded, RunError> {
     let mut goals = req.goals.clone();
     let mut model_path = req
@@ -209,11 +214,9 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
         }
         Some(Spec::Formula { text, definitions }) => {
             notes.push(format!("LTL property: {text}"));
-            let instance = model_path.as_ref().and_then(|(_, i)| i.as_deref());
-            let definitions = if definitions.is_empty() {
-                ltl_definitions(instance, req.beem.as_deref())
-            } else {
-                definitions.clone()
+            let definitions = match &model_path {
+                Some((path, _)) if definitions.is_empty() => ltl_definitions(path, req.beem.as_deref()),
+                _ => definitions.clone(),
             };
             Some(Spec::Formula {
                 text: text.clone(),

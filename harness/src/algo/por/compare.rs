@@ -54,9 +54,13 @@ impl Comparison {
         } else {
             1.0
         };
+        // Two searches that meet different kinds of violation first (a
+        // goal, a deadlock) agree on the verdict, which is then named
+        // plainly.
+        let same = f.violation_kind == r.violation_kind;
         let verdict = |r: &CheckReport| {
             if self.checked {
-                format!(", verdict {}", verdict(r, &self.words))
+                format!(", verdict {}", verdict(r, &self.words, same))
             } else {
                 String::new()
             }
@@ -94,13 +98,14 @@ impl Comparison {
     }
 }
 
-/// `r`'s verdict in the run record's words.
-fn verdict(r: &CheckReport, words: &Checked) -> String {
+/// `r`'s verdict in the run record's words; by the kind of its first
+/// violation if `by_kind` (a goal found is `reached`).
+fn verdict(r: &CheckReport, words: &Checked, by_kind: bool) -> String {
     let v = serde_json::to_value(r.verdict)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
-    words.verdict_text(&v, r.violation_kind.map(|k| k.name()))
+    words.verdict_text(&v, r.violation_kind.filter(|_| by_kind).map(|k| k.name()))
 }
 
 /// Runs the full search of `model` and the one reduced by `reducer` (built
@@ -140,8 +145,8 @@ pub fn compare(
     if full.verdict != reduced.verdict {
         differences.push(format!(
             "verdict {} in the full search, {} in the reduced one",
-            verdict(&full, &words),
-            verdict(&reduced, &words)
+            verdict(&full, &words, true),
+            verdict(&reduced, &words, true)
         ));
     }
     let missing = full_dl.difference(&reduced_dl).count();

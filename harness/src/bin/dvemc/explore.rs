@@ -179,9 +179,9 @@ pub struct ExploreArgs {
     /// LTL property without X (--ltl, --ltl-file, --property) keeps its
     /// verdict: the reduced system first (one thread), then the product on
     /// it. The full product's first 65,536 states are searched before
-    /// both: when they hold a lasso, or the whole product, that search
-    /// gives the verdict and nothing is reduced (`por not reduced` says
-    /// why).
+    /// both: when they hold a counterexample, or the whole product, that
+    /// search gives the verdict and nothing is reduced (`por not reduced`
+    /// says why).
     #[arg(long, help_heading = heading::MODEL)]
     pub por: bool,
     /// Run the reduced and the full search side by side and compare them

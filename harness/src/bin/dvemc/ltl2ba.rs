@@ -43,8 +43,8 @@ enum Format {
 pub(crate) fn run(args: &Ltl2baArgs) -> Result<u8> {
     let property = match &args.model {
         Some(m) => {
-            let (path, instance) = resolve_model(m, args.beem.as_deref())?;
-            let defs = ltl_definitions(instance.as_deref(), args.beem.as_deref());
+            let (path, _) = resolve_model(m, args.beem.as_deref())?;
+            let defs = ltl_definitions(&path, args.beem.as_deref());
             let spec = ltl::Spec::Formula {
                 text: args.formula.clone(),
                 definitions: defs,
