@@ -1348,6 +1348,24 @@ fn por_with_ltl_reduces_a_large_product() {
         json(&o)
     };
     let (full, reduced) = (run(&[]), run(&["--por"]));
+    // A budget that ends the reduced system's pass ends the LTL check.
+    let o = dvemc(&[
+        "explore",
+        late.path(),
+        "--ltl",
+        "G !A.r",
+        "--por",
+        "--max-states",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(
+        (&v["result"], &v["strategy"]),
+        (&"state_limit".into(), &"ndfs".into()),
+        "{v}"
+    );
     assert!(full["states"].as_u64() > Some(1 << 16), "{full}");
     assert_eq!(reduced["violation_kind"], "accepting_cycle", "{reduced}");
     assert!(reduced["states"].as_u64() < Some(1000), "{reduced}");

@@ -197,9 +197,11 @@ pub fn check(
     };
     let pass = check::check_reduced(built.model.as_ref(), &system, &first, 1, Some(reducer));
     if !pass.result.is_complete() {
+        // The run is the LTL check's, though it ended in pass 1.
         return Checked {
             report: CheckReport {
                 verdict: Verdict::Unknown,
+                strategy: opts.search,
                 ..pass
             },
             system_states: None,
