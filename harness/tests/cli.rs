@@ -1257,6 +1257,19 @@ fn por_record_counts_the_groups_that_may_err() {
     assert_eq!(v["por_groups_may_err"], 1, "{v}");
 }
 
+/// A model of one process per letter of `vars`, each counting its own
+/// variable up to `bound`: independent steps. `first` is put before them
+/// (a process searched first), `system` is `async` or `sync`.
+fn counters(first: &str, vars: &str, bound: u8, system: &str) -> String {
+    let mut m: String = vars.chars().map(|v| format!("byte {v}; ")).collect();
+    m += first;
+    for v in vars.chars() {
+        let p = v.to_ascii_uppercase();
+        m += &format!(" process {p} {{ state s; init s; trans s -> s {{ guard {v} < {bound}; effect {v} = {v} + 1; }}; }}");
+    }
+    m + &format!(" system {system};")
+}
+
 /// `--por` with an LTL property searches the full product's first states
 /// before reducing: a lasso near the initial state is reported as the full
 /// search finds it, without the reduced system's pass first.
@@ -1290,14 +1303,7 @@ fn por_with_ltl_reports_an_early_lasso_at_once() {
 /// search in the record) and the verdict is the full search's.
 #[test]
 fn por_with_ltl_reduces_a_large_product() {
-    let m = TempFile::new(
-        "three_counters",
-        b"byte a; byte b; byte c;
-          process A { state s; init s; trans s -> s { guard a < 50; effect a = a + 1; }; }
-          process B { state s; init s; trans s -> s { guard b < 50; effect b = b + 1; }; }
-          process C { state s; init s; trans s -> s { guard c < 50; effect c = c + 1; }; }
-          system async;",
-    );
+    let m = TempFile::new("three_counters", counters("", "abc", 50, "async").as_bytes());
     let full = json(&dvemc(&["explore", m.path(), "--ltl", "G (a < 60)", "--json"]));
     let reduced = json(&dvemc(&[
         "explore",
@@ -1321,12 +1327,13 @@ fn por_with_ltl_reduces_a_large_product() {
     // reduced product.
     let late = TempFile::new(
         "late_lasso",
-        b"byte b; byte c; byte d;
-          process A { state s, l, r; init s; trans s -> l {}, s -> r {}; }
-          process B { state s; init s; trans s -> s { guard b < 50; effect b = b + 1; }; }
-          process C { state s; init s; trans s -> s { guard c < 50; effect c = c + 1; }; }
-          process D { state s; init s; trans s -> s { guard d < 50; effect d = d + 1; }; }
-          system async;",
+        counters(
+            "process A { state s, l, r; init s; trans s -> l {}, s -> r {}; }",
+            "bcd",
+            50,
+            "async",
+        )
+        .as_bytes(),
     );
     let run = |por: &[&str]| {
         let o = dvemc(
@@ -1414,34 +1421,21 @@ fn a_file_is_an_instance_only_when_beem_names_it() {
 /// reduced says why.
 #[test]
 fn por_check_reports_both_searches_in_the_records_words() {
-    let m = TempFile::new(
-        "two_counters",
-        b"byte a; byte b;
-          process A { state s; init s; trans s -> s { guard a < 20; effect a = a + 1; }; }
-          process B { state s; init s; trans s -> s { guard b < 20; effect b = b + 1; }; }
-          system async;",
-    );
+    let m = TempFile::new("two_counters", counters("", "ab", 20, "async").as_bytes());
     for (goal, words) in [("a == 30", "unreachable"), ("a == 20", "reached")] {
-        let full = json(&dvemc(&[
-            "explore",
-            m.path(),
-            "--goal",
-            goal,
-            "--check",
-            "none",
-            "--all-violations",
-            "--json",
-        ]));
-        let o = dvemc(&[
-            "explore",
-            m.path(),
-            "--goal",
-            goal,
-            "--check",
-            "none",
-            "--por-check",
-            "--json",
-        ]);
+        let run = |how: &str| {
+            dvemc(&[
+                "explore",
+                m.path(),
+                "--goal",
+                goal,
+                "--check",
+                "none",
+                how,
+                "--json",
+            ])
+        };
+        let (full, o) = (json(&run("--all-violations")), run("--por-check"));
         let v = json(&o);
         assert_eq!(v["por_check"], "agree", "{v}");
         assert_eq!(v["por_check_full_states"], full["states"], "{v}");
@@ -1455,13 +1449,7 @@ fn por_check_reports_both_searches_in_the_records_words() {
             "{goal}: {e}"
         );
     }
-    let sync = TempFile::new(
-        "sync_model",
-        b"byte a; byte b;
-          process A { state s; init s; trans s -> s { guard a < 3; effect a = a + 1; }; }
-          process B { state s; init s; trans s -> s { guard b < 3; effect b = b + 1; }; }
-          system sync;",
-    );
+    let sync = TempFile::new("sync_model", counters("", "ab", 3, "sync").as_bytes());
     // The two searches meet a deadlock and a goal first: the same verdict,
     // named plainly for both.
     let dg = TempFile::new(
