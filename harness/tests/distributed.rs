@@ -404,7 +404,7 @@ fn what_cannot_run_distributed_is_refused() {
     let beem = beem();
     let path = beem.model_path("adding.1");
     let base = request(path, StoreKind::Exact);
-    let cases: Vec<(Request, &str)> = vec![
+    let mut cases: Vec<(Request, &str)> = vec![
         (
             Request {
                 strategy: Some(Strategy::Dfs),
@@ -455,6 +455,24 @@ fn what_cannot_run_distributed_is_refused() {
             "writes no checkpoint",
         ),
     ];
+    // Every other strategy, and the general algorithm, would run whole on
+    // each rank.
+    cases.push((
+        Request {
+            strategy: Some(Strategy::Dbdfs),
+            ..base.clone()
+        },
+        "breadth-first",
+    ));
+    let mut lean = base.params.clone();
+    lean.caching.edge_lean = true;
+    cases.push((
+        Request {
+            params: lean,
+            ..base.clone()
+        },
+        "--edge-lean asks for the general algorithm",
+    ));
     let checkpointed = Request {
         params: Params {
             checkpoint: Some(std::env::temp_dir().join("dvemc-refused-local.ckpt")),
@@ -507,6 +525,39 @@ mod mpi {
                 String::from_utf8_lossy(&out.stderr)
             )
         })
+    }
+
+    /// The human report ends with a line per rank, whose states add up to
+    /// the run's; without mpirun the search is one rank, and says so.
+    #[test]
+    fn the_report_has_a_line_per_rank() {
+        let model = beem().model_path("adding.1");
+        let model = model.to_str().expect("utf-8");
+        let mut c = Command::new("mpirun");
+        c.args(["--oversubscribe", "--allow-run-as-root", "-np", "3"]);
+        c.arg(env!("CARGO_BIN_EXE_dvemc"));
+        let out = c
+            .args(["explore", model, "--distributed"])
+            .output()
+            .expect("mpirun");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = |label: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(label))
+                .unwrap_or_else(|| panic!("no {label:?} in {text}"))
+                .split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or_else(|| panic!("no number after {label:?} in {text}"))
+        };
+        let ranks: u64 = (0..3).map(|r| line(&format!("rank {r}:"))).sum();
+        assert_eq!(ranks, line("states:"), "{text}");
+        let alone = Command::new(env!("CARGO_BIN_EXE_dvemc"))
+            .args(["explore", model, "--distributed"])
+            .output()
+            .expect("dvemc");
+        let e = String::from_utf8_lossy(&alone.stderr);
+        assert!(e.contains("--distributed: one rank"), "{e}");
     }
 
     /// The family sample, or with `DVEMC_DISTRIBUTED_MAX_STATES=N` (`make

@@ -600,6 +600,8 @@ impl RunRecord {
                 ("witness_rate" | "redundancy", Value::Number(n)) => {
                     format!("{:.4}", n.as_f64().unwrap_or(0.0))
                 }
+                // Far below one: two decimals would print 0.00.
+                ("messages_per_state", Value::Number(n)) => format!("{:.2e}", n.as_f64().unwrap_or(0.0)),
                 (_, Value::Number(n)) if n.is_f64() => {
                     let x = n.as_f64().unwrap_or(0.0);
                     if x.fract() == 0.0 {
@@ -619,6 +621,20 @@ impl RunRecord {
         if let Some(f) = &self.details.frontier_sizes {
             let sizes: Vec<String> = f.iter().map(u64::to_string).collect();
             writeln!(out, "{:<22}{}", "frontier sizes:", sizes.join(" "))?;
+        }
+        for r in self.details.rank_figures.iter().flatten() {
+            writeln!(
+                out,
+                "{:<22}{} states, store {}, frontier {}, peak resident {}, {} messages ({}) sent, waited {}",
+                format!("rank {}:", r.rank),
+                r.states,
+                human_bytes(r.store_bytes),
+                human_bytes(r.frontier_bytes),
+                human_bytes(r.peak_rss_bytes),
+                r.messages_sent,
+                human_bytes(r.bytes_sent),
+                human_secs(r.wait_s)
+            )?;
         }
         Ok(())
     }

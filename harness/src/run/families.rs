@@ -510,7 +510,15 @@ pub(super) fn exhaustive_or_check(
         || (req.checks.assert && has_asserts);
     let threads = p.threads.unwrap_or(1);
     if let Some(c) = &req.cluster {
-        distributed_refusal(strategy, p, ltl, checking, c.1)?;
+        distributed_refusal(p, ltl, checking, c.1)?;
+        if c.0.size() == 1 {
+            // Started without a launcher (or a launcher that gave each
+            // task its own job): each would search the whole space.
+            notes.push(
+                "--distributed: one rank; start it with mpirun -np N (or srun with MPI) to search on N"
+                    .into(),
+            );
+        }
     }
     let por = p.por || p.por_check;
     if por && ltl {
@@ -803,17 +811,27 @@ fn check_ltl_reduced(
     (r.report, None)
 }
 
+/// Why a distributed run cannot take this strategy: every other strategy,
+/// and the general algorithm, would run whole on each rank.
+pub(super) fn distributed_strategy_refusal(strategy: Strategy, p: &Params) -> Result<(), RunError> {
+    let why = if strategy != Strategy::Bfs {
+        format!("the distributed search is breadth-first: give --strategy bfs, not {strategy}")
+    } else if let Some(option) = p.general_option() {
+        format!("{option} asks for the general algorithm (state caching, sweep-line), which runs on one machine: drop one of them")
+    } else {
+        return Ok(());
+    };
+    Err(RunError::usage(format!("--distributed: {why}")))
+}
+
 /// Why a distributed run cannot take these options (`None`: it can).
 fn distributed_refusal(
-    strategy: Strategy,
     p: &Params,
     ltl: bool,
     checking: bool,
     partitioning: Partitioning,
 ) -> Result<(), RunError> {
-    let why = if strategy != Strategy::Bfs {
-        format!("the distributed search is breadth-first: give --strategy bfs, not {strategy}")
-    } else if ltl {
+    let why: String = if ltl {
         "the model has a property process (LTL): accepting cycles are sought on one machine (nested DFS, or CNDFS with --threads), not across ranks".into()
     } else if p.threads.is_some_and(|t| t > 1) {
         "each rank runs one thread: start more ranks (mpirun -np N) instead of --threads".into()

@@ -141,6 +141,9 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     if let Some(why) = options::checkpoint_refusal(p).filter(|_| req.cluster.is_none()) {
         return Err(RunError::usage(why));
     }
+    if req.cluster.is_some() {
+        families::distributed_strategy_refusal(strategy, p)?;
+    }
     if let Some(b) = &req.beem {
         if !b.is_dir() {
             return Err(RunError::input(format!(

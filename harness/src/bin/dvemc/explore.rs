@@ -357,7 +357,8 @@ pub struct ExploreArgs {
     /// (one stopped by --max-states leaves it as it was). The record's
     /// `checkpoint` gives the parts and the seconds before this one; rates
     /// count every part. With --distributed each rank keeps FILE.rankR,
-    /// written after time, Ctrl-C or --max-states (not memory).
+    /// written after time, Ctrl-C or --max-states (not memory); as
+    /// --max-states counts every part, a larger one goes on.
     #[arg(long, value_name = "FILE", help_heading = heading::STORE)]
     pub checkpoint: Option<PathBuf>,
 
