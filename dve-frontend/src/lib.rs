@@ -69,6 +69,12 @@ pub struct LoadOptions {
     /// Expressions (reachability goals) to compile in the model's global
     /// scope; they are returned in the same order.
     pub exprs: Vec<String>,
+    /// How messages name each expression (as the user gave it, e.g. an
+    /// option); `<expression K>` past the end.
+    pub expr_names: Vec<String>,
+    /// How messages name a formula given as text (`Spec::Formula`);
+    /// `<formula>` if none.
+    pub formula_name: Option<String>,
     /// An LTL property: its automaton (of the negated formula) replaces the
     /// model's property process, if any.
     pub ltl: Option<ltl::Spec>,
@@ -90,12 +96,18 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
         }
     }
     if let Some(spec) = &opts.ltl {
-        ltl::attach_property(&mut ast, name, source, spec)?;
+        let formula = opts.formula_name.as_deref().unwrap_or("<formula>");
+        ltl::attach_property(&mut ast, name, source, spec, formula)?;
     }
+    let label = |i: usize| {
+        opts.expr_names
+            .get(i)
+            .cloned()
+            .unwrap_or_else(|| format!("<expression {}>", i + 1))
+    };
     let mut goal_asts = Vec::new();
     for (i, e) in opts.exprs.iter().enumerate() {
-        let label = format!("<expression {}>", i + 1);
-        goal_asts.push(parser::parse_expr(&label, e).map_err(LoadError::Model)?);
+        goal_asts.push(parser::parse_expr(&label(i), e).map_err(LoadError::Model)?);
     }
     let (model, exprs) = sema::analyse_with_exprs(&model_name(name), &ast, &goal_asts)
         .map_err(|items| LoadError::Model(Diagnostics::new(name, source, items)))?;
@@ -104,9 +116,8 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
         match r {
             Ok(x) => out.push(x),
             Err(items) => {
-                let label = format!("<expression {}>", i + 1);
                 return Err(LoadError::Model(Diagnostics::new(
-                    label,
+                    label(i),
                     opts.exprs[i].clone(),
                     items,
                 )));

@@ -32,11 +32,11 @@ pub struct Loaded {
 }
 
 /// Parses the property `spec` states over `model` (a syntax tree without
-/// a property process).
-pub fn property(model: &ast::Model, spec: &Spec) -> Result<Property, LoadError> {
+/// a property process); messages name a formula given as text `formula`.
+pub fn property(model: &ast::Model, spec: &Spec, formula: &str) -> Result<Property, LoadError> {
     match spec {
         Spec::Formula { text, definitions } => {
-            parse_formula("<formula>", text, Some(model), definitions).map_err(LoadError::Model)
+            parse_formula(formula, text, Some(model), definitions).map_err(LoadError::Model)
         }
         Spec::File { path, index } => {
             let text = read_source(path)?;
@@ -57,12 +57,13 @@ pub fn property(model: &ast::Model, spec: &Spec) -> Result<Property, LoadError> 
 /// Attaches the automaton of the negated property to `model` (parsed from
 /// `file`, `source`) as its property process, after checking the model
 /// and the property's atoms, so that errors point into the model or the
-/// formula.
+/// formula (named `formula` when given as text).
 pub fn attach_property(
     model: &mut ast::Model,
     file: &str,
     source: &str,
     spec: &Spec,
+    formula: &str,
 ) -> Result<(), LoadError> {
     if let Some(p) = model.system.property.take() {
         model.processes.retain(|q| q.name.name != p.name);
@@ -76,7 +77,7 @@ pub fn attach_property(
         );
         return Err(LoadError::Model(Diagnostics::new(file, source, vec![d])));
     }
-    let prop = property(model, spec)?;
+    let prop = property(model, spec, formula)?;
     let name = crate::model_name(file);
     crate::sema::analyse(&name, model)
         .map_err(|items| LoadError::Model(Diagnostics::new(file, source, items)))?;
@@ -97,7 +98,7 @@ pub fn load(model_path: &Path, spec: &Spec) -> Result<Loaded, LoadError> {
     if let Some(p) = ast.system.property.take() {
         ast.processes.retain(|q| q.name.name != p.name);
     }
-    let property = property(&ast, spec)?;
+    let property = property(&ast, spec, "<formula>")?;
     let name = crate::model_name(&model_file);
     // The model checks on its own first, so its errors point into its file.
     crate::sema::analyse(&name, &ast)

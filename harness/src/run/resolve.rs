@@ -32,14 +32,16 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Opti
     }
     // A file is a BEEM instance when BEEM has one of its name (a copy of
     // dve/adding.1.dve, say), so that --property and --stats find it.
-    let instance = model
-        .file_name()
-        .and_then(|f| f.to_str())
-        .and_then(|f| f.strip_suffix(".dve"))
+    let instance = dve_stem(model)
         .filter(|stem| !stem.contains(".prop"))
         .filter(|stem| Beem::locate(beem).is_ok_and(|b| b.model_path(stem).is_file()))
         .map(str::to_string);
     Ok((model.to_path_buf(), instance))
+}
+
+/// `adding.1` of `dir/adding.1.dve` (`None` for a file not named `.dve`).
+fn dve_stem(model: &Path) -> Option<&str> {
+    model.file_name()?.to_str()?.strip_suffix(".dve")
 }
 
 /// The named propositions an LTL formula over a model of a BEEM family may
@@ -47,11 +49,7 @@ pub fn resolve_model(model: &Path, beem: Option<&Path>) -> Result<(PathBuf, Opti
 /// or a generated `anderson.9.dve`: anderson's); none for other models, or
 /// when the file is missing.
 pub fn ltl_definitions(model: &Path, beem: Option<&Path>) -> Vec<(String, String)> {
-    let Some(stem) = model
-        .file_name()
-        .and_then(|f| f.to_str())
-        .map(|f| f.strip_suffix(".dve").unwrap_or(f))
-    else {
+    let Some(stem) = dve_stem(model) else {
         return Vec::new();
     };
     let family = stem.split_once('.').map_or(stem, |(f, _)| f);
@@ -128,37 +126,24 @@ pub(super) struct Loaded {
     pub beem_ltl: Option<String>,
 }
 
-/// An error in an expression or formula given on the command line, named
-/// by the option that gave it (`--goal`, `--progress`, `--ltl`; the
-/// front end numbers them `<expression K>`, `<formula>`), or by the BEEM
-/// property. `given` goals came from `--goal`, then the property's up to
-/// `goals`; the `progress` others are `--progress` expressions.
-fn name_the_option(
-    mut e: dve_frontend::LoadError,
-    given: usize,
-    goals: usize,
-    progress: usize,
-    property: Option<u32>,
-) -> dve_frontend::LoadError {
-    if let dve_frontend::LoadError::Model(d) = &mut e {
-        let k = d
-            .file
-            .strip_prefix("<expression ")
-            .and_then(|r| r.strip_suffix('>'))
-            .and_then(|k| k.parse::<usize>().ok());
-        let name = match k {
-            Some(1) if given == 1 => Some("--goal".to_string()),
-            Some(k) if k <= given => Some(format!("--goal #{k}")),
-            Some(k) if k <= goals => property.map(|n| format!("property {n}")),
-            Some(_) if progress == 1 => Some("--progress".to_string()),
-            Some(k) => Some(format!("--progress #{}", k - goals)),
-            None => (d.file == "<formula>").then(|| "--ltl".to_string()),
-        };
-        if let Some(name) = name {
-            d.file = name;
+/// How messages name the expressions given on the command line: `given`
+/// from `--goal` (`--goal #K` of several), then the BEEM property's up to
+/// `goals`, then `progress` from `--progress`.
+fn expr_names(given: usize, goals: usize, progress: usize, property: Option<u32>) -> Vec<String> {
+    let numbered = |option: &str, n: usize, k: usize| {
+        if n == 1 {
+            option.to_string()
+        } else {
+            format!("{option} #{k}")
         }
-    }
-    e
+    };
+    (1..=given)
+        .map(|k| numbered("--goal", given, k))
+        .chain(
+            (given..goals).map(|_| property.map_or_else(|| "--property".into(), |n| format!("property {n}"))),
+        )
+        .chain((1..=progress).map(|k| numbered("--progress", progress, k)))
+        .collect()
 }
 
 /// Loads the model a request names (the built-in example without one), with
@@ -232,7 +217,9 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
     exprs.extend(progress.iter().cloned());
     let load_opts = dve_frontend::LoadOptions {
         ignore_property: req.ignore_property,
+        expr_names: expr_names(req.goals.len(), goals.len(), progress.len(), req.property),
         exprs,
+        formula_name: Some("--ltl".into()),
         ltl,
     };
     if let Some(m) = &req.meter {
@@ -248,23 +235,15 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
             .ltl
             .as_ref()
             .map_or(0, |l| engine::checkpoint::digest(format!("{l:?}").as_bytes()));
-    let named = |e| {
-        RunError::load(name_the_option(
-            e,
-            req.goals.len(),
-            goals.len(),
-            progress.len(),
-            req.property,
-        ))
-    };
     let (loaded, instance, display_name) = match &model_path {
         Some((path, instance)) => (
-            dve_frontend::load_file_with(path, &load_opts).map_err(named)?,
+            dve_frontend::load_file_with(path, &load_opts).map_err(RunError::load)?,
             instance.clone(),
             path.display().to_string(),
         ),
         None => (
-            dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts).map_err(named)?,
+            dve_frontend::load_str_with(EMBEDDED_NAME, EMBEDDED_SOURCE, &load_opts)
+                .map_err(RunError::load)?,
             None,
             format!("{EMBEDDED_NAME} (built-in)"),
         ),
