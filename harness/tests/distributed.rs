@@ -5,7 +5,8 @@
 //! whole level table) and back-level edges equal the sequential search's,
 //! and the states equal instances.csv's. Checks across ranks give the
 //! sequential check's verdict and a counterexample as short that replays;
-//! the state limit is global; what cannot run distributed is refused.
+//! the state limit is global and the memory limit holds on every rank;
+//! what cannot run distributed is refused.
 //!
 //! Ranks are threads of this process (`engine::comm::local`) in every
 //! build; with the feature `mpi` (`cargo test --release -p harness
@@ -306,6 +307,44 @@ fn the_state_limit_is_global() {
     }
 }
 
+/// Every rank's store, parent links and batches (sent and received) stay
+/// within its memory budget, at budgets where the batches weigh as much as
+/// the store and where the store outweighs them.
+#[test]
+fn the_memory_limit_holds_on_every_rank() {
+    let beem = beem();
+    for store in [StoreKind::Exact, StoreKind::Tree] {
+        for deadlock in [false, true] {
+            for mib in [4, 9, 32] {
+                let limit = mib << 20;
+                let req = Request {
+                    limits: harness::engine::Limits {
+                        memory_bytes: Some(limit),
+                        ..Default::default()
+                    },
+                    checks: Checks {
+                        deadlock,
+                        ..Checks::default()
+                    },
+                    ..request(beem.model_path("at.4"), store)
+                };
+                for ranks in [2, 3] {
+                    let what = format!("{store:?}, deadlock {deadlock}, {mib} MiB, {ranks} ranks");
+                    let (rec, _) = on_ranks(ranks, &req).unwrap();
+                    assert_eq!(rec.core.result, Outcome::MemoryLimit, "{what}");
+                    let figures = rec.details.rank_figures.expect("rank figures");
+                    assert_eq!(figures.len(), ranks);
+                    for f in figures {
+                        assert!(f.states > 0, "{what}");
+                        let held = f.store_bytes + f.frontier_bytes;
+                        assert!(held <= limit, "{what}: rank {} holds {held} bytes", f.rank);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// `req` writing its checkpoint to `base` (the ranks' files beside it),
 /// stopped after `max` states if some.
 fn checkpointed(req: &Request, base: &std::path::Path, max: Option<u64>) -> Request {
@@ -558,6 +597,32 @@ mod mpi {
             .expect("dvemc");
         let e = String::from_utf8_lossy(&alone.stderr);
         assert!(e.contains("--distributed: one rank"), "{e}");
+    }
+
+    /// Every rank's store, parent links and batches stay within its memory
+    /// budget when ranks are processes (what arrives is received into
+    /// exactly its size).
+    #[test]
+    fn the_memory_limit_holds_under_mpirun() {
+        let model = beem().model_path("at.4");
+        for (np, check) in [(2, "assert"), (3, "deadlock")] {
+            for store in ["exact", "tree"] {
+                let limit: u64 = 4 << 20;
+                let out = mpirun(np, &[model.to_str().expect("utf-8"), "--store", store])
+                    .args(["--check", check, "--memory-limit", "4M"])
+                    .output()
+                    .expect("mpirun");
+                let r = record(&out);
+                let what = format!("{np} ranks, {store}, {check}");
+                assert_eq!(r["result"], "memory_limit", "{what}");
+                let ranks = r["rank_figures"].as_array().expect("rank figures");
+                assert_eq!(ranks.len(), np);
+                for f in ranks {
+                    let held = f["store_bytes"].as_u64().unwrap() + f["frontier_bytes"].as_u64().unwrap();
+                    assert!(held <= limit, "{what}: {f}");
+                }
+            }
+        }
     }
 
     /// The family sample, or with `DVEMC_DISTRIBUTED_MAX_STATES=N` (`make

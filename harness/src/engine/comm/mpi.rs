@@ -80,9 +80,11 @@ impl Comm for Mpi {
             if d == me {
                 continue;
             }
-            // An empty Vec<u8> points at address 1, which OpenMPI reads as
-            // MPI_IN_PLACE: give it a real allocation.
-            v.reserve(1);
+            // A Vec<u8> never allocated points at address 1, which OpenMPI
+            // reads as MPI_IN_PLACE: give it a real allocation.
+            if v.capacity() == 0 {
+                v.reserve(1);
+            }
             // SAFETY: the batch's heap buffer is neither freed, moved nor
             // written until its request completes: the Vec that owns it is
             // held with the request (`Flight`) and handed back only by
@@ -109,9 +111,10 @@ impl Comm for Mpi {
                 .process_at_rank(s as i32)
                 .matched_probe_with_tag(BATCH_TAG);
             let len = status.count(u8::equivalent_datatype()) as usize;
+            // Exactly what arrived (the budget counts it), allocated in
+            // any case (see `send`).
+            slot.reserve_exact(len.max(1));
             slot.resize(len, 0);
-            // See `send` for the allocation.
-            slot.reserve(1);
             msg.matched_receive_into(&mut slot[..]);
         }
     }

@@ -8,10 +8,11 @@
 //! other is appended to the batch of its owner.
 //!
 //! **Rounds and levels.** A rank expands the states of the current level
-//! until its batches hold [`ROUND_BYTES`] or its part of the level is done;
-//! then it sends its batches (one message per destination per round, its
-//! header in front: whether it has states of the level left, its budget,
-//! its counters) and expands the next round's states while they travel,
+//! until its batches hold [`ROUND_BYTES`] (less under a small memory
+//! budget) or its part of the level is done; then it sends its batches
+//! (one message per destination per round, its header in front: whether it
+//! has states of the level left, its budget, its counters) and expands the
+//! next round's states while they travel,
 //! then receives the others' batches of the round it sent and stores their
 //! states. The level ends after the round in which no rank had states of
 //! it left. So the search is level-synchronous: every state stored during
@@ -24,9 +25,12 @@
 //!
 //! **Budgets.** The state limit is global, checked after every exchange: a
 //! stopped run holds at most two rounds' states past it. Memory is per
-//! rank (its store, parent links and batches); time and interruption are
-//! polled on every rank every round, and the first stop of any rank stops
-//! them all at the same round, each with its counters.
+//! rank: its store, parent links and batches, each growth refused before it
+//! happens if it would pass the budget, with room kept for two rounds of
+//! the others' batches (a round is smaller under a small budget, see
+//! [`round_bytes`]). Time and interruption are polled on every rank every
+//! round, and the first stop of any rank stops them all at the same round,
+//! each with its counters.
 //!
 //! **Checks.** A [`Watch`] sees each rank's new states, deadlocks and
 //! erroneous transitions. Each state then keeps the rank and id of its
@@ -57,6 +61,12 @@ pub use partition::Partition;
 
 /// Bytes of successors a rank collects for the others before an exchange.
 pub const ROUND_BYTES: usize = 4 << 20;
+
+/// A round's bytes under a memory budget: at most a sixteenth of it (so
+/// that a small budget still holds a search), at least 64 KiB.
+fn round_bytes(memory: Option<u64>) -> usize {
+    memory.map_or(ROUND_BYTES, |m| ((m / 16) as usize).clamp(64 << 10, ROUND_BYTES))
+}
 
 /// Sets of batches a rank fills and sends in turn: one being filled while
 /// the others travel, so that a rank a round ahead of another does not
@@ -225,11 +235,14 @@ struct Rank<'a, S: Store, W: Watch> {
     out: Vec<Vec<u8>>,
     /// Sets of batches sent and given back, to fill again.
     spare: Vec<Vec<Vec<u8>>>,
-    /// Sets of batches made so far (at most [`SETS`]), and the largest
-    /// sent, in bytes: their memory.
+    /// Sets of batches made so far (at most [`SETS`]), and the bytes of
+    /// those not being filled (travelling or spare).
     sets: usize,
-    set_bytes: usize,
+    away_bytes: usize,
     inbox: Vec<Vec<u8>>,
+    /// The inbox's bytes (kept apart: the inbox is taken out while its
+    /// states are stored).
+    inbox_bytes: usize,
     /// This rank's header of the round under way (sent, not received).
     sent: Option<[u64; HEAD]>,
     /// States this rank stored in the last round, and its store's size
@@ -239,15 +252,23 @@ struct Rank<'a, S: Store, W: Watch> {
     stop: Option<Outcome>,
     found: Option<Found>,
     violations: u64,
+    /// Bytes of successors collected for the others before an exchange.
+    round_bytes: usize,
+    /// [`Self::frontier_bytes`], kept current as the structures grow (the
+    /// sum runs over every destination's batch).
+    held: usize,
 }
 
+/// A stop's code in the headers; the ranks take the largest. Memory is the
+/// strongest: a rank stopped for memory dropped states, so the run must
+/// not end as one a checkpoint goes on from.
 fn stop_code(o: Option<Outcome>) -> u64 {
     match o {
         None => 0,
         Some(Outcome::StateLimit) => 1,
         Some(Outcome::TimeLimit) => 2,
-        Some(Outcome::MemoryLimit) => 3,
-        Some(_) => 4,
+        Some(Outcome::MemoryLimit) => 4,
+        Some(_) => 3,
     }
 }
 
@@ -256,17 +277,22 @@ fn outcome_of(code: u64) -> Outcome {
         0 => Outcome::Complete,
         1 => Outcome::StateLimit,
         2 => Outcome::TimeLimit,
-        3 => Outcome::MemoryLimit,
-        _ => Outcome::Interrupted,
+        3 => Outcome::Interrupted,
+        _ => Outcome::MemoryLimit,
     }
 }
 
 impl<S: Store, W: Watch> Rank<'_, S, W> {
+    /// The memory the budget counts besides the store: parent links, the
+    /// batches being filled and those sent, and room for the batches a
+    /// round brings in (two rounds' worth: they arrive unasked, so the
+    /// budget keeps room for them before they come).
     fn frontier_bytes(&self) -> usize {
+        let room = if self.n > 1 { 2 * self.round_bytes } else { 0 };
         self.parents.capacity() * std::mem::size_of::<(u32, [u8; PARENT_BYTES])>()
             + self.out.iter().map(Vec::capacity).sum::<usize>()
-            + self.sets.saturating_sub(1) * self.set_bytes
-            + self.inbox.iter().map(Vec::capacity).sum::<usize>()
+            + self.away_bytes
+            + self.inbox_bytes.max(room)
     }
 
     fn violation(&mut self, kind: u8, id: u32, level: u64, last: Option<(Succ, &[u8])>) {
@@ -290,24 +316,26 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
 
     /// Stores `s` if new (its parent `from`: rank and link); `src` is the
     /// source's id when it is this rank's (self-loops are not back-level
-    /// edges). `frontier`: the search structures' bytes, for the budget.
-    /// A rank stopped by its clock or Ctrl-C still stores what the others
-    /// sent in the round that tells them (so that the ranks stop where no
-    /// state is lost: a checkpoint goes on from there); one stopped for
-    /// memory stores nothing more.
+    /// edges). The parent links grow only as the budget allows, as the
+    /// store does ([`visit`]). A rank stopped by its clock or Ctrl-C still
+    /// stores what the others sent in the round that tells them (so that
+    /// the ranks stop where no state is lost: a checkpoint goes on from
+    /// there); one stopped for memory stores nothing more.
     #[inline]
-    fn store(
-        &mut self,
-        s: &[u8],
-        fp: u64,
-        from: (u32, [u8; PARENT_BYTES]),
-        src: Option<u32>,
-        frontier: usize,
-    ) {
+    fn store(&mut self, s: &[u8], fp: u64, from: (u32, [u8; PARENT_BYTES]), src: Option<u32>) {
         if self.stop == Some(Outcome::MemoryLimit) {
             return;
         }
-        match visit(self.store, self.budget, frontier, s, fp) {
+        let links = W::PARENTS && self.parents.len() == self.parents.capacity();
+        let inserted = if links && !self.grow_links() {
+            match self.store.find(s, fp) {
+                Some(id) => Ok(Insert::Seen(id)),
+                None => Err(Outcome::MemoryLimit),
+            }
+        } else {
+            visit(self.store, self.budget, self.held, s, fp)
+        };
+        match inserted {
             Ok(Insert::New(id)) => {
                 if W::PARENTS {
                     self.parents.push(from);
@@ -328,6 +356,38 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             }
             Err(o) => self.stop = Some(o),
         }
+    }
+
+    /// Doubles the room for parent links if the budget allows.
+    #[cold]
+    fn grow_links(&mut self) -> bool {
+        let more = self.parents.capacity().max(1024);
+        let bytes = more * std::mem::size_of::<(u32, [u8; PARENT_BYTES])>();
+        if self.budget.refuse_frontier(self.store, self.held, bytes) {
+            return false;
+        }
+        self.parents.reserve_exact(more);
+        self.held = self.frontier_bytes();
+        true
+    }
+
+    /// Grows the batch for rank `o` by at least `need` bytes if the budget
+    /// allows: doubling it, but not much past a round's bytes, which a
+    /// batch passes by one expansion at most (so a round of 4 MiB does not
+    /// keep 8 MiB in each set of batches).
+    #[cold]
+    fn grow_batch(&mut self, o: usize, need: usize) -> bool {
+        let (len, cap) = (self.out[o].len(), self.out[o].capacity());
+        let target = (2 * cap)
+            .min(self.round_bytes + self.round_bytes / 8)
+            .max(cap + cap / 8)
+            .max(len + need);
+        if self.budget.refuse_frontier(self.store, self.held, target - cap) {
+            return false;
+        }
+        self.out[o].reserve_exact(target - len);
+        self.held = self.frontier_bytes();
+        true
     }
 
     /// Expands stored states `lo..hi` (at most [`BATCH`]): their successors
@@ -356,7 +416,8 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 self.store.prefetch_state(fp);
             }
         }
-        let frontier = self.frontier_bytes();
+        self.held = self.frontier_bytes();
+        let rec = self.model.state_len() + if W::PARENTS { PARENT_BYTES } else { 0 };
         let mut f = 0;
         for (b, src) in (lo..hi).enumerate() {
             let (buf, src) = (&w.bufs[b], src as u32);
@@ -381,7 +442,11 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 }
                 let link = parent_link(src, e);
                 if o == self.me {
-                    self.store(s, fp, (o as u32, link), Some(src), frontier);
+                    self.store(s, fp, (o as u32, link), Some(src));
+                } else if self.stop == Some(Outcome::MemoryLimit) {
+                    // Stopped for memory: nothing more is kept.
+                } else if self.out[o].capacity() - self.out[o].len() < rec && !self.grow_batch(o, rec) {
+                    self.stop = Some(Outcome::MemoryLimit);
                 } else {
                     self.out[o].extend_from_slice(s);
                     if W::PARENTS {
@@ -401,7 +466,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         let len = self.model.state_len();
         let rec = len + if W::PARENTS { PARENT_BYTES } else { 0 };
         let n = data.len() / rec;
-        let frontier = self.frontier_bytes();
+        self.held = self.frontier_bytes();
         let (half, mask) = (AHEAD / 2, AHEAD - 1);
         w.fps.clear();
         w.fps.resize(AHEAD, 0);
@@ -415,7 +480,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                     link.copy_from_slice(&data[at + len..at + rec]);
                 }
                 let fp = w.fps[i & mask];
-                self.store(&data[at..at + len], fp, (from as u32, link), None, frontier);
+                self.store(&data[at..at + len], fp, (from as u32, link), None);
             }
             if i >= half && i - half < n {
                 self.store.prefetch_state(w.fps[(i - half) & mask]);
@@ -449,7 +514,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     /// [`ROUND_BYTES`], the rank's part of the level is done or it halts.
     fn expand_round(&mut self, w: &mut Work) {
         let mut bytes = 0;
-        while self.pos.next < self.pos.level_end && !self.halted() && bytes < ROUND_BYTES {
+        while self.pos.next < self.pos.level_end && !self.halted() && bytes < self.round_bytes {
             let before: usize = self.out.iter().map(Vec::len).sum();
             let hi = self.pos.level_end.min(self.pos.next + BATCH);
             self.expand(self.pos.next, hi, w);
@@ -475,7 +540,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             }
         }
         self.sent = Some(head);
-        self.set_bytes = self.set_bytes.max(self.out.iter().map(Vec::capacity).sum());
+        self.away_bytes += self.out.iter().map(Vec::capacity).sum::<usize>();
         self.comm.send(std::mem::take(&mut self.out));
         let mut next = match self.spare.pop().or_else(|| self.comm.reclaim(false)) {
             Some(set) => set,
@@ -490,6 +555,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 set
             }
         };
+        self.away_bytes -= next.iter().map(Vec::capacity).sum::<usize>();
         for v in &mut next {
             v.clear();
             v.resize(HEAD_BYTES, 0);
@@ -503,9 +569,14 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         let head = self.sent.take().expect("a round under way");
         let mut heads = Heads::of(&head);
         let t = Instant::now();
-        let mut inbox = std::mem::take(&mut self.inbox);
-        self.comm.receive(&mut inbox);
+        self.comm.receive(&mut self.inbox);
         self.pos.figures.wait_s += t.elapsed().as_secs_f64();
+        self.inbox_bytes = self.inbox.iter().map(Vec::capacity).sum();
+        // More than the room kept for them arrived: nothing more is stored.
+        if self.budget.refuse_frontier(self.store, self.frontier_bytes(), 0) {
+            self.stop = Some(Outcome::MemoryLimit);
+        }
+        let inbox = std::mem::take(&mut self.inbox);
         for (from, data) in inbox.iter().enumerate() {
             if from != self.me {
                 let mut theirs = [0u64; HEAD];
@@ -517,6 +588,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             }
         }
         self.inbox = inbox;
+        self.pos.frontier_peak = self.pos.frontier_peak.max(self.frontier_bytes());
         self.round_states = self.store.len().saturating_sub(self.stored);
         self.stored = self.store.len();
         self.pos.rounds += 1;
@@ -637,14 +709,17 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             out: vec![vec![0; HEAD_BYTES]; n],
             spare: Vec::new(),
             sets: 1,
-            set_bytes: 0,
+            away_bytes: 0,
             inbox: vec![Vec::new(); n],
+            inbox_bytes: 0,
             sent: None,
             round_states: 0,
             stored: 0,
             stop: None,
             found: None,
             violations: 0,
+            round_bytes: round_bytes(budget.memory()),
+            held: 0,
         }
     }
 
@@ -672,7 +747,7 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
                     error: false,
                 },
             );
-            self.store(&init, fp, (ROOT, root), None, 0);
+            self.store(&init, fp, (ROOT, root), None);
             if let Some(f) = &mut self.found {
                 // The initial state itself violates: level 0.
                 f.key = self.me as u64;
