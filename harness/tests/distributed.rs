@@ -601,7 +601,7 @@ mod mpi {
 
     /// Every rank's store, parent links and batches stay within its memory
     /// budget when ranks are processes (what arrives is received into
-    /// exactly its size).
+    /// exactly its size), and the message says the budget is per rank.
     #[test]
     fn the_memory_limit_holds_under_mpirun() {
         let model = beem().model_path("at.4");
@@ -615,6 +615,9 @@ mod mpi {
                 let r = record(&out);
                 let what = format!("{np} ranks, {store}, {check}");
                 assert_eq!(r["result"], "memory_limit", "{what}");
+                let e = String::from_utf8_lossy(&out.stderr);
+                let says = format!("memory limit of 4.0 MiB per rank reached ({np} ranks)");
+                assert!(e.contains(&says), "{what}: {e}");
                 let ranks = r["rank_figures"].as_array().expect("rank figures");
                 assert_eq!(ranks.len(), np);
                 for f in ranks {

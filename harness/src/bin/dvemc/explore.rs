@@ -771,10 +771,11 @@ fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
         ),
         Outcome::MemoryLimit => {
             let h = harness::output::record::human_bytes;
-            let mut t = format!(
-                ": memory limit of {} reached",
-                h(limits.memory_bytes.unwrap_or(0))
-            );
+            let limit = h(limits.memory_bytes.unwrap_or(0));
+            let mut t = match rec.distributed.as_ref().and_then(|d| d.ranks) {
+                Some(n) => format!(": memory limit of {limit} per rank reached ({n} ranks)"),
+                None => format!(": memory limit of {limit} reached"),
+            };
             if let Some(n) = &rec.details.memory_need {
                 t += &format!(
                     " ({} allocated, {} of queues; the next batch could add {} to the root set, {} to the inner tables, {} to the next level's queue)",
