@@ -28,9 +28,10 @@
 //! rank: its store, parent links and batches, each growth refused before it
 //! happens if it would pass the budget, with room kept for two rounds of
 //! the others' batches (a round is smaller under a small budget, see
-//! [`round_bytes`]). Time and interruption are polled on every rank every
-//! round, and the first stop of any rank stops them all at the same round,
-//! each with its counters.
+//! [`round_bytes`]); a rank that receives more stops once it has. Time and
+//! interruption are polled on every rank every round, and the first stop
+//! of any rank stops them all at the same round, each with its counters. A
+//! run in which any rank stopped for memory ends so (it dropped states).
 //!
 //! **Checks.** A [`Watch`] sees each rank's new states, deadlocks and
 //! erroneous transitions. Each state then keeps the rank and id of its
@@ -80,7 +81,7 @@ pub struct RankFigures {
     /// States this rank owns (and stored).
     pub states: u64,
     pub store_bytes: u64,
-    /// Parent links and batches, at their largest.
+    /// Parent links and batches (sent and received), at their largest.
     pub frontier_bytes: u64,
     /// Peak resident set of the rank's process.
     pub peak_rss_bytes: u64,
@@ -254,7 +255,7 @@ struct Rank<'a, S: Store, W: Watch> {
     violations: u64,
     /// Bytes of successors collected for the others before an exchange.
     round_bytes: usize,
-    /// [`Self::frontier_bytes`], kept current as the structures grow (the
+    /// [`Self::counted_bytes`], kept current as the structures grow (the
     /// sum runs over every destination's batch).
     held: usize,
 }
@@ -283,16 +284,21 @@ fn outcome_of(code: u64) -> Outcome {
 }
 
 impl<S: Store, W: Watch> Rank<'_, S, W> {
-    /// The memory the budget counts besides the store: parent links, the
-    /// batches being filled and those sent, and room for the batches a
-    /// round brings in (two rounds' worth: they arrive unasked, so the
-    /// budget keeps room for them before they come).
+    /// What this rank holds besides the store: parent links, the batches
+    /// being filled, sent and received.
     fn frontier_bytes(&self) -> usize {
-        let room = if self.n > 1 { 2 * self.round_bytes } else { 0 };
         self.parents.capacity() * std::mem::size_of::<(u32, [u8; PARENT_BYTES])>()
             + self.out.iter().map(Vec::capacity).sum::<usize>()
             + self.away_bytes
-            + self.inbox_bytes.max(room)
+            + self.inbox_bytes
+    }
+
+    /// [`Self::frontier_bytes`] as the budget counts it: with room for the
+    /// batches a round brings in (two rounds' worth), which arrive unasked,
+    /// so that the budget keeps room for them before they come.
+    fn counted_bytes(&self) -> usize {
+        let room = if self.n > 1 { 2 * self.round_bytes } else { 0 };
+        self.frontier_bytes() - self.inbox_bytes + self.inbox_bytes.max(room)
     }
 
     fn violation(&mut self, kind: u8, id: u32, level: u64, last: Option<(Succ, &[u8])>) {
@@ -358,23 +364,24 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         }
     }
 
-    /// Doubles the room for parent links if the budget allows.
+    /// Doubles the room for parent links if the budget allows, else adds
+    /// what it allows of 1,024 more.
     #[cold]
     fn grow_links(&mut self) -> bool {
-        let more = self.parents.capacity().max(1024);
-        let bytes = more * std::mem::size_of::<(u32, [u8; PARENT_BYTES])>();
-        if self.budget.refuse_frontier(self.store, self.held, bytes) {
-            return false;
-        }
+        let size = std::mem::size_of::<(u32, [u8; PARENT_BYTES])>();
+        let more = [self.parents.capacity().max(1024), 1024]
+            .into_iter()
+            .find(|&m| !self.budget.refuse_frontier(self.store, self.held, m * size));
+        let Some(more) = more else { return false };
         self.parents.reserve_exact(more);
-        self.held = self.frontier_bytes();
+        self.held = self.counted_bytes();
         true
     }
 
     /// Grows the batch for rank `o` by at least `need` bytes if the budget
     /// allows: doubling it, but not much past a round's bytes, which a
     /// batch passes by one expansion at most (so a round of 4 MiB does not
-    /// keep 8 MiB in each set of batches).
+    /// keep 8 MiB in each set of batches); near the budget, by `need`.
     #[cold]
     fn grow_batch(&mut self, o: usize, need: usize) -> bool {
         let (len, cap) = (self.out[o].len(), self.out[o].capacity());
@@ -382,11 +389,15 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             .min(self.round_bytes + self.round_bytes / 8)
             .max(cap + cap / 8)
             .max(len + need);
-        if self.budget.refuse_frontier(self.store, self.held, target - cap) {
+        // Short of that, what the record needs.
+        let Some(target) = [target, len + need]
+            .into_iter()
+            .find(|&t| !self.budget.refuse_frontier(self.store, self.held, t - cap))
+        else {
             return false;
-        }
+        };
         self.out[o].reserve_exact(target - len);
-        self.held = self.frontier_bytes();
+        self.held = self.counted_bytes();
         true
     }
 
@@ -416,7 +427,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 self.store.prefetch_state(fp);
             }
         }
-        self.held = self.frontier_bytes();
+        self.held = self.counted_bytes();
         let rec = self.model.state_len() + if W::PARENTS { PARENT_BYTES } else { 0 };
         let mut f = 0;
         for (b, src) in (lo..hi).enumerate() {
@@ -466,7 +477,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         let len = self.model.state_len();
         let rec = len + if W::PARENTS { PARENT_BYTES } else { 0 };
         let n = data.len() / rec;
-        self.held = self.frontier_bytes();
+        self.held = self.counted_bytes();
         let (half, mask) = (AHEAD / 2, AHEAD - 1);
         w.fps.clear();
         w.fps.resize(AHEAD, 0);
@@ -510,8 +521,8 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         ]
     }
 
-    /// Expands states of the level until the batches hold
-    /// [`ROUND_BYTES`], the rank's part of the level is done or it halts.
+    /// Expands states of the level until the batches hold a round's bytes
+    /// ([`round_bytes`]), the rank's part of the level is done or it halts.
     fn expand_round(&mut self, w: &mut Work) {
         let mut bytes = 0;
         while self.pos.next < self.pos.level_end && !self.halted() && bytes < self.round_bytes {
@@ -555,7 +566,9 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 set
             }
         };
-        self.away_bytes -= next.iter().map(Vec::capacity).sum::<usize>();
+        let back: usize = next.iter().map(Vec::capacity).sum();
+        debug_assert!(back <= self.away_bytes, "a set comes back larger than it went");
+        self.away_bytes -= back;
         for v in &mut next {
             v.clear();
             v.resize(HEAD_BYTES, 0);
@@ -573,7 +586,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         self.pos.figures.wait_s += t.elapsed().as_secs_f64();
         self.inbox_bytes = self.inbox.iter().map(Vec::capacity).sum();
         // More than the room kept for them arrived: nothing more is stored.
-        if self.budget.refuse_frontier(self.store, self.frontier_bytes(), 0) {
+        if self.budget.refuse_frontier(self.store, self.counted_bytes(), 0) {
             self.stop = Some(Outcome::MemoryLimit);
         }
         let inbox = std::mem::take(&mut self.inbox);
@@ -610,7 +623,7 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     fn grow_ahead(&mut self) {
         let soon = (self.store.len() / 3).min(8 * self.round_states);
         let bytes = self.store.growth_within(soon);
-        let total = self.store.bytes_used() + self.frontier_bytes() + bytes;
+        let total = self.store.bytes_used() + self.counted_bytes() + bytes;
         if bytes > 0 && self.stop.is_none() && !self.budget.refuse_bytes(total) {
             self.store.grow_now();
         }
@@ -737,6 +750,7 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
         };
         let init = self.model.initial_vec();
         let fp = self.model.fingerprint(&init);
+        self.held = self.counted_bytes();
         if max_states == 0 {
             self.stop = Some(Outcome::StateLimit);
         } else if self.partition.owner(fp, &init, self.n) == self.me {
@@ -818,7 +832,16 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             p.level_begins = true;
         };
         self.settle();
-        result
+        // A rank that stopped for memory in the last rounds (after its
+        // header went out) dropped states: the run is not complete, and no
+        // checkpoint may go on from it.
+        let worst = self.comm.reduce(&[stop_code(self.stop)], Reduce::Max)[0];
+        match result {
+            (_, violated) if worst == stop_code(Some(Outcome::MemoryLimit)) => {
+                (Outcome::MemoryLimit, violated)
+            }
+            r => r,
+        }
     }
 
     /// Whether the round of headers `h` ends the search, and how: a budget
