@@ -255,8 +255,9 @@ struct Rank<'a, S: Store, W: Watch> {
     violations: u64,
     /// Bytes of successors collected for the others before an exchange.
     round_bytes: usize,
-    /// [`Self::counted_bytes`], kept current as the structures grow (the
-    /// sum runs over every destination's batch).
+    /// [`Self::counted_bytes`], taken when a round begins, when batches
+    /// arrive and at every growth (the sum runs over every destination's
+    /// batch, too dear for each state).
     held: usize,
 }
 
@@ -380,8 +381,8 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
 
     /// Grows the batch for rank `o` by at least `need` bytes if the budget
     /// allows: doubling it, but not much past a round's bytes, which a
-    /// batch passes by one expansion at most (so a round of 4 MiB does not
-    /// keep 8 MiB in each set of batches); near the budget, by `need`.
+    /// batch passes by one expansion at most (each set of batches keeps
+    /// its room from round to round); near the budget, by `need`.
     #[cold]
     fn grow_batch(&mut self, o: usize, need: usize) -> bool {
         let (len, cap) = (self.out[o].len(), self.out[o].capacity());
@@ -427,7 +428,6 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
                 self.store.prefetch_state(fp);
             }
         }
-        self.held = self.counted_bytes();
         let rec = self.model.state_len() + if W::PARENTS { PARENT_BYTES } else { 0 };
         let mut f = 0;
         for (b, src) in (lo..hi).enumerate() {
@@ -477,7 +477,6 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         let len = self.model.state_len();
         let rec = len + if W::PARENTS { PARENT_BYTES } else { 0 };
         let n = data.len() / rec;
-        self.held = self.counted_bytes();
         let (half, mask) = (AHEAD / 2, AHEAD - 1);
         w.fps.clear();
         w.fps.resize(AHEAD, 0);
@@ -524,6 +523,8 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
     /// Expands states of the level until the batches hold a round's bytes
     /// ([`round_bytes`]), the rank's part of the level is done or it halts.
     fn expand_round(&mut self, w: &mut Work) {
+        // The sets of batches changed hands in the last exchange.
+        self.held = self.counted_bytes();
         let mut bytes = 0;
         while self.pos.next < self.pos.level_end && !self.halted() && bytes < self.round_bytes {
             let before: usize = self.out.iter().map(Vec::len).sum();
@@ -585,8 +586,9 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         self.comm.receive(&mut self.inbox);
         self.pos.figures.wait_s += t.elapsed().as_secs_f64();
         self.inbox_bytes = self.inbox.iter().map(Vec::capacity).sum();
+        self.held = self.counted_bytes();
         // More than the room kept for them arrived: nothing more is stored.
-        if self.budget.refuse_frontier(self.store, self.counted_bytes(), 0) {
+        if self.budget.refuse_frontier(self.store, self.held, 0) {
             self.stop = Some(Outcome::MemoryLimit);
         }
         let inbox = std::mem::take(&mut self.inbox);
