@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use super::counters::{counters, Counter};
 use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
 
 /// A closed interval of values (in i64, so that i32 arithmetic cannot
@@ -51,6 +52,8 @@ pub struct Bounds {
     var_of_byte: Arc<[usize]>,
     bound: Vec<Iv>,
     local: Arc<Local>,
+    /// Kept only where they show that no step may err ([`counters`]).
+    counters: Arc<[Counter]>,
 }
 
 impl Bounds {
@@ -69,6 +72,7 @@ impl Bounds {
             var_of_byte: var_of_byte.into(),
             bound,
             local: Arc::default(),
+            counters: counters(m).into(),
         };
         let steps = all_steps(m);
         let mut changes = vec![0usize; m.vars.len()];
@@ -104,8 +108,14 @@ impl Bounds {
         }
         // The error state is expanded like any other (§8.3): every process
         // but the first then starts from its first control state with every
-        // variable zero. That matters only where some step may err.
+        // variable zero. That matters only where some step may err, and
+        // then the counters' bounds, which hold only before a run's first
+        // error, are dropped.
         let mut local = bounds.local_fixpoint(m, &steps, false);
+        if may_reach_error(m, &bounds, &local, &steps) && !bounds.counters.is_empty() {
+            bounds.counters = Arc::new([]);
+            local = bounds.local_fixpoint(m, &steps, false);
+        }
         if may_reach_error(m, &bounds, &local, &steps) {
             local = bounds.local_fixpoint(m, &steps, true);
         }
@@ -237,6 +247,12 @@ fn from_states(ts: &[&Transition]) -> Vec<(usize, u16)> {
 /// `at` holds, by `local`.
 fn narrow(bounds: &Bounds, local: &Local, at: &[(usize, u16)]) -> Option<Bounds> {
     let mut out = bounds.clone();
+    for c in bounds.counters.iter() {
+        if let Some((lo, hi)) = c.at(at) {
+            let iv = (lo.unwrap_or(i64::MIN), hi.unwrap_or(i64::MAX));
+            out.bound[c.var] = meet(out.bound[c.var], iv);
+        }
+    }
     for &(p, s) in at {
         let (Some(owned), Some(states)) = (local.owned.get(p), local.at.get(p)) else {
             continue;
@@ -504,10 +520,14 @@ fn refine<'a>(env: &Env<'a>, cond: &Expr, truth: bool) -> Option<Env<'a>> {
             if binary(op, x, y, &mut err) == (0, 0) {
                 return None;
             }
-            // Each side that is a variable, narrowed by the other's values.
+            // Each side that is a variable, or a variable through steps
+            // that can be undone, narrowed by the other's values.
             for (side, this, other, op) in [(a, x, y, op), (b, y, x, mirror(op))] {
-                if let Expr::Load { offset, .. } = **side {
-                    let iv = narrow_by(op, this, other);
+                let iv = narrow_by(op, this, other);
+                if iv.0 > iv.1 {
+                    return None;
+                }
+                if let Some((offset, iv)) = invert(side, iv, env) {
                     if iv.0 > iv.1 {
                         return None;
                     }
@@ -527,6 +547,36 @@ fn refine<'a>(env: &Env<'a>, cond: &Expr, truth: bool) -> Option<Env<'a>> {
         _ => {}
     }
     Some(out)
+}
+
+/// The variable `e` is computed from and the values it may take where
+/// `e` takes values in `iv`: through a constant added or subtracted, and,
+/// for a variable that is not negative, a division by a positive constant
+/// and a remainder by one larger than every value it holds (`cmd / 16 ==
+/// 0 && cmd % 16 == 1` holds only for 1).
+fn invert(e: &Expr, iv: Iv, env: &Env) -> Option<(usize, Iv)> {
+    let mut err = false;
+    match e {
+        Expr::Load { offset, ty } => Some((*offset, meet(env.get(*offset, *ty), iv))),
+        Expr::Binary(op, a, b) => {
+            let Expr::Const(k) = **b else {
+                return match (op, &**a) {
+                    (BinOp::Add, Expr::Const(k)) => invert(b, (iv.0 - *k as i64, iv.1 - *k as i64), env),
+                    _ => None,
+                };
+            };
+            let k = k as i64;
+            let x = eval(a, env, &mut err);
+            match op {
+                BinOp::Add => invert(a, (iv.0 - k, iv.1 - k), env),
+                BinOp::Sub => invert(a, (iv.0 + k, iv.1 + k), env),
+                BinOp::Div if k > 0 && x.0 >= 0 => invert(a, (iv.0.max(0) * k, iv.1 * k + k - 1), env),
+                BinOp::Rem if k > 0 && x.0 >= 0 && x.1 < k => invert(a, iv, env),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 fn is_comparison(op: BinOp) -> bool {

@@ -42,6 +42,7 @@
 //! which [`Deps::dependent`] (the relation between steps that do not err)
 //! leaves to the reduction.
 
+pub mod counters;
 pub mod may_error;
 #[cfg(test)]
 mod tests;

@@ -211,3 +211,39 @@ fn what_a_step_leaves_of_a_guard_and_exclusive_guards() {
     // `x = 5` may disable `x < 3`; both write x.
     assert!(d.dependent(0, 2) && d.dependent(2, 3));
 }
+
+#[test]
+fn a_count_of_processes_inside_cannot_underflow() {
+    let inside = |extra: &str| {
+        format!(
+            "byte count;
+             process P {{ state out, inside; init out;
+               trans out -> inside {{ guard count < 5; effect count = count + 1; }},
+                     inside -> out {{ effect count = count - 1; }}; }}
+             process Q {{ state out, inside; init out;
+               trans out -> inside {{ guard count < 5; effect count = count + 1; }},
+                     inside -> out {{ effect count = count - 1; }}{extra}; }}
+             system async;"
+        )
+    };
+    let (_, d) = deps(&inside(""));
+    assert!(d.groups.iter().all(|g| !g.may_err));
+    // A step that leaves without having entered can underflow: the error
+    // state is reachable, and no counter bound is kept.
+    let (_, d) = deps(&inside(", out -> out { effect count = count - 1; }"));
+    assert_eq!(d.groups.iter().filter(|g| g.may_err).count(), 3);
+}
+
+#[test]
+fn a_guard_on_a_quotient_and_a_remainder_bounds_an_index() {
+    let (_, d) = deps(
+        "byte a[2]; channel c;
+         process P { byte cmd; state s, got, set; init s;
+           trans s -> got { sync c?cmd; },
+                 got -> set { guard cmd / 16 == 0 && cmd % 16 == 1; },
+                 set -> s { effect a[cmd % 16] = 1; }; }
+         process Q { state s; init s; trans s -> s { sync c!17; }, s -> s { sync c!1; }; }
+         system async;",
+    );
+    assert!(d.groups.iter().all(|g| !g.may_err));
+}
