@@ -23,7 +23,7 @@ use regex::Regex;
 const MASKS: &[(&str, &str)] = &[
     // Summary lines whose value is a time, a rate or a size.
     (
-        r"^(time|states/s|compile ms|store bytes|frontier bytes|bytes/state|peak resident mem|resident after setup|get state time|por select s|full time):(\s+).*$",
+        r"^(time|states/s|compile ms|store bytes|frontier bytes|bytes/state|peak resident mem|resident after setup|get state time|por select cpu|full time):(\s+).*$",
         "${1}:${2}[..]",
     ),
     // The BEEM directory's and the executable's places on this machine.

@@ -76,6 +76,27 @@ pub struct Group {
     pub conjuncts: Set,
     /// The group may raise a run-time error (not shown impossible).
     pub may_err: bool,
+    /// Where, when it may.
+    pub err_source: Option<ErrSource>,
+}
+
+/// What part of a step may raise a run-time error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrSource {
+    Guard,
+    Effect,
+    /// Both sides of a rendezvous may assign one global variable (§7.3).
+    SharedGlobal,
+}
+
+impl std::fmt::Display for ErrSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ErrSource::Guard => "its guard",
+            ErrSource::Effect => "its effects",
+            ErrSource::SharedGlobal => "both sides assign one global",
+        })
+    }
 }
 
 impl Group {
@@ -333,9 +354,12 @@ impl Deps {
             let gb = bounds.at(&from);
             let guard_may_err =
                 |g: &Option<Expr>| gb.as_ref().is_some_and(|b| may_error::guard_may_err(b, g));
-            let mut may_err = gb.as_ref().is_some_and(|b| {
-                ts.iter().any(|t| may_error::guard_may_err(b, &t.guard))
-                    || may_error::effects_may_err(m, b, &ts)
+            let mut err_source = gb.as_ref().and_then(|b| {
+                if ts.iter().any(|t| may_error::guard_may_err(b, &t.guard)) {
+                    Some(ErrSource::Guard)
+                } else {
+                    may_error::effects_may_err(m, b, &ts).then_some(ErrSource::Effect)
+                }
             });
             for t in &ts {
                 let cslot = map.slot(t.control_offset);
@@ -411,7 +435,9 @@ impl Deps {
                     .iter()
                     .filter(|q| matches!(q.sync, SyncKind::Recv { channel: c, .. } if c == channel));
                 for q in receivers {
-                    may_err |= ts[0].global_writes.iter().any(|g| q.global_writes.contains(g));
+                    if ts[0].global_writes.iter().any(|g| q.global_writes.contains(g)) {
+                        err_source.get_or_insert(ErrSource::SharedGlobal);
+                    }
                     let q_err = bounds
                         .at(&[(q.process, q.from)])
                         .is_some_and(|b| may_error::guard_may_err(&b, &q.guard));
@@ -449,7 +475,8 @@ impl Deps {
                 may_write: may,
                 must_write: must,
                 conjuncts: cs,
-                may_err,
+                may_err: err_source.is_some(),
+                err_source,
             });
             group_bounds.push(gb);
         }

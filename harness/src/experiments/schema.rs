@@ -19,7 +19,7 @@ use super::matrix::{params_json, Cell};
 use super::provenance::Provenance;
 
 /// The layout of the columns (results/SCHEMA.md says what changed with each).
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The cell's coordinates and the runner's verdict on it, first.
 const LEADING: &[&str] = &[

@@ -361,7 +361,8 @@ pub struct PorMetrics {
     /// States expanded fully because the cycle proviso refused the cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por_proviso: Option<u64>,
-    /// Seconds spent choosing the stubborn sets.
+    /// Seconds spent choosing the stubborn sets, summed over the threads
+    /// (estimated from one expanded state in 16).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por_select_s: Option<f64>,
     /// The model's transition groups.
@@ -370,6 +371,18 @@ pub struct PorMetrics {
     /// Groups the analysis could not prove free of run-time errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por_groups_may_err: Option<u64>,
+    /// Those groups, named with what part of them may err (each joins
+    /// every set whose key it may be co-enabled with).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_may_err: Option<String>,
+    /// Variables that every process reads or writes and several write:
+    /// a set that holds one process then holds them all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_shared: Option<String>,
+    /// When choosing the sets took most of the run: the reduction may
+    /// cost more than it saves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub por_warning: Option<String>,
     /// Why no state was reduced, when none could be (the model, or the
     /// property, or a full search that settled the question first).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -521,7 +534,39 @@ impl DfsMetrics {
     }
 }
 
+/// Runs shorter than this get no warning about the reduction's cost.
+const POR_WARN_MIN_S: f64 = 0.1;
+
 impl RunRecord {
+    /// Sets `por_warning` when the reduction cost more than it can have
+    /// saved: with `--por-check`, the reduced search took longer than the
+    /// full one; otherwise choosing the sets took at least half of the run.
+    pub fn warn_por_cost(&mut self) {
+        let time = self.cost.time_s;
+        let threads = self.details.threads.unwrap_or(1).max(1) as f64;
+        let Some(por) = &mut self.por else { return };
+        if time < POR_WARN_MIN_S {
+            return;
+        }
+        por.por_warning = match (por.por_check_full_s, por.por_select_s) {
+            (Some(full), _) => (time > full).then(|| {
+                format!(
+                    "the reduced search took {} against the full search's {}: on this model --por costs more than it saves",
+                    human_secs(time),
+                    human_secs(full)
+                )
+            }),
+            (None, Some(select)) => (select / threads >= 0.5 * time).then(|| {
+                format!(
+                    "choosing the stubborn sets took {} of the run's {}: the full search may well be faster here (--por-check compares the two)",
+                    human_secs(select / threads),
+                    human_secs(time)
+                )
+            }),
+            (None, None) => None,
+        };
+    }
+
     /// BEEM's `<dfs-info>` counters of a DFS run.
     pub fn dfs_stats(&self) -> Option<crate::engine::DfsStats> {
         let d = self.dfs.as_ref()?;
@@ -584,7 +629,7 @@ impl RunRecord {
                 ),
                 ("deadlocks", Value::Number(n)) if !self.checked.deadlock => unchecked(n, "deadlock"),
                 ("error_transitions", Value::Number(n)) if !self.checked.error => unchecked(n, "error"),
-                ("time_s" | "get_state_time_s" | "por_check_full_s", Value::Number(n)) => {
+                ("time_s" | "get_state_time_s" | "por_check_full_s" | "por_select_s", Value::Number(n)) => {
                     human_secs(n.as_f64().unwrap_or(0.0))
                 }
                 ("states_per_s", Value::Number(n)) => format!("{:.0}", n.as_f64().unwrap_or(0.0)),
@@ -693,6 +738,8 @@ fn label(key: &str) -> String {
         "por_check_full_states" => "full states".into(),
         "por_check_full_transitions" => "full transitions".into(),
         "por_check_full_s" => "full time".into(),
+        "por_select_s" => "por select cpu".into(),
+        "por_may_err" => "por may err".into(),
         "state_space_size" => "|S|".into(),
         other => other.replace('_', " "),
     }
@@ -734,7 +781,8 @@ mod tests {
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"
                         | "algorithm" | "witness_kind" | "bmc_kind" | "bmc_result" | "restart" | "stop"
-                        | "successor_choice" | "instance" | "por_check" | "por_not_reduced" => Value::from("x"),
+                        | "successor_choice" | "instance" | "por_check" | "por_not_reduced" | "por_may_err"
+                        | "por_shared" | "por_warning" => Value::from("x"),
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
                         "memory_need" => serde_json::to_value(crate::engine::loops::tree_bfs::MemoryNeed::default()).unwrap(),
@@ -764,5 +812,30 @@ mod tests {
         assert_eq!(top.len(), keys.len(), "a field not listed");
         let want: Vec<&str> = FIELDS.iter().chain(STRUCTURED.iter()).copied().collect();
         assert_eq!(keys, want);
+    }
+
+    #[test]
+    fn a_reduction_that_costs_more_than_it_saves_is_warned_of() {
+        let run = |time_s: f64, select: f64, threads: u64, full: Option<f64>| {
+            let mut r = RunRecord::default();
+            r.cost.time_s = time_s;
+            r.details.threads = Some(threads);
+            r.por = Some(PorMetrics {
+                por_select_s: Some(select),
+                por_check_full_s: full,
+                ..PorMetrics::default()
+            });
+            r.warn_por_cost();
+            r.por.and_then(|p| p.por_warning)
+        };
+        assert!(run(2.0, 1.5, 1, None).is_some_and(|w| w.contains("1.50 s of the run's 2.00 s")));
+        // Summed over two threads: 0.75 s of wall time each, under half.
+        assert_eq!(run(2.0, 1.5, 2, None), None);
+        assert_eq!(run(2.0, 0.5, 1, None), None);
+        // Too short to say.
+        assert_eq!(run(0.05, 0.05, 1, None), None);
+        // With --por-check, the two searches' times decide.
+        assert!(run(2.0, 0.1, 1, Some(1.0)).is_some_and(|w| w.contains("full search's 1.00 s")));
+        assert_eq!(run(2.0, 1.9, 1, Some(3.0)), None);
     }
 }

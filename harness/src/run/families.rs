@@ -597,6 +597,8 @@ pub(super) fn exhaustive_or_check(
                         por_not_reduced: Some(why),
                         por_groups: all.por_groups,
                         por_groups_may_err: all.por_groups_may_err,
+                        por_may_err: all.por_may_err,
+                        por_shared: all.por_shared,
                         ..PorMetrics::default()
                     },
                     None => all,
@@ -638,6 +640,11 @@ pub(super) fn exhaustive_or_check(
         rec.cost.store_bytes = Some(r.store_bytes);
         rec.cost.peak_rss_bytes = r.peak_rss_bytes;
         rec.finish_rates(r.time_s);
+        // Under an LTL property the choice is the first pass's, over
+        // another graph than the one searched: no comparison holds.
+        if !ltl {
+            rec.warn_por_cost();
+        }
         *trace = r.first.map(|v| v.trace);
     } else {
         let checkpoint = p
@@ -658,6 +665,7 @@ pub(super) fn exhaustive_or_check(
             };
             exhaustive(&reduced, strategy, req, threads, &meter, checkpoint, rec)?;
             rec.por = Some(reduced.metrics());
+            rec.warn_por_cost();
         } else {
             exhaustive(model, strategy, req, threads, &meter, checkpoint, rec)?;
         }

@@ -67,6 +67,7 @@
 //! process by this reducer; [`product`] reduces an LTL property's product.
 
 pub mod compare;
+mod explain;
 pub mod product;
 mod stubborn;
 mod tapped;
@@ -113,6 +114,10 @@ pub struct Reducer {
     groups_of: FxHashMap<(u32, u32), u32>,
     error_offset: usize,
     error_marker: u16,
+    /// What limits the reduction ([`explain`]): the groups that may err,
+    /// and the variables every process touches.
+    may_err_text: Option<String>,
+    shared_text: Option<String>,
     expanded: AtomicU64,
     reduced: AtomicU64,
     proviso: AtomicU64,
@@ -223,6 +228,7 @@ impl Reducer {
                 (key, g as u32)
             })
             .collect();
+        let (may_err_text, shared_text) = (explain::may_err(model, &deps), explain::shared(model, &deps));
         static REDUCERS: AtomicU64 = AtomicU64::new(1);
         Reducer {
             id: REDUCERS.fetch_add(1, Ordering::Relaxed),
@@ -245,6 +251,8 @@ impl Reducer {
             groups_of,
             error_offset: model.processes[0].state_offset,
             error_marker: model.error_marker(),
+            may_err_text,
+            shared_text,
             expanded: AtomicU64::new(0),
             reduced: AtomicU64::new(0),
             proviso: AtomicU64::new(0),
@@ -277,11 +285,13 @@ impl Reducer {
         }
     }
 
-    /// The run record's columns: the counters, and why nothing was cut
-    /// when the model cannot be.
+    /// The run record's columns: the counters, why nothing was cut when
+    /// the model cannot be, and what limits the cut.
     pub fn metrics(&self) -> PorMetrics {
         PorMetrics {
             por_not_reduced: self.refusal.clone(),
+            por_may_err: self.may_err_text.clone(),
+            por_shared: self.shared_text.clone(),
             ..self.stats().metrics()
         }
     }
