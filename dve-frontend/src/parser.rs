@@ -12,7 +12,7 @@ pub fn parse(file: &str, source: &str) -> Result<Model, Diagnostics> {
     let parser = crate::grammar::ModelParser::new();
     parser
         .parse(Lexer::new(source))
-        .map_err(|e| Diagnostics::new(file, source, vec![diagnostic(source, e)]))
+        .map_err(|e| Diagnostics::new(file, source, vec![diagnostic(source, e, "file")]))
 }
 
 /// Parses a single expression (a reachability goal, a progress measure).
@@ -23,12 +23,14 @@ pub fn parse_expr(file: &str, source: &str) -> Result<Expr, Diagnostics> {
     }
     crate::grammar::ExprParser::new()
         .parse(Lexer::new(source))
-        .map_err(|e| Diagnostics::new(file, source, vec![diagnostic(source, e)]))
+        .map_err(|e| Diagnostics::new(file, source, vec![diagnostic(source, e, "expression")]))
 }
 
 type PError = ParseError<usize, Token, LexError>;
 
-fn diagnostic(source: &str, err: PError) -> Diagnostic {
+/// The diagnostic of a parse error in `source`, which is a model file or
+/// an expression (`what`, for the message about its end).
+fn diagnostic(source: &str, err: PError, what: &str) -> Diagnostic {
     match err {
         ParseError::InvalidToken { location } => {
             Diagnostic::new(Span::new(location, location), "invalid token")
@@ -42,7 +44,7 @@ fn diagnostic(source: &str, err: PError) -> Diagnostic {
             } else {
                 Diagnostic::new(
                     Span::new(location, location),
-                    format!("unexpected end of file: {}", expected_list(&expected)),
+                    format!("unexpected end of {what}: {}", expected_list(&expected)),
                 )
             }
         }

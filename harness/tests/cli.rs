@@ -360,10 +360,33 @@ fn bad_options_exit_2() {
         &["explore", "--distributed", "--partition", "nearby"],
         &["frobnicate"],
         &[],
+        // A property needs a BEEM instance: the option's fault, not the model's.
+        &["explore", "--property", "1"],
     ] {
         let o = dvemc(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: stderr: {}", stderr(&o));
     }
+}
+
+/// A negative number is a value out of range, not an argument to put
+/// after `--`; an expression that ends early says so, not "end of file".
+#[test]
+fn bad_values_are_named_as_values() {
+    let o = dvemc(&["explore", "--threads", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("invalid value '-1' for '--threads <N>'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("-- -1"), "{}", stderr(&o));
+    let o = dvemc(&["explore", "--goal", "x =="]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("--goal:1:5: error: unexpected end of expression"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// With `--json`, every error is one JSON object on stdout (kind, message,

@@ -159,7 +159,7 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
     let mut beem_ltl = None;
     if let Some(n) = req.property {
         let Some((_, Some(instance))) = model_path.clone() else {
-            return Err(RunError::input(
+            return Err(RunError::usage(
                 "--property needs a BEEM instance as MODEL (such as `adding.1` or a path to dve/adding.1.dve)",
             ));
         };

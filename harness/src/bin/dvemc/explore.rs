@@ -322,7 +322,7 @@ pub struct ExploreArgs {
     /// strategy is sequential and takes 1 only (highway, bbmc and the
     /// randomized searches then make their --runs one at a time rather than
     /// side by side on every core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), help_heading = heading::MODEL)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), allow_negative_numbers = true, help_heading = heading::MODEL)]
     pub threads: Option<u32>,
     /// Search over the ranks of an MPI job: mpirun -np N dvemc explore --distributed
     ///
