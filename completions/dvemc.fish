@@ -45,7 +45,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l seed -d 'Seed of
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l runs -d 'Repeat the seeded run R times and report means (highway, bbmc, randomized)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l max-states -d 'Stop (exit 4) when one more state than N would be stored' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l time-limit -d 'Stop (exit 4) after this much wall time: 90, 2.5, 30s, 5m, 1h' -r
-complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l memory-limit -d 'Stop (exit 4) before the search\'s memory passes BYTES: 512M, 4G, 1GB' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l memory-limit -d 'Stop (exit 4) before the search\'s memory passes BYTES: 512M, 4G, none' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l check -d 'State checks: deadlock, assert, error, none [default: assert]' -r -f -a "deadlock\t'A state with no enabled transition'
 assert\t'A failed `assert`'
 error\t'A run-time error of a transition (e.g. an array index out of range)'

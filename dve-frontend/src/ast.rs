@@ -196,7 +196,7 @@ pub struct Expr {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprKind {
-    /// A number literal (already converted like C `atoi` to 32 bits) or
+    /// A number literal (at most `i32::MAX`: the lexer refuses larger ones) or
     /// `true` / `false`.
     Num(i32),
     Var(Ident),

@@ -25,6 +25,9 @@ pub enum LexErrorKind {
     UnknownChar,
     /// `/*` without a matching `*/`.
     UnterminatedComment,
+    /// A number literal above `i32::MAX`, the largest value any use of a
+    /// literal takes (expressions are evaluated in 32 bits).
+    NumberTooLarge,
     /// An expression nested deeper than [`MAX_EXPR_DEPTH`]
     /// (raised by the parser, not the lexer, but reported through the same
     /// error type because it is lalrpop's user error type).
@@ -223,18 +226,16 @@ fn ident(lex: &mut logos::Lexer<Token>) -> String {
     s[..s.len().min(MAX_IDENT_LEN)].to_string()
 }
 
-/// C `atoi` on a string of decimal digits, with 32-bit wrap-around.
-pub fn atoi(digits: &str) -> i32 {
-    digits
+/// A number literal, refused above `i32::MAX` rather than wrapped, so that
+/// the error names the value written.
+fn number(lex: &mut logos::Lexer<Token>) -> Result<i32, LexErrorKind> {
+    lex.slice()
+        .trim_start_matches('0')
         .bytes()
-        .take_while(u8::is_ascii_digit)
-        .fold(0i32, |acc, d| {
-            acc.wrapping_mul(10).wrapping_add(i32::from(d - b'0'))
+        .try_fold(0i32, |acc, d| {
+            acc.checked_mul(10)?.checked_add(i32::from(d - b'0'))
         })
-}
-
-fn number(lex: &mut logos::Lexer<Token>) -> i32 {
-    atoi(lex.slice())
+        .ok_or(LexErrorKind::NumberTooLarge)
 }
 
 impl Token {
@@ -346,6 +347,11 @@ impl LexError {
             LexErrorKind::UnterminatedComment => {
                 "unterminated block comment: '/*' has no matching '*/'".into()
             }
+            LexErrorKind::NumberTooLarge => format!(
+                "number {} is out of range (at most {})",
+                source.get(self.span.start..self.span.end).unwrap_or(""),
+                i32::MAX
+            ),
             LexErrorKind::TooDeep => format!(
                 "expression nested too deeply (more than {} levels)",
                 MAX_EXPR_DEPTH
@@ -463,11 +469,8 @@ mod tests {
             vec![Token::Num(0), Token::Num(42), Token::Num(7)]
         );
         assert_eq!(toks("2147483647"), vec![Token::Num(i32::MAX)]);
-        assert_eq!(toks("2147483648"), vec![Token::Num(i32::MIN)]);
-        assert_eq!(toks("4294967297"), vec![Token::Num(1)]);
         assert_eq!(toks("12ab"), vec![Token::Num(12), Token::Ident("ab".into())]);
-        // Very long digit strings just wrap.
-        let _ = toks(&"9".repeat(10_000));
+        assert_eq!(toks(&format!("{}5", "0".repeat(100))), vec![Token::Num(5)]);
     }
 
     #[test]
@@ -554,6 +557,17 @@ mod tests {
         let e = err("a /* x // */\n");
         assert_eq!(e.kind, LexErrorKind::UnterminatedComment);
 
+        // Literals past 32 bits are refused with the value written.
+        let src = "x = 99999999999999999999;";
+        let e = err(src);
+        assert_eq!(e.kind, LexErrorKind::NumberTooLarge);
+        assert_eq!(e.span, Span::new(4, 24));
+        assert_eq!(
+            e.message(src),
+            "number 99999999999999999999 is out of range (at most 2147483647)"
+        );
+        assert_eq!(err("2147483648").kind, LexErrorKind::NumberTooLarge);
+
         // A backslash not followed by a newline.
         let e = err("a \\ b");
         assert_eq!(e.span, Span::new(2, 3));
@@ -568,12 +582,5 @@ mod tests {
         // The stream stops at the first error.
         let all: Vec<_> = Lexer::new("a @ b @").collect();
         assert_eq!(all.len(), 2);
-    }
-
-    #[test]
-    fn atoi_wraps() {
-        assert_eq!(atoi("0"), 0);
-        assert_eq!(atoi("32767"), 32767);
-        assert_eq!(atoi("4294967295"), -1);
     }
 }

@@ -535,7 +535,7 @@ mod tests {
 
     #[test]
     fn numbers_and_identifiers() {
-        assert_eq!(expr("2147483648").kind, ExprKind::Num(i32::MIN));
+        assert_eq!(expr("2147483647").kind, ExprKind::Num(i32::MAX));
         let long = "x".repeat(80);
         let ExprKind::Var(v) = expr(&long).kind else {
             panic!()

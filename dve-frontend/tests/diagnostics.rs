@@ -55,3 +55,52 @@ fn type_errors() {
         "{e}"
     );
 }
+
+/// A literal is checked with the value written, not one wrapped to 32 bits,
+/// and an array too large for the state vector says so, once.
+#[test]
+fn literals_are_checked_before_they_are_narrowed() {
+    let e = errors("const int N = 99999999999999999999; process P { state s; init s; } system async;");
+    assert!(
+        e.contains("m.dve:1:15: error: number 99999999999999999999 is out of range (at most 2147483647)"),
+        "{e}"
+    );
+    let e = errors("int x = 99999; process P { state s; init s; } system async;");
+    assert!(
+        e.contains("m.dve:1:9: error: initial value 99999 is out of range for int"),
+        "{e}"
+    );
+    let e = errors(
+        "byte x[4294967296]; process P { state s; init s; trans s -> s { effect x[0] = 1; }; } system async;",
+    );
+    assert!(
+        e.contains("m.dve:1:8: error: number 4294967296 is out of range (at most 2147483647)"),
+        "{e}"
+    );
+    let e = errors(
+        "byte x[100000000]; process P { state s; init s; trans s -> s { effect x[0] = 1; }; } system async;",
+    );
+    assert!(
+        e.contains("m.dve:1:8: error: array size 100000000 is too large for the state vector: it would take 100000000 bytes, more than the 4194304 a state may have"),
+        "{e}"
+    );
+    assert_eq!(e.matches("error:").count(), 1, "{e}");
+    let e = errors("const byte K[2000000]; process P { state s; init s; } system async;");
+    assert!(e.contains("constant array size 2000000 is too large"), "{e}");
+    // The last byte that fits, then one more (the control state takes 2).
+    let fits = format!(
+        "byte x[{}]; process P {{ state s; init s; }} system async;",
+        (4 << 20) - 2
+    );
+    assert!(dve_frontend::load_str("m.dve", &fits).is_ok());
+    let e = errors(&format!(
+        "byte x[{}]; process P {{ state s; init s; }} system async;",
+        (4 << 20) - 1
+    ));
+    assert!(
+        e.contains(
+            "error: the state vector would take 4194305 bytes, more than the 4194304 a state may have"
+        ),
+        "{e}"
+    );
+}

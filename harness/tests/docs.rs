@@ -38,7 +38,7 @@ const MASKS: &[(&str, &str)] = &[
     (r"\d+ +\d+\.\d+$", "[..]"),
     // JSON fields that are times, rates or sizes.
     (
-        r#""(time_s|states_per_s|compile_ms|peak_rss_bytes|setup_rss_bytes|store_bytes|frontier_bytes|bytes_per_state|get_state_time_s|por_select_s|por_check_full_s|cpu_s|wall_s)":[-0-9.e+]+"#,
+        r#""(time_s|states_per_s|compile_ms|peak_rss_bytes|setup_rss_bytes|store_bytes|frontier_bytes|bytes_per_state|get_state_time_s|por_select_s|por_check_full_s|cpu_s|wall_s|bytes)":[-0-9.e+]+"#,
         "\"${1}\":[..]",
     ),
 ];

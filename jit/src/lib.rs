@@ -26,6 +26,7 @@
 mod codegen;
 pub mod differential;
 
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use dve_frontend::ir::Model;
@@ -44,7 +45,27 @@ pub enum JitError {
     /// Cranelift rejected the generated code (a bug of this crate).
     #[error("code generation failed: {0}")]
     Codegen(String),
+    /// The model is beyond the sizes the JIT compiles in reasonable time
+    /// and memory ([`MAX_STATE_BYTES`], [`MAX_INSTRUCTIONS`]); the
+    /// interpreter runs it.
+    #[error("the model is too large for the JIT: {0}")]
+    TooLarge(String),
+    /// The caller asked compilation to stop ([`compile_cancellable`]).
+    #[error("compilation was cancelled")]
+    Cancelled,
 }
+
+/// The longest state vector the JIT compiles. The fingerprint and the
+/// state copy are unrolled over the whole vector, and Cranelift's time
+/// grows faster than linearly with a function's length: 16 KiB take about
+/// 0.3 s, 64 KiB about 6 s (`results/jit/NOTES.md`); BEEM's longest vector
+/// is 553 bytes.
+pub const MAX_STATE_BYTES: usize = 16 << 10;
+
+/// The most Cranelift instructions the JIT compiles for one model (all
+/// functions together, before compilation): beyond it, compile time and
+/// memory grow to seconds and gigabytes (`results/jit/NOTES.md`).
+pub const MAX_INSTRUCTIONS: usize = 400_000;
 
 /// `successors(src, out_states, out_entries, capacity) -> count`, or -1 when
 /// more than `capacity` successors exist (nothing past `capacity` entries
@@ -115,8 +136,19 @@ pub fn compile(model: &Model) -> Result<JitModel, JitError> {
 /// Compiles a model and `functions`, expressions over its states (goals,
 /// assertions), into native state functions ([`NextState::state_function`]).
 pub fn compile_with(model: &Model, functions: &[dve_frontend::ir::Expr]) -> Result<JitModel, JitError> {
+    compile_cancellable(model, functions, &AtomicBool::new(false))
+}
+
+/// [`compile_with`], stopping with [`JitError::Cancelled`] soon after
+/// `cancel` is set (Cranelift cannot be interrupted inside a function: the
+/// flag is read before each function is built and before each is compiled).
+pub fn compile_cancellable(
+    model: &Model,
+    functions: &[dve_frontend::ir::Expr],
+    cancel: &AtomicBool,
+) -> Result<JitModel, JitError> {
     let start = Instant::now();
-    let c = codegen::compile(model, functions)?;
+    let c = codegen::compile(model, functions, cancel)?;
     let compile_time = start.elapsed();
     // SAFETY (all transmutes): the pointers are the finalized code of
     // functions declared with exactly these signatures (see `codegen`).

@@ -43,11 +43,34 @@ impl Ctx<'_> {
             let len = match decl.array_size {
                 None => None,
                 Some((n, span)) => {
+                    // After an error the array is declared with one element,
+                    // so that its uses raise no errors of their own.
                     if !(1..i32::MAX as i64).contains(&n) {
                         self.error(span, format!("array size {n} is out of range (1 to 2147483646)"));
-                        continue;
+                        Some(1)
+                    } else if d.is_const && n as u64 * 4 > super::MAX_STATE_BYTES as u64 {
+                        // Kept as 32-bit values beside the states.
+                        self.error(
+                            span,
+                            format!(
+                                "constant array size {n} is too large (at most {} elements)",
+                                super::MAX_STATE_BYTES / 4
+                            ),
+                        );
+                        Some(1)
+                    } else if !d.is_const && !self.state_room(ty.width() as u64 * n as u64) {
+                        self.error(
+                            span,
+                            format!(
+                                "array size {n} is too large for the state vector: it would take {} bytes, more than the {} a state may have",
+                                self.offset as u64 + ty.width() as u64 * n as u64,
+                                super::MAX_STATE_BYTES
+                            ),
+                        );
+                        Some(1)
+                    } else {
+                        Some(n as u32)
                     }
-                    Some(n as u32)
                 }
             };
             let scope = Scope {

@@ -3,6 +3,13 @@
 //! the IR. Every problem found is recorded and analysis goes on, so several
 //! errors are reported at once.
 
+/// The longest state vector a model may have (4 MiB). Successor
+/// generation copies whole states, and the model's description holds a
+/// named slot per array element (about 200 bytes each at run time): a
+/// 4 MiB vector takes about 3 s and 800 MB to set up, far past any BEEM
+/// model (553 bytes at most).
+pub const MAX_STATE_BYTES: usize = 4 << 20;
+
 mod declare;
 mod expr;
 mod fold;
@@ -101,6 +108,15 @@ pub fn analyse_with_exprs(
     }
     cx.place_buffers();
     cx.layout_processes();
+    if cx.offset > MAX_STATE_BYTES && cx.errors.is_empty() {
+        cx.error(
+            m.system.span,
+            format!(
+                "the state vector would take {} bytes, more than the {MAX_STATE_BYTES} a state may have",
+                cx.offset
+            ),
+        );
+    }
     cx.resolve_system();
     let transitions = cx.lower_transitions();
     if !cx.errors.is_empty() {
@@ -145,6 +161,11 @@ pub fn analyse_with_exprs(
 }
 
 impl Ctx<'_> {
+    /// Whether `bytes` more fit in the state vector after what is laid out.
+    fn state_room(&self, bytes: u64) -> bool {
+        self.offset as u64 + bytes <= MAX_STATE_BYTES as u64
+    }
+
     fn error(&mut self, span: Span, msg: impl Into<String>) {
         self.errors.push(Diagnostic::new(span, msg));
     }

@@ -131,12 +131,14 @@ static MEMORY_TEXT_LEN: AtomicUsize = AtomicUsize::new(0);
 
 /// Fixes the reports of the guards for a run: whether they are JSON, and
 /// the limits they name.
-pub fn set_report(json: bool, memory_limit: Option<u64>, time_limit: Option<Duration>) {
+/// `memory_default`: the limit is the default one (no `--memory-limit`).
+pub fn set_report(json: bool, memory_limit: Option<u64>, memory_default: bool, time_limit: Option<Duration>) {
     JSON.store(json, Ordering::Relaxed);
     let secs = time_limit.map_or(0.0, |t| t.as_secs_f64());
     let memory_msg = match memory_limit {
         Some(m) => format!(
-            "the memory limit of {} was reached outside the search's own accounting (loading or compiling the model, or an allocation the search did not foresee)",
+            "the {}memory limit of {} was reached outside the search's own accounting (loading or compiling the model, or an allocation the search did not foresee)",
+            if memory_default { "default " } else { "" },
             crate::engine::units::human_bytes(m)
         ),
         None => "the system refused a memory allocation (an address-space limit, or the machine's memory is exhausted)".to_string(),

@@ -130,6 +130,16 @@ pub fn time_up_reset() {
     let _ = STOP.compare_exchange(TIME_UP, RUNNING, Ordering::Relaxed, Ordering::Relaxed);
 }
 
+/// Whether the run must stop now (interruption, or the wall clock spent),
+/// where no [`Budget`] polls: loading and compiling the model.
+pub fn stop_requested() -> Option<Outcome> {
+    match STOP.load(Ordering::Relaxed) {
+        RUNNING => None,
+        INTERRUPTED => Some(Outcome::Interrupted),
+        _ => Some(Outcome::TimeLimit),
+    }
+}
+
 /// The limits of one run, from its start.
 #[derive(Clone, Debug)]
 pub struct Budget {

@@ -1,12 +1,22 @@
 //! Choosing the successor generator: the Cranelift JIT (the default) or the
 //! reference interpreter (the oracle).
+//!
+//! The JIT declines what it does not compile, including models too large to
+//! compile in reasonable time and memory (`jit::MAX_STATE_BYTES`,
+//! `jit::MAX_INSTRUCTIONS`); the interpreter explores those, and the run
+//! says so.
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ir;
 use dve_frontend::model::NextState;
 use std::fmt;
 use std::str::FromStr;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use crate::engine::limits::stop_requested;
+use crate::engine::Outcome;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {
@@ -88,6 +98,66 @@ pub fn build_with(model: ir::Model, backend: Backend, functions: Vec<ir::Expr>) 
             }
         }
     }
+}
+
+/// How often [`build_guarded`] looks at the run's stop requests while the
+/// JIT compiles.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
+/// [`build_with`] for a run: the JIT compiles on its own thread while this
+/// one watches for an interruption or the end of the time budget
+/// (`engine::limits::stop_requested`), and returns that outcome at once if
+/// one comes first. Cranelift cannot be interrupted inside a function, so
+/// the compiling thread is told to stop and left to finish the function
+/// it is in; the run ends without waiting for it.
+pub fn build_guarded(model: ir::Model, backend: Backend, functions: Vec<ir::Expr>) -> Result<Built, Outcome> {
+    if let Some(stop) = stop_requested() {
+        return Err(stop);
+    }
+    if backend == Backend::Interp {
+        return Ok(build_with(model, backend, functions));
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    let start = Instant::now();
+    let spawned = {
+        let (model, functions, cancel) = (model.clone(), functions.clone(), cancel.clone());
+        std::thread::Builder::new().name("jit".into()).spawn(move || {
+            let _ = tx.send(jit::compile_cancellable(&model, &functions, &cancel));
+        })
+    };
+    if spawned.is_err() {
+        // No thread to spare: compile here.
+        return Ok(build_with(model, backend, functions));
+    }
+    let compiled = loop {
+        match rx.recv_timeout(STOP_POLL) {
+            Ok(r) => break r,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(stop) = stop_requested() {
+                    cancel.store(true, Ordering::Relaxed);
+                    return Err(stop);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                break Err(jit::JitError::Codegen("the compiling thread panicked".into()))
+            }
+        }
+    };
+    Ok(match compiled {
+        Ok(m) => Built {
+            model: Box::new(m),
+            backend,
+            compile_ms: start.elapsed().as_secs_f64() * 1e3,
+            fallback: None,
+        },
+        Err(e) => Built {
+            model: Box::new(Interpreter::with_state_functions(model, functions)),
+            backend: Backend::Interp,
+            compile_ms: 0.0,
+            fallback: Some(e.to_string()),
+        },
+    })
 }
 
 #[cfg(test)]

@@ -447,6 +447,17 @@ pub struct Details {
     /// `--distributed`: each rank's states, bytes, messages and waiting.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rank_figures: Option<Vec<crate::engine::loops::distributed::RankFigures>>,
+    /// The memory budget the run had, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_budget: Option<MemoryBudget>,
+}
+
+/// A run's memory budget: its bytes, and whether it was the default (no
+/// `--memory-limit`: a share of the memory available at the start).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryBudget {
+    pub bytes: u64,
+    pub default: bool,
 }
 
 /// Time and memory.
@@ -786,6 +797,7 @@ mod tests {
                         "iterations" | "beem_reference" | "trace" | "cover" | "samples" => Value::from(1),
                         "checkpoint" => serde_json::json!({"file": "x", "resumed_parts": 1, "prior_cpu_s": 1.0, "prior_wall_s": 1.0, "saved": true}),
                         "memory_need" => serde_json::to_value(crate::engine::loops::tree_bfs::MemoryNeed::default()).unwrap(),
+                        "memory_budget" => serde_json::json!({"bytes": 1, "default": true}),
                         _ => Value::from(1),
                     };
                     (k.to_string(), v)

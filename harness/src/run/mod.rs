@@ -113,7 +113,7 @@ fn build_backend(
     ir: &dve_frontend::ir::Model,
     goals: &[check::Goal],
     notes: &mut Vec<String>,
-) -> backend::Built {
+) -> Result<backend::Built, engine::Outcome> {
     if let Some(m) = &req.meter {
         m.set_phase(if req.backend == Backend::Jit {
             "compiling"
@@ -121,13 +121,57 @@ fn build_backend(
             "building"
         });
     }
-    let built = backend::build_with(ir.clone(), req.backend, check::state_functions(ir, goals));
+    let built = backend::build_guarded(ir.clone(), req.backend, check::state_functions(ir, goals))?;
     if let Some(why) = &built.fallback {
         notes.push(format!(
             "the JIT declined this model ({why}); using the interpreter"
         ));
     }
-    built
+    Ok(built)
+}
+
+/// The record of a run stopped before its search began (Ctrl-C or the time
+/// budget while the model was loaded or compiled; a signal while loading is
+/// seen once the model is loaded): no counters, the result.
+fn stopped_before_search(
+    req: &Request,
+    strategy: Strategy,
+    config: String,
+    ir: &dve_frontend::ir::Model,
+    loaded: (String, Option<String>),
+    result: engine::Outcome,
+    mut notes: Vec<String>,
+) -> Ran {
+    let (model, instance) = loaded;
+    notes.push(format!(
+        "stopped ({result}) while the model was loaded or compiled, before the search"
+    ));
+    Ran {
+        record: RunRecord {
+            core: Core {
+                model,
+                instance,
+                strategy: strategy.to_string(),
+                config,
+                backend: req.backend.name().to_string(),
+                store: "exact".into(),
+                state_len: ir.state_len as u64,
+                seed: req.params.seed,
+                result,
+                ..Core::default()
+            },
+            cost: Cost {
+                setup_rss_bytes: engine::peak_rss_bytes(),
+                peak_rss_bytes: engine::peak_rss_bytes(),
+                ..Cost::default()
+            },
+            ..RunRecord::default()
+        },
+        trace: None,
+        info: dve_frontend::interp::model_info(ir),
+        notes,
+        reference: None,
+    }
 }
 
 /// Runs the request; see the module documentation.
@@ -169,7 +213,20 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     let p = &resolved;
     let independence = (general && p.caching.edge_lean).then(|| Independence::from_model(&ir));
     let has_asserts = ir.processes.iter().any(|pr| !pr.asserts.is_empty());
-    let built = build_backend(req, &ir, &goals, &mut notes);
+    let built = match build_backend(req, &ir, &goals, &mut notes) {
+        Ok(b) => b,
+        Err(stop) => {
+            return Ok(stopped_before_search(
+                req,
+                strategy,
+                config_text(strategy, p, req, has_asserts),
+                &ir,
+                (display_name, instance),
+                stop,
+                notes,
+            ))
+        }
+    };
     let model: &dyn NextState = built.model.as_ref();
     let info = model.info().clone();
     if let Some(m) = &req.meter {

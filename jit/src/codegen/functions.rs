@@ -6,6 +6,7 @@ use cranelift_codegen::ir::{FuncRef, InstBuilder, Signature, UserFuncName, Value
 use cranelift_codegen::Context;
 use cranelift_frontend::FunctionBuilder;
 use cranelift_module::{FuncId, Module};
+use std::sync::atomic::Ordering;
 
 use super::{cg_err, Gen};
 use crate::JitError;
@@ -26,6 +27,9 @@ impl<'m> Gen<'m> {
         sig: Signature,
         body: impl FnOnce(&mut Gen<'m>, &mut FunctionBuilder) -> Result<(), JitError>,
     ) -> Result<(), JitError> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(JitError::Cancelled);
+        }
         let mut func =
             cranelift_codegen::ir::Function::with_name_signature(UserFuncName::user(0, id.as_u32()), sig);
         let mut fctx = std::mem::take(&mut self.fctx);
@@ -46,7 +50,7 @@ impl<'m> Gen<'m> {
     /// Cranelift's time grows with the size of a function, and big models
     /// have several big functions (successors, large guards).
     pub(super) fn compile_all(&mut self) -> Result<(), JitError> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
+        use std::sync::atomic::AtomicUsize;
         use std::sync::Mutex;
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_by_key(|(_, f)| std::cmp::Reverse(f.dfg.num_insts()));
@@ -55,6 +59,13 @@ impl<'m> Gen<'m> {
         type Done = (FuncId, u64, Vec<u8>, Vec<cranelift_module::ModuleReloc>);
         let done: Mutex<Vec<Result<Done, JitError>>> = Mutex::new(Vec::with_capacity(pending.len()));
         let total: usize = pending.iter().map(|(_, f)| f.dfg.num_insts()).sum();
+        if total > crate::MAX_INSTRUCTIONS {
+            return Err(JitError::TooLarge(format!(
+                "{total} instructions of generated code (the JIT compiles at most {})",
+                crate::MAX_INSTRUCTIONS
+            )));
+        }
+        let cancel = self.cancel;
         let threads = if total < PARALLEL_INSTS {
             1
         } else {
@@ -67,6 +78,12 @@ impl<'m> Gen<'m> {
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some((id, func)) = pending.get(i) else { break };
+                if cancel.load(Ordering::Relaxed) {
+                    done.lock()
+                        .expect("no panic while holding the lock")
+                        .push(Err(JitError::Cancelled));
+                    break;
+                }
                 ctx.clear();
                 ctx.func = func.clone();
                 let r = match ctx.compile(isa, &mut Default::default()) {

@@ -70,6 +70,7 @@ mod validate;
 
 use std::collections::HashMap;
 use std::mem::offset_of;
+use std::sync::atomic::AtomicBool;
 
 use cranelift_codegen::ir::types::{I32, I64, I8};
 use cranelift_codegen::ir::{FuncRef, InstBuilder, Signature};
@@ -141,7 +142,27 @@ impl EntryLayout {
     }
 }
 
-pub(crate) fn compile(m: &Model, functions: &[Expr]) -> Result<Compiled, JitError> {
+/// Fewer instructions than a transition generates (BEEM's biggest models
+/// and a generated one with thousands of transitions: about 50 each).
+const MIN_INSTS_PER_TRANSITION: usize = 10;
+
+pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Result<Compiled, JitError> {
+    if m.state_len > crate::MAX_STATE_BYTES {
+        return Err(JitError::TooLarge(format!(
+            "a state vector of {} bytes (the JIT compiles at most {})",
+            m.state_len,
+            crate::MAX_STATE_BYTES
+        )));
+    }
+    // Every transition takes some tens of instructions: decline before
+    // building code that `compile_all` would refuse anyway.
+    if m.transitions.len() * MIN_INSTS_PER_TRANSITION > crate::MAX_INSTRUCTIONS {
+        return Err(JitError::TooLarge(format!(
+            "{} transitions (the JIT compiles at most {})",
+            m.transitions.len(),
+            crate::MAX_INSTRUCTIONS / MIN_INSTS_PER_TRANSITION
+        )));
+    }
     validate(m)?;
     if !functions.iter().all(|e| expr_ok(e, m.state_len)) {
         return Err(JitError::InvalidModel(
@@ -188,6 +209,7 @@ pub(crate) fn compile(m: &Model, functions: &[Expr]) -> Result<Compiled, JitErro
         props: Vec::new(),
         used: std::collections::HashSet::new(),
         pending: Vec::new(),
+        cancel,
     };
     g.step_sig = signature(&g.module, 2, Some(I8));
 
@@ -439,6 +461,8 @@ struct Gen<'m> {
     used: std::collections::HashSet<FuncId>,
     /// Functions built, waiting to be compiled.
     pending: Vec<(FuncId, cranelift_codegen::ir::Function)>,
+    /// Set by the caller to stop compiling (`crate::compile_cancellable`).
+    cancel: &'m AtomicBool,
 }
 
 /// Per-function map of callee references.

@@ -15,7 +15,7 @@ use harness::engine::progress::{Meter, Ticker, TickerText};
 use harness::engine::Limits;
 use harness::experiments::util::{parse_bytes, parse_duration};
 use harness::model::beem::StatFile;
-use harness::output::record::RunRecord;
+use harness::output::record::{MemoryBudget, RunRecord};
 use harness::run::strategy::{
     parse_count, parse_depth, parse_positive, CachingParams, DbdfsParams, Params, RandomParams, SliceParams,
     Strategy,
@@ -57,6 +57,21 @@ pub enum TraceFormat {
     Text,
     /// One JSON object.
     Json,
+}
+
+/// `--memory-limit`: a byte count, or `none`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryArg {
+    Bytes(u64),
+    Unlimited,
+}
+
+fn parse_memory_limit(s: &str) -> Result<MemoryArg, String> {
+    if s.trim().eq_ignore_ascii_case("none") {
+        Ok(MemoryArg::Unlimited)
+    } else {
+        parse_bytes(s).map(MemoryArg::Bytes)
+    }
 }
 
 fn fraction(s: &str) -> Result<f64, String> {
@@ -211,14 +226,17 @@ pub struct ExploreArgs {
     /// budget covers loading and compiling the model too.
     #[arg(long, value_name = "SECONDS", value_parser = parse_duration, allow_negative_numbers = true, help_heading = heading::BUDGETS)]
     pub time_limit: Option<Duration>,
-    /// Stop (exit 4) before the search's memory passes BYTES: 512M, 4G, 1GB
+    /// Stop (exit 4) before the search's memory passes BYTES: 512M, 4G, none
     ///
     /// The state store and the search structures are kept within BYTES (the
     /// result is `memory_limit`); loading and compiling the model are held
     /// to it too, with some slack. Suffixes: K/M/G/T or KiB/MiB/GiB/TiB
-    /// (powers of 1024), KB/MB/GB/TB (powers of 1000).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, allow_negative_numbers = true, help_heading = heading::BUDGETS)]
-    pub memory_limit: Option<u64>,
+    /// (powers of 1024), KB/MB/GB/TB (powers of 1000). Without this option
+    /// the limit is four fifths of the memory available when the run starts
+    /// (MemAvailable, and the cgroup's memory.max; $DVEMC_MEMORY_AVAILABLE
+    /// replaces both), except with --distributed; `none` lifts it.
+    #[arg(long, value_name = "BYTES", value_parser = parse_memory_limit, allow_negative_numbers = true, help_heading = heading::BUDGETS)]
+    pub memory_limit: Option<MemoryArg>,
 
     /// State checks: deadlock, assert, error, none [default: assert]
     ///
@@ -524,7 +542,10 @@ impl ExploreArgs {
             limits: Limits {
                 max_states: self.max_states,
                 time: self.time_limit,
-                memory_bytes: self.memory_limit,
+                memory_bytes: match self.memory_limit {
+                    Some(MemoryArg::Bytes(b)) => Some(b),
+                    _ => None,
+                },
             },
             backend: self.backend.backend(),
             goals: self.goal.clone(),
@@ -613,7 +634,22 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         None
     };
     let quiet = req.cluster.as_ref().is_some_and(|c| c.0.rank() != 0);
-    harness::engine::guard::set_report(args.json, req.limits.memory_bytes, req.limits.time);
+    // Each rank of a distributed run cannot tell how many share its
+    // machine: no default there.
+    let memory_default = args.memory_limit.is_none() && !args.distributed;
+    if memory_default {
+        match crate::memory::default_limit() {
+            Ok(limit) => req.limits.memory_bytes = limit,
+            Err(e) => return report_error(&RunError::usage(e), args.json),
+        }
+    }
+    let memory_default = memory_default && req.limits.memory_bytes.is_some();
+    harness::engine::guard::set_report(
+        args.json,
+        req.limits.memory_bytes,
+        memory_default,
+        req.limits.time,
+    );
     req.default_threads = match default_threads() {
         Ok(t) => Some(t),
         Err(e) => return report_error(&e, args.json),
@@ -659,10 +695,14 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     if quiet {
         return ran.map_or_else(|e| e.exit_code(), |r| r.record.exit_code());
     }
-    let ran = match ran {
+    let mut ran = match ran {
         Ok(r) => r,
         Err(e) => return report_error(&e, args.json),
     };
+    ran.record.details.memory_budget = req.limits.memory_bytes.map(|bytes| MemoryBudget {
+        bytes,
+        default: memory_default,
+    });
     for n in &ran.notes {
         eprintln!("dvemc: {n}");
     }
@@ -774,6 +814,9 @@ fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
             let limit = h(limits.memory_bytes.unwrap_or(0));
             let mut t = match rec.distributed.as_ref().and_then(|d| d.ranks) {
                 Some(n) => format!(": memory limit of {limit} per rank reached ({n} ranks)"),
+                None if rec.details.memory_budget.is_some_and(|b| b.default) => format!(
+                    ": default memory limit of {limit} reached (four fifths of the memory available at the start; --memory-limit sets another, `none` lifts it)"
+                ),
                 None => format!(": memory limit of {limit} reached"),
             };
             if let Some(n) = &rec.details.memory_need {

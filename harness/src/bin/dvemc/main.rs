@@ -5,6 +5,7 @@ mod exit_codes;
 mod explore;
 mod ltl2ba;
 mod man;
+mod memory;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
 /// too (loading, compiling): `harness::engine::guard`.
