@@ -51,6 +51,9 @@ pub(super) struct SuccCx {
     pub(super) overflow: Block,
     /// Status bytes computed once per call.
     pub(super) flags: Flags,
+    /// The `sel` parameter (a [`crate::Select`] or null), where pushes
+    /// heed it.
+    pub(super) sel: Option<Value>,
 }
 
 /// Where the status bytes are: the successor function's stack slot, or
@@ -76,6 +79,11 @@ impl SuccCx {
         }
     }
 }
+
+/// Offsets of the fields of [`crate::Select`].
+const SELECT_MASK: i32 = std::mem::offset_of!(crate::Select, mask) as i32;
+const SELECT_LEN: i32 = std::mem::offset_of!(crate::Select, len) as i32;
+const SELECT_NEXT: i32 = std::mem::offset_of!(crate::Select, next) as i32;
 
 /// Effects up to this size (in expression nodes) are inlined into the
 /// successor function.
@@ -117,26 +125,15 @@ impl Gen<'_> {
             b.ins().brif(full, cx.overflow, &[], cont, &[]);
             enter(b, cont);
         }
-        let off = b.ins().imul_imm_s(c, len as i64);
-        let dst = b.ins().iadd(cx.states, off);
         let eoff = b.ins().imul_imm_s(c, lay.size);
         let ent = b.ins().iadd(cx.entries, eoff);
-        let label = match label {
-            Lab::Const([t, p, q]) if lay.partner == lay.trans + 4 => {
-                // One 8-byte store for transition and partner.
-                let tp = b.ins().iconst(I64, (t as u64 | (p as u64) << 32) as i64);
-                b.ins().store(mem(), tp, ent, lay.trans);
-                let q = b.ins().iconst(I32, q as i64);
-                [None, None, Some(q)]
-            }
-            Lab::Const(l) => l.map(|v| Some(b.ins().iconst(I32, v as i64))),
-            Lab::Dyn(l) => l.map(Some),
-        };
-        for (v, o) in label.into_iter().zip([lay.trans, lay.partner, lay.prop]) {
-            if let Some(v) = v {
-                b.ins().store(MemFlagsData::trusted(), v, ent, o);
-            }
+        let after = b.create_block();
+        if let Some(sel) = cx.sel {
+            self.push_selected(b, cx, sel, ent, label, &err, after);
         }
+        let off = b.ins().imul_imm_s(c, len as i64);
+        let dst = b.ins().iadd(cx.states, off);
+        self.store_label(b, ent, label);
         let (errb, done) = (b.create_block(), b.create_block());
         let flag = b.append_block_param(done, I8);
         match err {
@@ -182,6 +179,81 @@ impl Gen<'_> {
         b.ins().store(MemFlagsData::trusted(), flag, ent, lay.error);
         let c1 = b.ins().iadd_imm_s(c, 1);
         b.def_var(cx.count, c1);
+        b.ins().jump(after, &[]);
+        enter(b, after);
+    }
+
+    /// What a push does when the caller gave a selection (`sel` not null),
+    /// on a cold path: list the step (label and error flag, no state) and
+    /// go on at `after`; or count it and go on at `after` unless the mask
+    /// keeps it, then fall through to the push itself.
+    #[allow(clippy::too_many_arguments)]
+    fn push_selected(
+        &mut self,
+        b: &mut FunctionBuilder,
+        cx: &mut SuccCx,
+        sel: Value,
+        ent: Value,
+        label: Lab,
+        err: &Flag,
+        after: Block,
+    ) {
+        let (special, push) = (b.create_block(), b.create_block());
+        b.ins().brif(sel, special, &[], push, &[]);
+        enter(b, special);
+        b.set_cold_block(special);
+        let trusted = MemFlagsData::trusted();
+        let mask = b.ins().load(I64, trusted, sel, SELECT_MASK);
+        let (list, masked) = (b.create_block(), b.create_block());
+        b.ins().brif(mask, masked, &[], list, &[]);
+        enter(b, list);
+        b.set_cold_block(list);
+        self.store_label(b, ent, label);
+        let flag = match *err {
+            Flag::Const(v) => c8(b, v as u8),
+            Flag::Val(v) => b.ins().icmp_imm_s(IntCC::NotEqual, v, 0),
+        };
+        b.ins().store(trusted, flag, ent, self.layout.error);
+        let c = b.use_var(cx.count);
+        let c1 = b.ins().iadd_imm_s(c, 1);
+        b.def_var(cx.count, c1);
+        b.ins().jump(after, &[]);
+        enter(b, masked);
+        b.set_cold_block(masked);
+        let i = b.ins().load(I64, trusted, sel, SELECT_NEXT);
+        let i1 = b.ins().iadd_imm_s(i, 1);
+        b.ins().store(trusted, i1, sel, SELECT_NEXT);
+        let n = b.ins().load(I64, trusted, sel, SELECT_LEN);
+        let inside = b.ins().icmp(IntCC::UnsignedLessThan, i, n);
+        let read = b.create_block();
+        b.ins().brif(inside, read, &[], after, &[]);
+        enter(b, read);
+        b.set_cold_block(read);
+        let at = b.ins().iadd(mask, i);
+        let keep = b.ins().load(I8, trusted, at, 0);
+        b.ins().brif(keep, push, &[], after, &[]);
+        enter(b, push);
+    }
+
+    /// Stores a successor's label into its entry.
+    fn store_label(&mut self, b: &mut FunctionBuilder, ent: Value, label: Lab) {
+        let lay = self.layout;
+        let label = match label {
+            Lab::Const([t, p, q]) if lay.partner == lay.trans + 4 => {
+                // One 8-byte store for transition and partner.
+                let tp = b.ins().iconst(I64, (t as u64 | (p as u64) << 32) as i64);
+                b.ins().store(mem(), tp, ent, lay.trans);
+                let q = b.ins().iconst(I32, q as i64);
+                [None, None, Some(q)]
+            }
+            Lab::Const(l) => l.map(|v| Some(b.ins().iconst(I32, v as i64))),
+            Lab::Dyn(l) => l.map(Some),
+        };
+        for (v, o) in label.into_iter().zip([lay.trans, lay.partner, lay.prop]) {
+            if let Some(v) = v {
+                b.ins().store(MemFlagsData::trusted(), v, ent, o);
+            }
+        }
     }
 
     /// Rendezvous value passing (§7.3 step 2): values evaluated on `dst`,
