@@ -61,6 +61,38 @@ pub(crate) struct Select {
     len: u64,
     next: u64,
 }
+
+/// Called by the successor function at each push when `sel` is not null
+/// (a cold path): with no mask, writes the step's label and error flag into
+/// `entry` and returns 2 (listed: counted, no state); else returns 1 if the
+/// mask keeps the step (the push goes on), 0 if not.
+///
+/// # Safety
+/// `sel` is a live [`Select`] whose mask holds `len` bytes; `entry` is
+/// room for a [`Succ`] when the mask is null.
+pub(crate) unsafe extern "C" fn select_step(
+    sel: *mut Select,
+    entry: *mut Succ,
+    trans: u32,
+    partner: u32,
+    prop: u32,
+    error: u8,
+) -> u8 {
+    // SAFETY: see the function's contract.
+    unsafe {
+        let sel = &mut *sel;
+        if sel.mask.is_null() {
+            entry.write(Succ {
+                label: dve_frontend::model::Label { trans, partner, prop },
+                error: error != 0,
+            });
+            return 2;
+        }
+        let i = sel.next;
+        sel.next += 1;
+        (i < sel.len && *sel.mask.add(i as usize) != 0) as u8
+    }
+}
 /// `fingerprint(state) -> u64`.
 type FpFn = unsafe extern "C" fn(*const u8) -> u64;
 /// `status_T(state) -> 0 | 1 | 3` (disabled, enabled, erroneous guard).

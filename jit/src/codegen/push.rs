@@ -4,7 +4,8 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
+use cranelift_codegen::ir::{AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlot, Value};
+use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::FuncId;
 
@@ -79,11 +80,6 @@ impl SuccCx {
         }
     }
 }
-
-/// Offsets of the fields of [`crate::Select`].
-const SELECT_MASK: i32 = std::mem::offset_of!(crate::Select, mask) as i32;
-const SELECT_LEN: i32 = std::mem::offset_of!(crate::Select, len) as i32;
-const SELECT_NEXT: i32 = std::mem::offset_of!(crate::Select, next) as i32;
 
 /// Effects up to this size (in expression nodes) are inlined into the
 /// successor function.
@@ -184,9 +180,10 @@ impl Gen<'_> {
     }
 
     /// What a push does when the caller gave a selection (`sel` not null),
-    /// on a cold path: list the step (label and error flag, no state) and
-    /// go on at `after`; or count it and go on at `after` unless the mask
-    /// keeps it, then fall through to the push itself.
+    /// on a cold path: [`crate::select_step`] lists the step (then the
+    /// count grows and the push is skipped) or says whether the mask keeps
+    /// it (then the push runs or is skipped). One call per push site keeps
+    /// the code (and the compile time) small.
     #[allow(clippy::too_many_arguments)]
     fn push_selected(
         &mut self,
@@ -202,36 +199,30 @@ impl Gen<'_> {
         b.ins().brif(sel, special, &[], push, &[]);
         enter(b, special);
         b.set_cold_block(special);
-        let trusted = MemFlagsData::trusted();
-        let mask = b.ins().load(I64, trusted, sel, SELECT_MASK);
-        let (list, masked) = (b.create_block(), b.create_block());
-        b.ins().brif(mask, masked, &[], list, &[]);
-        enter(b, list);
-        b.set_cold_block(list);
-        self.store_label(b, ent, label);
+        let [t, p, q] = match label {
+            Lab::Const(l) => l.map(|v| b.ins().iconst(I32, v as i64)),
+            Lab::Dyn(l) => l,
+        };
         let flag = match *err {
             Flag::Const(v) => c8(b, v as u8),
-            Flag::Val(v) => b.ins().icmp_imm_s(IntCC::NotEqual, v, 0),
+            Flag::Val(v) => v,
         };
-        b.ins().store(trusted, flag, ent, self.layout.error);
+        let mut sig = Signature::new(CallConv::SystemV);
+        sig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
+        sig.params.extend([AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32)]);
+        sig.params.push(AbiParam::new(I8));
+        sig.returns.push(AbiParam::new(I8));
+        let sig = b.import_signature(sig);
+        let hook = b.ins().iconst(I64, crate::select_step as *const () as i64);
+        let call = b.ins().call_indirect(sig, hook, &[sel, ent, t, p, q, flag]);
+        let r = b.inst_results(call)[0];
+        let listed = b.ins().icmp_imm_s(IntCC::Equal, r, 2);
+        let listed = b.ins().uextend(I64, listed);
         let c = b.use_var(cx.count);
-        let c1 = b.ins().iadd_imm_s(c, 1);
-        b.def_var(cx.count, c1);
-        b.ins().jump(after, &[]);
-        enter(b, masked);
-        b.set_cold_block(masked);
-        let i = b.ins().load(I64, trusted, sel, SELECT_NEXT);
-        let i1 = b.ins().iadd_imm_s(i, 1);
-        b.ins().store(trusted, i1, sel, SELECT_NEXT);
-        let n = b.ins().load(I64, trusted, sel, SELECT_LEN);
-        let inside = b.ins().icmp(IntCC::UnsignedLessThan, i, n);
-        let read = b.create_block();
-        b.ins().brif(inside, read, &[], after, &[]);
-        enter(b, read);
-        b.set_cold_block(read);
-        let at = b.ins().iadd(mask, i);
-        let keep = b.ins().load(I8, trusted, at, 0);
-        b.ins().brif(keep, push, &[], after, &[]);
+        let c2 = b.ins().iadd(c, listed);
+        b.def_var(cx.count, c2);
+        let kept = b.ins().icmp_imm_s(IntCC::Equal, r, 1);
+        b.ins().brif(kept, push, &[], after, &[]);
         enter(b, push);
     }
 
