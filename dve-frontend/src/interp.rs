@@ -4,7 +4,9 @@
 //! section numbers below refer to that document.
 
 use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
-use crate::model::{read_slot, Label, ModelInfo, NextState, ProcessInfo, Slot, SlotKind, Succ, SuccBuf, NONE};
+use crate::model::{
+    read_slot, Label, ModelInfo, NextState, ProcessInfo, Slot, SlotKind, Succ, SuccBuf, NONE,
+};
 
 /// A run-time error of the model (§8.1): the transition leads to the error
 /// state. The kind only names the error for people (`Interpreter::step_error`);

@@ -4,7 +4,9 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlot, Value};
+use cranelift_codegen::ir::{
+    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlot, Value,
+};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::FuncId;
@@ -209,7 +211,8 @@ impl Gen<'_> {
         };
         let mut sig = Signature::new(CallConv::SystemV);
         sig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
-        sig.params.extend([AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32)]);
+        sig.params
+            .extend([AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32)]);
         sig.params.push(AbiParam::new(I8));
         sig.returns.push(AbiParam::new(I8));
         let sig = b.import_signature(sig);

@@ -309,7 +309,13 @@ impl Reducer {
     /// step errs; it is asked only where the answer matters, and before
     /// the back-off, so that the choice and the back-off see the states
     /// they see when every successor is computed first.
-    fn keep(&self, src: &[u8], steps: &[Succ], erroneous: impl FnOnce() -> bool, adapt: bool) -> Option<Vec<bool>> {
+    fn keep(
+        &self,
+        src: &[u8],
+        steps: &[Succ],
+        erroneous: impl FnOnce() -> bool,
+        adapt: bool,
+    ) -> Option<Vec<bool>> {
         let nth = self.expanded.fetch_add(1, Ordering::Relaxed);
         if steps.len() <= 1 || self.refusal.is_some() {
             return None;
