@@ -53,9 +53,19 @@ impl Generated {
         let procs = || m.processes.iter();
         let trans = || procs().flat_map(|p| p.trans.iter());
         Features {
-            arrays: m.globals.iter().chain(procs().flat_map(|p| p.locals.iter())).any(|v| v.len.is_some()),
-            buffered: m.channels.iter().any(|c| c.typed.as_ref().is_some_and(|t| t.1 > 0)),
-            rendezvous: m.channels.iter().any(|c| c.typed.as_ref().is_none_or(|t| t.1 == 0))
+            arrays: m
+                .globals
+                .iter()
+                .chain(procs().flat_map(|p| p.locals.iter()))
+                .any(|v| v.len.is_some()),
+            buffered: m
+                .channels
+                .iter()
+                .any(|c| c.typed.as_ref().is_some_and(|t| t.1 > 0)),
+            rendezvous: m
+                .channels
+                .iter()
+                .any(|c| c.typed.as_ref().is_none_or(|t| t.1 == 0))
                 && trans().any(|t| t.sync.is_some()),
             committed: procs().any(|p| !p.commit.is_empty()),
             asserts: procs().any(|p| !p.asserts.is_empty()),
@@ -88,12 +98,17 @@ fn runner(seed: u64) -> TestRunner {
         chunk.copy_from_slice(&x.to_le_bytes());
         x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(1);
     }
-    TestRunner::new_with_rng(Config::default(), TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+    TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &bytes),
+    )
 }
 
 /// The model of `seed` (the same for the same seed, on every machine).
 pub fn generate(seed: u64) -> Generated {
-    let tree = strategy().new_tree(&mut runner(seed)).expect("the strategy has no filters");
+    let tree = strategy()
+        .new_tree(&mut runner(seed))
+        .expect("the strategy has no filters");
     Generated::new(&tree.current())
 }
 
@@ -101,7 +116,9 @@ pub fn generate(seed: u64) -> Generated {
 /// `max_steps` candidates tried), and the number of candidates tried.
 /// `fails` should hold of the model of `seed` itself.
 pub fn shrink(seed: u64, max_steps: usize, mut fails: impl FnMut(&Generated) -> bool) -> (Generated, usize) {
-    let mut tree = strategy().new_tree(&mut runner(seed)).expect("the strategy has no filters");
+    let mut tree = strategy()
+        .new_tree(&mut runner(seed))
+        .expect("the strategy has no filters");
     let mut best = Generated::new(&tree.current());
     let mut steps = 0;
     if tree.simplify() {

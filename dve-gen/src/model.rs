@@ -243,7 +243,12 @@ impl Display for Process {
         }
         writeln!(f, "  state {};", self.states.join(", "))?;
         writeln!(f, "  init {};", self.states[self.init])?;
-        let names = |ix: &[usize]| ix.iter().map(|&i| self.states[i].clone()).collect::<Vec<_>>().join(", ");
+        let names = |ix: &[usize]| {
+            ix.iter()
+                .map(|&i| self.states[i].clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         if !self.commit.is_empty() {
             writeln!(f, "  commit {};", names(&self.commit))?;
         }

@@ -172,13 +172,21 @@ fn rhs() -> impl Strategy<Value = RExpr> {
 }
 
 fn lval() -> impl Strategy<Value = RLval> {
-    (any::<u8>(), prop_oneof![3 => num().prop_map(RExpr::Num), 1 => expr()])
+    (
+        any::<u8>(),
+        prop_oneof![3 => num().prop_map(RExpr::Num), 1 => expr()],
+    )
         .prop_map(|(var, index)| RLval { var, index })
 }
 
 fn var(globals: bool) -> impl Strategy<Value = RVar> {
     let len = prop_oneof![3 => Just(None), 1 => (1u32..5).prop_map(Some)];
-    (ty(), len, prop::collection::vec(num(), 0..5), prop::bool::weighted(if globals { 0.15 } else { 0.0 }))
+    (
+        ty(),
+        len,
+        prop::collection::vec(num(), 0..5),
+        prop::bool::weighted(if globals { 0.15 } else { 0.0 }),
+    )
         .prop_map(|(ty, len, init, c)| RVar {
             ty,
             len,
@@ -241,7 +249,11 @@ fn process() -> impl Strategy<Value = RProc> {
             states,
             init,
             commit,
-            asserts: if asserts.len() == 1 && states > 0 { asserts } else { Vec::new() },
+            asserts: if asserts.len() == 1 && states > 0 {
+                asserts
+            } else {
+                Vec::new()
+            },
             trans,
         })
 }
@@ -250,9 +262,16 @@ fn property() -> impl Strategy<Value = RProp> {
     (
         1usize..4,
         1u8..=255,
-        prop::collection::vec((any::<u8>(), any::<u8>(), prop::option::weighted(0.7, guard())), 1..5),
+        prop::collection::vec(
+            (any::<u8>(), any::<u8>(), prop::option::weighted(0.7, guard())),
+            1..5,
+        ),
     )
-        .prop_map(|(states, accept, trans)| RProp { states, accept, trans })
+        .prop_map(|(states, accept, trans)| RProp {
+            states,
+            accept,
+            trans,
+        })
 }
 
 fn ltl() -> impl Strategy<Value = RLtl> {
@@ -345,7 +364,10 @@ fn decl(name: String, v: &RVar) -> VarDecl {
     let (lo, hi) = v.ty.range();
     let vals: Vec<i32> = v.init.iter().map(|&x| x.clamp(lo, hi)).collect();
     let init = match v.len {
-        None => vals.first().map(|&x| Init::Scalar(x)).or(v.is_const.then_some(Init::Scalar(1))),
+        None => vals
+            .first()
+            .map(|&x| Init::Scalar(x))
+            .or(v.is_const.then_some(Init::Scalar(1))),
         // Up to one more than the array holds: the extra value is cut.
         Some(n) => (!vals.is_empty()).then(|| Init::List(vals.into_iter().take(n as usize + 1).collect())),
     };
@@ -386,7 +408,12 @@ pub struct Lowered {
 }
 
 pub fn lower(r: &RModel) -> Lowered {
-    let globals: Vec<VarDecl> = r.globals.iter().enumerate().map(|(i, v)| decl(format!("g{i}"), v)).collect();
+    let globals: Vec<VarDecl> = r
+        .globals
+        .iter()
+        .enumerate()
+        .map(|(i, v)| decl(format!("g{i}"), v))
+        .collect();
     let channels: Vec<ChanDecl> = r
         .chans
         .iter()
@@ -411,7 +438,12 @@ pub fn lower(r: &RModel) -> Lowered {
     add_vars(&mut global_scope, &globals);
     let mut processes = Vec::new();
     for (i, p) in r.procs.iter().enumerate() {
-        let locals: Vec<VarDecl> = p.locals.iter().enumerate().map(|(j, v)| decl(format!("l{i}_{j}"), v)).collect();
+        let locals: Vec<VarDecl> = p
+            .locals
+            .iter()
+            .enumerate()
+            .map(|(j, v)| decl(format!("l{i}_{j}"), v))
+            .collect();
         let mut scope = Scope {
             scalars: global_scope.scalars.clone(),
             arrays: global_scope.arrays.clone(),
@@ -434,11 +466,16 @@ pub fn lower(r: &RModel) -> Lowered {
                         let vals = (0..arity).map(|k| scope.expr(&s.values[k])).collect();
                         Some(Sync::Send(c.name.clone(), vals))
                     } else {
-                        let targets: Option<Vec<LValue>> = (0..arity).map(|k| scope.lval(&s.targets[k])).collect();
+                        let targets: Option<Vec<LValue>> =
+                            (0..arity).map(|k| scope.lval(&s.targets[k])).collect();
                         Some(Sync::Recv(c.name.clone(), targets?))
                     }
                 }),
-                effects: t.effects.iter().filter_map(|(l, e)| Some((scope.lval(l)?, scope.expr(e)))).collect(),
+                effects: t
+                    .effects
+                    .iter()
+                    .filter_map(|(l, e)| Some((scope.lval(l)?, scope.expr(e))))
+                    .collect(),
             })
             .collect();
         processes.push(Process {
@@ -448,7 +485,11 @@ pub fn lower(r: &RModel) -> Lowered {
             init: p.init as usize % n,
             commit: mask(p.commit, n),
             accept: Vec::new(),
-            asserts: p.asserts.iter().map(|(s, e)| (*s as usize % n, scope.expr(e))).collect(),
+            asserts: p
+                .asserts
+                .iter()
+                .map(|(s, e)| (*s as usize % n, scope.expr(e)))
+                .collect(),
             trans,
         });
     }

@@ -5,7 +5,8 @@ use dve_frontend::{ltl::Spec, LoadOptions};
 
 fn loads(seed: u64) -> Result<(), String> {
     let g = dve_gen::generate(seed);
-    let what = |e: &dyn std::fmt::Display| format!("seed {seed}: {e}\n{}\ngoal {}\nltl {}", g.text, g.goal, g.ltl);
+    let what =
+        |e: &dyn std::fmt::Display| format!("seed {seed}: {e}\n{}\ngoal {}\nltl {}", g.text, g.goal, g.ltl);
     let opts = LoadOptions {
         exprs: vec![g.goal.clone()],
         ..Default::default()
@@ -25,7 +26,12 @@ fn loads(seed: u64) -> Result<(), String> {
 #[test]
 fn every_generated_model_loads() {
     let bad: Vec<String> = (0..2000).filter_map(|s| loads(s).err()).collect();
-    assert!(bad.is_empty(), "{} of 2000 do not load; the first:\n{}", bad.len(), bad[0]);
+    assert!(
+        bad.is_empty(),
+        "{} of 2000 do not load; the first:\n{}",
+        bad.len(),
+        bad[0]
+    );
 }
 
 #[test]
@@ -39,12 +45,19 @@ fn a_seed_replays() {
 #[test]
 fn shrinking_keeps_the_failure_and_gets_smaller() {
     // A model with a committed state: shrunk, still one, and shorter.
-    let seed = (0..).find(|&s| dve_gen::generate(s).features().committed).unwrap();
+    let seed = (0..)
+        .find(|&s| dve_gen::generate(s).features().committed)
+        .unwrap();
     let first = dve_gen::generate(seed);
     let (small, steps) = dve_gen::shrink(seed, 2000, |g| g.features().committed);
     assert!(steps > 0);
     assert!(small.features().committed);
-    assert!(small.text.len() < first.text.len(), "{}\n---\n{}", first.text, small.text);
+    assert!(
+        small.text.len() < first.text.len(),
+        "{}\n---\n{}",
+        first.text,
+        small.text
+    );
     assert!(loads_text(&small.text), "{}", small.text);
 }
 
