@@ -155,7 +155,7 @@ _dvemc() {
 
     case "${cmd}" in
         dvemc)
-            opts="-h -V --help --version explore check ltl2ba gen simulate strategies bench verify-beem verify-properties verify-jit completions help"
+            opts="-h -V --help --version explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,7 +687,7 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__help)
-            opts="explore check ltl2ba gen simulate strategies bench verify-beem verify-properties verify-jit completions help"
+            opts="explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

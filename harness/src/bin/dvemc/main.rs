@@ -78,18 +78,6 @@ pub(crate) enum Command {
     /// searches the product with. Transitions read the state they leave.
     #[command(after_long_help = exit_codes::text(exit_codes::LTL2BA))]
     Ltl2ba(ltl2ba::Ltl2baArgs),
-    /// Print the generated model of a seed (the differential tests' models)
-    ///
-    /// The model the generator of `make fuzz` and harness/tests/generated.rs
-    /// makes from SEED, so that a failure reported with its seed can be
-    /// replayed. Its first lines are comments giving the reachability goal
-    /// and the LTL formula the tests check on it.
-    #[command(after_long_help = exit_codes::text(exit_codes::GEN))]
-    Gen {
-        /// The seed (any 64-bit number)
-        #[arg(long)]
-        seed: u64,
-    },
     /// Follow one path through a model: random (--random) or chosen (--guided)
     #[command(after_long_help = exit_codes::text(exit_codes::SIMULATE))]
     Simulate(SimulateArgs),
@@ -172,6 +160,18 @@ pub(crate) enum Command {
         /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
+    },
+    /// Print the generated model of a seed (the differential tests' models)
+    ///
+    /// The model the generator of `make fuzz` and harness/tests/generated.rs
+    /// makes from SEED, so that a failure reported with its seed can be
+    /// replayed. Its first lines are comments giving the reachability goal
+    /// and the LTL formula the tests check on it.
+    #[command(after_long_help = exit_codes::text(exit_codes::GEN))]
+    Gen {
+        /// The seed (any 64-bit number)
+        #[arg(long)]
+        seed: u64,
     },
     /// Print the shell completion script of SHELL
     ///
