@@ -16,6 +16,9 @@ pub enum RExpr {
     Num(i32),
     /// A scalar in scope (a number where there is none).
     Var(u8),
+    /// A scalar of the process's own (any scalar in scope where it has none),
+    /// so that processes have steps independent of each other.
+    Local(u8),
     /// An element of an array in scope (the index alone where there is none).
     Elem(u8, Box<RExpr>),
     /// `P.s` of any system process.
@@ -27,6 +30,8 @@ pub enum RExpr {
 /// A variable or array element written (by an effect or a receive).
 #[derive(Clone, Debug)]
 pub struct RLval {
+    /// A variable of the process's own, if it has one.
+    pub local: bool,
     pub var: u8,
     pub index: RExpr,
 }
@@ -137,7 +142,8 @@ fn bin_op() -> impl Strategy<Value = BinOp> {
 pub fn expr() -> impl Strategy<Value = RExpr> {
     let leaf = prop_oneof![
         3 => num().prop_map(RExpr::Num),
-        4 => any::<u8>().prop_map(RExpr::Var),
+        2 => any::<u8>().prop_map(RExpr::Var),
+        2 => any::<u8>().prop_map(RExpr::Local),
         1 => (any::<u8>(), any::<u8>()).prop_map(|(p, s)| RExpr::State(p, s)),
         1 => (any::<u8>(), num()).prop_map(|(a, i)| RExpr::Elem(a, Box::new(RExpr::Num(i)))),
     ];
@@ -154,8 +160,11 @@ pub fn expr() -> impl Strategy<Value = RExpr> {
 fn guard() -> impl Strategy<Value = RExpr> {
     use BinOp::*;
     prop_oneof![
-        3 => (select(vec![Lt, Le, Eq, Ne, Gt]), any::<u8>(), num())
-            .prop_map(|(o, v, n)| RExpr::Bin(o, Box::new(RExpr::Var(v)), Box::new(RExpr::Num(n)))),
+        3 => (select(vec![Lt, Le, Eq, Ne, Gt]), any::<u8>(), any::<bool>(), num())
+            .prop_map(|(o, v, local, n)| {
+                let v = if local { RExpr::Local(v) } else { RExpr::Var(v) };
+                RExpr::Bin(o, Box::new(v), Box::new(RExpr::Num(n)))
+            }),
         2 => expr(),
     ]
 }
@@ -164,8 +173,11 @@ fn guard() -> impl Strategy<Value = RExpr> {
 fn rhs() -> impl Strategy<Value = RExpr> {
     use BinOp::*;
     prop_oneof![
-        3 => (select(vec![Add, Sub]), any::<u8>(), 1i32..3)
-            .prop_map(|(o, v, n)| RExpr::Bin(o, Box::new(RExpr::Var(v)), Box::new(RExpr::Num(n)))),
+        3 => (select(vec![Add, Sub]), any::<u8>(), any::<bool>(), 1i32..3)
+            .prop_map(|(o, v, local, n)| {
+                let v = if local { RExpr::Local(v) } else { RExpr::Var(v) };
+                RExpr::Bin(o, Box::new(v), Box::new(RExpr::Num(n)))
+            }),
         2 => num().prop_map(RExpr::Num),
         2 => expr(),
     ]
@@ -173,10 +185,11 @@ fn rhs() -> impl Strategy<Value = RExpr> {
 
 fn lval() -> impl Strategy<Value = RLval> {
     (
+        any::<bool>(),
         any::<u8>(),
         prop_oneof![3 => num().prop_map(RExpr::Num), 1 => expr()],
     )
-        .prop_map(|(var, index)| RLval { var, index })
+        .prop_map(|(local, var, index)| RLval { local, var, index })
 }
 
 fn var(globals: bool) -> impl Strategy<Value = RVar> {
@@ -322,6 +335,10 @@ struct Scope<'a> {
     arrays: Vec<(String, u32)>,
     /// Variables writable: name and length (`None`: a scalar).
     writable: Vec<(String, Option<u32>)>,
+    /// Of those, how many at the end are the process's own (scalars and
+    /// writable variables are listed globals first).
+    own_scalars: usize,
+    own_writable: usize,
     /// System processes and their states.
     procs: &'a [(String, Vec<String>)],
 }
@@ -338,6 +355,11 @@ impl Scope<'_> {
                 Some(v) => Expr::Var(v.clone()),
                 None => Expr::Num(*i as i32 % 4),
             },
+            RExpr::Local(i) if self.own_scalars > 0 => {
+                let own = &self.scalars[self.scalars.len() - self.own_scalars..];
+                Expr::Var(pick(own, *i).unwrap().clone())
+            }
+            RExpr::Local(i) => self.expr(&RExpr::Var(*i)),
             RExpr::Elem(a, ix) => match pick(&self.arrays, *a) {
                 Some((name, _)) => Expr::Elem(name.clone(), Box::new(self.expr(ix))),
                 None => self.expr(ix),
@@ -352,7 +374,9 @@ impl Scope<'_> {
     }
 
     fn lval(&self, l: &RLval) -> Option<LValue> {
-        let (name, len) = pick(&self.writable, l.var)?;
+        let all = &self.writable[..];
+        let own = &all[all.len() - self.own_writable..];
+        let (name, len) = pick(if l.local && !own.is_empty() { own } else { all }, l.var)?;
         Some(LValue {
             name: name.clone(),
             index: len.map(|_| self.expr(&l.index)),
@@ -433,6 +457,8 @@ pub fn lower(r: &RModel) -> Lowered {
         scalars: Vec::new(),
         arrays: Vec::new(),
         writable: Vec::new(),
+        own_scalars: 0,
+        own_writable: 0,
         procs: &procs,
     };
     add_vars(&mut global_scope, &globals);
@@ -448,9 +474,13 @@ pub fn lower(r: &RModel) -> Lowered {
             scalars: global_scope.scalars.clone(),
             arrays: global_scope.arrays.clone(),
             writable: global_scope.writable.clone(),
+            own_scalars: 0,
+            own_writable: 0,
             procs: &procs,
         };
         add_vars(&mut scope, &locals);
+        scope.own_scalars = scope.scalars.len() - global_scope.scalars.len();
+        scope.own_writable = scope.writable.len() - global_scope.writable.len();
         let n = p.states;
         let trans = p
             .trans
