@@ -11,7 +11,7 @@ MAX_STATES ?= 20000000
 # verify-beem: STORE=tree explores with the tree-compressed store (into
 # results/beem-verify-tree.csv).
 
-.PHONY: all build run test docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed verify-por bench-por bench-spin bench-ltl-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
+.PHONY: all build run test fuzz docs man verify-beem verify-jit verify-properties verify-ltl verify-distributed verify-por bench-por bench-spin bench-ltl-spin bench-bbmc bench-random bench-caching bench-caching-family bench-sweepline bench-dbdfs bench-parallel census save-long-runs fmt lint clean
 
 all: build
 
@@ -25,6 +25,14 @@ run:
 test:
 	$(CARGO) test --release --workspace $(FEATURE_ARGS)
 	@$(if $(FEATURES),,echo "make test: the distributed search ran on threads only; FEATURES=harness/mpi make test also runs it under mpirun")
+
+# Every differential oracle of harness/tests/generated.rs on freshly
+# generated models (dve-gen) for SECONDS seconds, from seed SEED (default:
+# from the clock); prints per oracle the models tried and the failures
+# (each with its seed and the model shrunk), and the models' coverage.
+SECONDS ?= 60
+fuzz:
+	DVEMC_FUZZ_SECONDS=$(SECONDS) $(if $(SEED),DVEMC_FUZZ_SEED=$(SEED)) $(CARGO) test --release -p harness --test generated $(FEATURE_ARGS) fuzz -- --ignored --nocapture
 
 # The user guide (docs/src) as a book in docs/book, with mdBook.
 docs:

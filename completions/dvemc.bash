@@ -28,6 +28,9 @@ _dvemc() {
             dvemc,explore)
                 cmd="dvemc__subcmd__explore"
                 ;;
+            dvemc,gen)
+                cmd="dvemc__subcmd__gen"
+                ;;
             dvemc,help)
                 cmd="dvemc__subcmd__help"
                 ;;
@@ -103,6 +106,9 @@ _dvemc() {
             dvemc__subcmd__help,explore)
                 cmd="dvemc__subcmd__help__subcmd__explore"
                 ;;
+            dvemc__subcmd__help,gen)
+                cmd="dvemc__subcmd__help__subcmd__gen"
+                ;;
             dvemc__subcmd__help,help)
                 cmd="dvemc__subcmd__help__subcmd__help"
                 ;;
@@ -149,7 +155,7 @@ _dvemc() {
 
     case "${cmd}" in
         dvemc)
-            opts="-h -V --help --version explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help"
+            opts="-h -V --help --version explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -662,8 +668,26 @@ _dvemc() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        dvemc__subcmd__gen)
+            opts="-h --seed --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         dvemc__subcmd__help)
-            opts="explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions help"
+            opts="explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -803,6 +827,20 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__help__subcmd__explore)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        dvemc__subcmd__help__subcmd__gen)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

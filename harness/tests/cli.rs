@@ -779,7 +779,7 @@ fn help_describes_every_command() {
     }
     assert_eq!(
         commands_of(&text).join(" "),
-        "explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit completions",
+        "explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions",
         "the commands in the order of use"
     );
     assert!(text.contains("Exit codes:"), "dvemc --help: {text}");

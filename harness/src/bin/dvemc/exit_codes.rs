@@ -54,6 +54,8 @@ pub const SIMULATE: Codes = &[
      output failed",
 ];
 
+pub const GEN: Codes = &["0 the model was printed", USAGE];
+
 pub const LTL2BA: Codes = &[
     "0 the automaton was printed",
     USAGE,

@@ -162,6 +162,18 @@ pub(crate) enum Command {
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
     },
+    /// Print the generated model of a seed (the differential tests' models)
+    ///
+    /// The model the generator of `make fuzz` and harness/tests/generated.rs
+    /// makes from SEED, so that a failure reported with its seed can be
+    /// replayed. Its first lines are comments giving the reachability goal
+    /// and the LTL formula the tests check on it.
+    #[command(after_long_help = exit_codes::text(exit_codes::GEN))]
+    Gen {
+        /// The seed (any 64-bit number)
+        #[arg(long)]
+        seed: u64,
+    },
     /// Print the shell completion script of SHELL
     ///
     /// For example `dvemc completions bash > ~/.local/share/bash-completion/completions/dvemc`;
@@ -274,6 +286,14 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Explore(_) => unreachable!("explore is run by main"),
         Command::Simulate(args) => simulate_cmd(&args),
         Command::Ltl2ba(args) => ltl2ba::run(&args),
+        Command::Gen { seed } => {
+            let g = dve_gen::generate(seed);
+            print!(
+                "// dvemc gen --seed {seed}\n// goal: {}\n// ltl: {}\n{}",
+                g.goal, g.ltl, g.text
+            );
+            Ok(EXIT_OK)
+        }
         Command::Completions { shell } => {
             man::print_completions(shell, Cli::command()).context("writing the script")?;
             Ok(EXIT_OK)
