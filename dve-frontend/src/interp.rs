@@ -4,9 +4,7 @@
 //! section numbers below refer to that document.
 
 use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
-use crate::model::{
-    read_slot, Label, ModelInfo, NextState, ProcessInfo, Slot, SlotKind, Succ, SuccBuf, NONE,
-};
+use crate::model::{read_slot, Label, ModelInfo, NextState, ProcessInfo, Slot, SlotKind, SuccBuf, NONE};
 
 /// A run-time error of the model (§8.1): the transition leads to the error
 /// state. The kind only names the error for people (`Interpreter::step_error`);
@@ -124,7 +122,7 @@ impl Interpreter {
         }
     }
 
-    fn successors_async(&self, src: &[u8], out: &mut SuccBuf, pick: &mut Pick) {
+    fn successors_async(&self, src: &[u8], out: &mut SuccBuf) {
         let m = &self.model;
         // Working memory reused across calls: the enabled property moves,
         // then the rendezvous receivers of stage 1 as (channel, process,
@@ -167,7 +165,7 @@ impl Interpreter {
             let cs = self.control_state(p, src);
             for &t in &proc_.local {
                 if let Some(err) = self.enabled(&m.transitions[t], cs, src) {
-                    self.emit(src, t as u32, NONE, err, props, out, pick);
+                    self.emit(src, t as u32, NONE, err, props, out);
                 }
             }
             for &t in &proc_.buf_recv {
@@ -177,7 +175,7 @@ impl Interpreter {
                 };
                 if let Some(err) = self.enabled(tr, cs, src) {
                     if self.buffer_count(channel, src) > 0 {
-                        self.emit(src, t as u32, NONE, err, props, out, pick);
+                        self.emit(src, t as u32, NONE, err, props, out);
                     }
                 }
             }
@@ -189,7 +187,7 @@ impl Interpreter {
                 if let Some(err) = self.enabled(tr, cs, src) {
                     let cap = m.channels[channel].buffer.as_ref().map_or(0, |b| b.capacity);
                     if self.buffer_count(channel, src) < cap {
-                        self.emit(src, t as u32, NONE, err, props, out, pick);
+                        self.emit(src, t as u32, NONE, err, props, out);
                     }
                 }
             }
@@ -226,7 +224,6 @@ impl Interpreter {
                             },
                             err,
                             out,
-                            pick,
                         );
                         continue;
                     }
@@ -235,19 +232,19 @@ impl Interpreter {
                     if conflict(tr, &m.transitions[r as usize]) {
                         err = true;
                     }
-                    self.emit(src, t as u32, r, err, props, out, pick);
+                    self.emit(src, t as u32, r, err, props, out);
                 }
             }
         }
         // §7.6: a deadlocked system lets the property move alone.
-        if pick.seen == 0 && m.property.is_some() {
+        if out.is_empty() && m.property.is_some() {
             for &pm in props {
                 let label = Label {
                     trans: NONE,
                     partner: NONE,
                     prop: pm & !ERR_BIT,
                 };
-                self.push_step(src, label, pm & ERR_BIT != 0, out, pick);
+                self.push_step(src, label, pm & ERR_BIT != 0, out);
             }
         }
         out.scratch = scratch;
@@ -255,17 +252,7 @@ impl Interpreter {
 
     /// Appends the successors of one system step, expanded by the property
     /// moves when there is a property process (§7.6).
-    #[allow(clippy::too_many_arguments)]
-    fn emit(
-        &self,
-        src: &[u8],
-        trans: u32,
-        partner: u32,
-        err: bool,
-        props: &[u32],
-        out: &mut SuccBuf,
-        pick: &mut Pick,
-    ) {
+    fn emit(&self, src: &[u8], trans: u32, partner: u32, err: bool, props: &[u32], out: &mut SuccBuf) {
         if self.model.property.is_none() {
             self.push_step(
                 src,
@@ -276,7 +263,6 @@ impl Interpreter {
                 },
                 err,
                 out,
-                pick,
             );
         } else {
             for &pm in props {
@@ -285,27 +271,13 @@ impl Interpreter {
                     partner,
                     prop: pm & !ERR_BIT,
                 };
-                self.push_step(src, label, err || pm & ERR_BIT != 0, out, pick);
+                self.push_step(src, label, err || pm & ERR_BIT != 0, out);
             }
         }
     }
 
-    /// Computes the successor of one step and appends it (as `pick` says).
-    fn push_step(&self, src: &[u8], label: Label, err: bool, out: &mut SuccBuf, pick: &mut Pick) {
-        let i = pick.seen;
-        pick.seen += 1;
-        match &mut pick.how {
-            How::All => {}
-            How::Steps(steps) => {
-                steps.push(Succ { label, error: err });
-                return;
-            }
-            How::Keep(keep) => {
-                if !keep.get(i).copied().unwrap_or(false) {
-                    return;
-                }
-            }
-        }
+    /// Computes the successor of one step and appends it.
+    fn push_step(&self, src: &[u8], label: Label, err: bool, out: &mut SuccBuf) {
         let dst = out.push_copy(src, label, err);
         let ok = !err && self.apply_step(src, label, dst).is_ok();
         if !ok {
@@ -458,28 +430,6 @@ impl Interpreter {
 }
 
 const ERR_BIT: u32 = 1 << 31;
-
-/// What `successors_async` does with each step, and how many it met.
-struct Pick<'a> {
-    how: How<'a>,
-    seen: usize,
-}
-
-enum How<'a> {
-    /// Computes every successor.
-    All,
-    /// Lists the steps, computes nothing ([`NextState::steps`]).
-    Steps(&'a mut Vec<Succ>),
-    /// Computes the successors of the steps selected
-    /// ([`NextState::successors_of`]).
-    Keep(&'a [bool]),
-}
-
-impl<'a> Pick<'a> {
-    fn new(how: How<'a>) -> Pick<'a> {
-        Pick { how, seen: 0 }
-    }
-}
 
 fn conflict(a: &Transition, b: &Transition) -> bool {
     a.global_writes.iter().any(|g| b.global_writes.contains(g))
@@ -678,30 +628,8 @@ impl NextState for Interpreter {
     fn successors(&self, src: &[u8], out: &mut SuccBuf) {
         out.clear();
         match self.model.system {
-            SystemKind::Async => self.successors_async(src, out, &mut Pick::new(How::All)),
+            SystemKind::Async => self.successors_async(src, out),
             SystemKind::Sync => self.successors_sync(src, out),
-        }
-    }
-
-    fn steps(&self, src: &[u8], out: &mut Vec<Succ>) {
-        match self.model.system {
-            SystemKind::Async => {
-                out.clear();
-                // Only the buffer's working memory is used.
-                let mut buf = SuccBuf::new(self.model.state_len);
-                self.successors_async(src, &mut buf, &mut Pick::new(How::Steps(out)));
-            }
-            SystemKind::Sync => crate::model::steps_of_successors(self, src, out),
-        }
-    }
-
-    fn successors_of(&self, src: &[u8], keep: &[bool], out: &mut SuccBuf) {
-        match self.model.system {
-            SystemKind::Async => {
-                out.clear();
-                self.successors_async(src, out, &mut Pick::new(How::Keep(keep)));
-            }
-            SystemKind::Sync => crate::model::successors_by_filter(self, src, keep, out),
         }
     }
 }

@@ -1,8 +1,6 @@
 //! The JIT against the reference interpreter, state by state: for each
 //! state the full successor lists (labels, error flags, state bytes, in
-//! order) and the fingerprint must be identical; so must the steps (labels
-//! and guard error flags, see [`NextState::steps`]) and the successors of
-//! a subset of the steps (a mask drawn from the state). Used by the differential
+//! order) and the fingerprint must be identical. Used by the differential
 //! tests (first states of every BEEM file) and by `dvemc verify-jit`
 //! (whole state spaces).
 
@@ -11,7 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use dve_frontend::interp::Interpreter;
-use dve_frontend::model::{fingerprint, NextState, Succ, SuccBuf};
+use dve_frontend::model::{fingerprint, NextState, SuccBuf};
 
 use crate::{JitError, JitModel};
 
@@ -83,80 +81,12 @@ pub fn compare_state(
             render(jit, b)
         ));
     }
-    compare_selections(name, interp, jit, state, a)?;
     let (fr, fj) = (fingerprint::reference(state), jit.fingerprint(state));
     if fr != fj {
         return Err(format!(
             "{name}: fingerprint differs in state {} (bytes {state:?}): reference {fr:#x}, jit {fj:#x}",
             interp.info().state_text(state)
         ));
-    }
-    Ok(())
-}
-
-/// The steps and the successors of some of them, against `a`, the
-/// successors of `state`.
-fn compare_selections(
-    name: &str,
-    interp: &Interpreter,
-    jit: &JitModel,
-    state: &[u8],
-    a: &SuccBuf,
-) -> Result<(), String> {
-    let text = || interp.info().state_text(state);
-    let (mut si, mut sj): (Vec<Succ>, Vec<Succ>) = (Vec::new(), Vec::new());
-    interp.steps(state, &mut si);
-    jit.steps(state, &mut sj);
-    let labels = |s: &[Succ]| s.iter().map(|e| e.label).collect::<Vec<_>>();
-    let want = labels(a.entries());
-    for (who, steps) in [("interpreter", &si), ("jit", &sj)] {
-        if labels(steps) != want {
-            return Err(format!(
-                "{name}: the {who}'s steps are not the successors' labels in state {}\n  steps {:?}\n  successors {want:?}",
-                text(),
-                labels(steps)
-            ));
-        }
-        if let Some(i) = (0..steps.len()).find(|&i| steps[i].error && !a.entry(i).error) {
-            return Err(format!(
-                "{name}: the {who} flags step {i} erroneous, its successor is not, in state {}",
-                text()
-            ));
-        }
-    }
-    // Both list guard errors only where the JIT generates the steps (a
-    // model with a property process takes the default, which flags every
-    // erroneous successor).
-    let native = interp.model().property.is_none();
-    if native && si != sj {
-        return Err(format!(
-            "{name}: steps differ in state {}\n  interpreter {si:?}\n  jit {sj:?}",
-            text()
-        ));
-    }
-    // A mask drawn from the state, sometimes shorter than the steps.
-    let bits = fingerprint::reference(state);
-    let n = want.len().saturating_sub((bits >> 63) as usize);
-    let keep: Vec<bool> = (0..n).map(|i| bits >> (i % 63) & 1 == 1).collect();
-    let expected: Vec<(Succ, &[u8])> = a
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| keep.get(i).copied().unwrap_or(false))
-        .map(|(_, x)| x)
-        .collect();
-    let mut c = SuccBuf::new(a.state_len());
-    for (who, m) in [("interpreter", interp as &dyn NextState), ("jit", jit)] {
-        m.successors_of(state, &keep, &mut c);
-        if c.len() != expected.len() || c.iter().zip(&expected).any(|(x, y)| x != *y) {
-            return Err(format!(
-                "{name}: the {who}'s successors of the steps {keep:?} differ from the successors kept in state {}\n  bytes {state:?}\n  got ({}):\n{}  all ({}):\n{}",
-                text(),
-                c.len(),
-                render(m, &c),
-                a.len(),
-                render(m, a)
-            ));
-        }
     }
     Ok(())
 }

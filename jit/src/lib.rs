@@ -30,7 +30,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use dve_frontend::ir::Model;
-use dve_frontend::model::{ModelInfo, NextState, Succ, SuccBuf};
+use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
 
 /// Why a model could not be compiled.
 #[derive(Debug, thiserror::Error)]
@@ -67,53 +67,10 @@ pub const MAX_STATE_BYTES: usize = 16 << 10;
 /// memory grow to seconds and gigabytes (`results/jit/NOTES.md`).
 pub const MAX_INSTRUCTIONS: usize = 400_000;
 
-/// `successors(src, out_states, out_entries, capacity, sel) -> count`, or -1
-/// when more than `capacity` successors exist (nothing past `capacity`
-/// entries is written); `sel` null or a [`Select`].
-type SuccFn = unsafe extern "C" fn(*const u8, *mut u8, *mut u8, u64, *mut Select) -> i64;
-
-/// What the successor function of a model without a property process
-/// computes when its `sel` is not null: with `mask` null, the steps only
-/// (entries, no state written); else the successors of the steps `i <
-/// len` with `mask[i] != 0`. `next` counts the steps met, from 0.
-#[repr(C)]
-pub(crate) struct Select {
-    mask: *const u8,
-    len: u64,
-    next: u64,
-}
-
-/// Called by the successor function at each push when `sel` is not null
-/// (a cold path): with no mask, writes the step's label and error flag into
-/// `entry` and returns 2 (listed: counted, no state); else returns 1 if the
-/// mask keeps the step (the push goes on), 0 if not.
-///
-/// # Safety
-/// `sel` is a live [`Select`] whose mask holds `len` bytes; `entry` is
-/// room for a [`Succ`] when the mask is null.
-pub(crate) unsafe extern "C" fn select_step(
-    sel: *mut Select,
-    entry: *mut Succ,
-    trans: u32,
-    partner: u32,
-    prop: u32,
-    error: u8,
-) -> u8 {
-    // SAFETY: see the function's contract.
-    unsafe {
-        let sel = &mut *sel;
-        if sel.mask.is_null() {
-            entry.write(Succ {
-                label: dve_frontend::model::Label { trans, partner, prop },
-                error: error != 0,
-            });
-            return 2;
-        }
-        let i = sel.next;
-        sel.next += 1;
-        (i < sel.len && *sel.mask.add(i as usize) != 0) as u8
-    }
-}
+/// `successors(src, out_states, out_entries, capacity) -> count`, or -1 when
+/// more than `capacity` successors exist (nothing past `capacity` entries
+/// is written).
+type SuccFn = unsafe extern "C" fn(*const u8, *mut u8, *mut u8, u64) -> i64;
 /// `fingerprint(state) -> u64`.
 type FpFn = unsafe extern "C" fn(*const u8) -> u64;
 /// `status_T(state) -> 0 | 1 | 3` (disabled, enabled, erroneous guard).
@@ -248,99 +205,6 @@ impl JitModel {
         );
     }
 
-    /// The successors of `src` into `out`: every one (`sel` null), or
-    /// those `sel` keeps.
-    fn select(&self, src: &[u8], sel: *mut Select, out: &mut SuccBuf) {
-        let len = self.model.state_len;
-        assert_eq!(src.len(), len, "source state has the wrong length");
-        assert_eq!(out.state_len(), len, "SuccBuf made for another state length");
-        out.clear();
-        let succ_fn = match &self.backend {
-            Backend::Async(f) => *f,
-            Backend::Sync { status, eff } => return self.successors_sync(status, eff, src, out),
-        };
-        let (states, entries) = out.raw_parts_mut();
-        // SAFETY: `states` gets room for the states written.
-        let n = unsafe { self.call(succ_fn, src, Some(states), entries, sel) };
-        // SAFETY: the first `n` states and entries were written in full
-        // (every field of every `Succ`, the flag as 0 or 1).
-        unsafe {
-            states.set_len(n * len);
-            entries.set_len(n);
-        }
-        // The generated code flags erroneous successors without writing
-        // their state.
-        if out.entries().iter().any(|e| e.error) {
-            for i in 0..n {
-                if out.entry(i).error {
-                    self.model.write_error_state(out.state_mut(i));
-                }
-            }
-        }
-    }
-
-    /// Calls the successor function on `src` (empty `states` and `entries`)
-    /// with room for `cap` states and entries, doubling `cap` until all
-    /// fit; returns how many were written. The count of `sel` (if not
-    /// null) starts at 0 on every try.
-    ///
-    /// # Safety
-    /// `states` may be `None` only if `sel` asks for the steps only.
-    unsafe fn call(
-        &self,
-        succ_fn: SuccFn,
-        src: &[u8],
-        mut states: Option<&mut Vec<u8>>,
-        entries: &mut Vec<Succ>,
-        sel: *mut Select,
-    ) -> usize {
-        let len = self.model.state_len;
-        // A first guess (no division per call); the reserves below make
-        // room for `cap` states and entries whatever it is.
-        let mut cap = entries.capacity().max(16).max(self.min_capacity);
-        loop {
-            // Both are empty, so this makes the capacities at least `cap`.
-            let states_ptr = match states.as_deref_mut() {
-                Some(states) => {
-                    states.reserve(cap * len);
-                    states.as_mut_ptr()
-                }
-                None => std::ptr::null_mut(),
-            };
-            entries.reserve(cap);
-            if !sel.is_null() {
-                // SAFETY: the caller's selection, not shared.
-                unsafe { (*sel).next = 0 };
-            }
-            // SAFETY: `src` holds `len` bytes; `states` has room for `cap`
-            // states (or is not written: see above) and `entries` for `cap`
-            // entries, and the generated code writes no more than `cap` of
-            // each: it returns -1 instead, or, compiled without checks, it
-            // writes at most `min_capacity <= cap`. A mask is read below
-            // its `len`.
-            let n = unsafe {
-                (succ_fn)(
-                    src.as_ptr(),
-                    states_ptr,
-                    entries.as_mut_ptr().cast(),
-                    cap as u64,
-                    sel,
-                )
-            };
-            if n >= 0 {
-                let n = n as usize;
-                // Cannot fail (see the safety comment above); a cheap check
-                // that the bound counted at compile time holds.
-                assert!(
-                    n <= cap,
-                    "generated code wrote {n} successors into room for {cap}"
-                );
-                return n;
-            }
-            cap *= 2;
-        }
-    }
-
     /// Wall-clock time spent in [`compile`] generating and linking the code.
     pub fn compile_time(&self) -> Duration {
         self.compile_time
@@ -373,43 +237,61 @@ impl NextState for JitModel {
     }
 
     fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        self.select(src, std::ptr::null_mut(), out);
-    }
-
-    fn steps(&self, src: &[u8], out: &mut Vec<Succ>) {
         let len = self.model.state_len;
         assert_eq!(src.len(), len, "source state has the wrong length");
-        let succ_fn = match &self.backend {
-            Backend::Async(f) if self.model.property.is_none() => *f,
-            _ => return dve_frontend::model::steps_of_successors(self, src, out),
-        };
+        assert_eq!(out.state_len(), len, "SuccBuf made for another state length");
         out.clear();
-        let mut sel = Select {
-            mask: std::ptr::null(),
-            len: 0,
-            next: 0,
+        let succ_fn = match &self.backend {
+            Backend::Async(f) => *f,
+            Backend::Sync { status, eff } => return self.successors_sync(status, eff, src, out),
         };
-        // SAFETY: with a null mask the function writes entries only.
-        let n = unsafe { self.call(succ_fn, src, None, out, &mut sel) };
-        // SAFETY: the first `n` entries were written in full.
-        unsafe { out.set_len(n) };
-    }
-
-    fn successors_of(&self, src: &[u8], keep: &[bool], out: &mut SuccBuf) {
-        if self.model.property.is_some() || matches!(self.backend, Backend::Sync { .. }) {
-            return dve_frontend::model::successors_by_filter(self, src, keep, out);
+        let (states, entries) = out.raw_parts_mut();
+        // A first guess (no division per call); the reserves below make
+        // room for `cap` states and entries whatever it is.
+        let mut cap = entries.capacity().max(16).max(self.min_capacity);
+        loop {
+            // Both are empty, so this makes the capacities at least `cap`.
+            states.reserve(cap * len);
+            entries.reserve(cap);
+            // SAFETY: `src` holds `len` bytes; `states` has room for `cap`
+            // states and `entries` for `cap` entries, and the generated code
+            // writes no more than `cap` of each: it returns -1 instead, or,
+            // compiled without checks, it writes at most `min_capacity <= cap`.
+            let n = unsafe {
+                (succ_fn)(
+                    src.as_ptr(),
+                    states.as_mut_ptr(),
+                    entries.as_mut_ptr().cast(),
+                    cap as u64,
+                )
+            };
+            if n >= 0 {
+                let n = n as usize;
+                // Cannot fail (see the safety comment above); a cheap check
+                // that the bound counted at compile time holds.
+                assert!(
+                    n <= cap,
+                    "generated code wrote {n} successors into room for {cap}"
+                );
+                // SAFETY: the first `n` states and entries were written in
+                // full (every field of every `Succ`, the flag as 0 or 1).
+                unsafe {
+                    states.set_len(n * len);
+                    entries.set_len(n);
+                }
+                // The generated code flags erroneous successors without
+                // writing their state.
+                if out.entries().iter().any(|e| e.error) {
+                    for i in 0..n {
+                        if out.entry(i).error {
+                            self.model.write_error_state(out.state_mut(i));
+                        }
+                    }
+                }
+                return;
+            }
+            cap *= 2;
         }
-        let mut sel = Select {
-            // `bool` is one byte, 0 or 1.
-            mask: keep.as_ptr().cast(),
-            len: keep.len() as u64,
-            next: 0,
-        };
-        // A non-null mask, also for an empty `keep`.
-        if keep.is_empty() {
-            sel.mask = std::ptr::NonNull::<u8>::dangling().as_ptr();
-        }
-        self.select(src, &mut sel, out);
     }
 
     fn fingerprint(&self, state: &[u8]) -> u64 {

@@ -3,9 +3,7 @@
 //! Everything an exploration algorithm may know about a model goes through
 //! [`NextState`]: the length of a state vector, the initial state, the
 //! successors of a state (in a fixed, documented order, each with a
-//! transition [`Label`]) and a fingerprint. A reduction that keeps some
-//! steps only asks for the steps first (labels, no states) and then for
-//! the successors of those it keeps. The reference interpreter and the
+//! transition [`Label`]) and a fingerprint. The reference interpreter and the
 //! JIT both implement it; tests also implement it with small hand-written
 //! graphs. This module depends on nothing else in the crate.
 
@@ -293,21 +291,6 @@ pub fn read_slot(state: &[u8], offset: usize, width: usize, signed: bool) -> i32
     }
 }
 
-/// [`NextState::steps`] by computing every successor.
-pub fn steps_of_successors<M: NextState + ?Sized>(model: &M, src: &[u8], out: &mut Vec<Succ>) {
-    let mut buf = SuccBuf::new(model.state_len());
-    model.successors(src, &mut buf);
-    out.clear();
-    out.extend_from_slice(buf.entries());
-}
-
-/// [`NextState::successors_of`] by computing every successor and dropping
-/// those not kept.
-pub fn successors_by_filter<M: NextState + ?Sized>(model: &M, src: &[u8], keep: &[bool], out: &mut SuccBuf) {
-    model.successors(src, out);
-    out.retain(|i| keep.get(i).copied().unwrap_or(false));
-}
-
 /// The next-state interface: the one abstraction between models and
 /// exploration algorithms.
 ///
@@ -327,29 +310,6 @@ pub trait NextState: Send + Sync {
 
     /// Clears `out` and fills it with every successor of `src`, in order.
     fn successors(&self, src: &[u8], out: &mut SuccBuf);
-
-    /// Clears `out` and fills it with the *steps* of `src`: one entry per
-    /// successor `successors` gives, in the same order and with the same
-    /// label, without computing the states. `error` is set where the
-    /// successor is the error state because a guard raised an error (the
-    /// step's own, a receiver's on the sender's channel, §8.2) or the
-    /// rendezvous assigns a global twice; a step whose effects err may be
-    /// unflagged here. The default computes the successors (and flags
-    /// every erroneous one); the interpreter and the JIT skip the effects.
-    fn steps(&self, src: &[u8], out: &mut Vec<Succ>) {
-        steps_of_successors(self, src, out)
-    }
-
-    /// Clears `out` and fills it with the successors of the steps of `src`
-    /// that `keep` selects (`keep[i]` for the `i`th entry of
-    /// [`NextState::steps`]; steps past its end are not kept): exactly
-    /// what `successors` gives with the others removed, in order, with the
-    /// same bytes, labels and error flags. The default computes every
-    /// successor and drops the others; the interpreter and the JIT compute
-    /// only those kept.
-    fn successors_of(&self, src: &[u8], keep: &[bool], out: &mut SuccBuf) {
-        successors_by_filter(self, src, keep, out)
-    }
 
     /// The 64-bit fingerprint of a state; never 0.
     fn fingerprint(&self, state: &[u8]) -> u64 {

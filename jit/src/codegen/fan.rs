@@ -94,7 +94,6 @@ impl Gen<'_> {
             count,
             overflow,
             flags: Flags::Ptr(flags),
-            sel: None,
         };
         for (pt, off) in self.props.clone() {
             let st = b.ins().load(I8, MemFlagsData::trusted(), flags, off as i32);

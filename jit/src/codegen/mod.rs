@@ -2,14 +2,10 @@
 //!
 //! Generated functions (all `Linkage::Local` in one JIT module):
 //!
-//! * `successors(src, states, entries, cap, sel) -> i64` (`system
-//!   async`): the whole enumeration of §7.7 (see `Gen::gen_successors`),
-//!   writing states and [`Succ`] entries directly into the caller's
-//!   buffers; -1 when more than `cap` successors exist. `sel` is null for
-//!   every successor, else a [`Select`](crate::Select): the steps only
-//!   (entries, no states), or the successors of the steps a mask keeps
-//!   (checked at each push, on a cold path; models without a property
-//!   process only).
+//! * `successors(src, states, entries, cap) -> i64` (`system async`): the
+//!   whole enumeration of §7.7 (see `Gen::gen_successors`), writing states
+//!   and [`Succ`] entries directly into the caller's buffers; -1 when more
+//!   than `cap` successors exist.
 //! * `eff_T(src, dst) -> i8` per transition: control state then effects on
 //!   `dst` (§7.2); 1 = ok, 0 = run-time error. Small effect lists are
 //!   inlined into `successors` instead of called.
@@ -22,7 +18,7 @@
 //! * `fan(src, states, entries, c, cap, statuses) -> i64` (models with a
 //!   property): successor `c`, a system step, replaced by its product with
 //!   the enabled property moves.
-//! * `stage2_K(src, states, entries, cap, count, statuses, sel) -> i64` (big
+//! * `stage2_K(src, states, entries, cap, count, statuses) -> i64` (big
 //!   models): stage 2 of a group of processes.
 //! * `subK(base) -> i64`: a big subexpression repeated among guards
 //!   (value, or 1 << 32 for a run-time error).
@@ -294,7 +290,7 @@ pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Res
         .declare_function("copy", Linkage::Local, &copy_sig)
         .map_err(cg_err)?;
     g.copy_fn = Some(copy_id);
-    let succ_sig = signature(&g.module, 5, Some(I64));
+    let succ_sig = signature(&g.module, 4, Some(I64));
     let succ_id = g
         .module
         .declare_function("successors", Linkage::Local, &succ_sig)

@@ -4,10 +4,7 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{
-    AbiParam, Block, BlockArg, InstBuilder, MemFlagsData, Signature, StackSlot, Value,
-};
-use cranelift_codegen::isa::CallConv;
+use cranelift_codegen::ir::{Block, BlockArg, InstBuilder, MemFlagsData, StackSlot, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::FuncId;
 
@@ -54,9 +51,6 @@ pub(super) struct SuccCx {
     pub(super) overflow: Block,
     /// Status bytes computed once per call.
     pub(super) flags: Flags,
-    /// The `sel` parameter (a [`crate::Select`] or null), where pushes
-    /// heed it.
-    pub(super) sel: Option<Value>,
 }
 
 /// Where the status bytes are: the successor function's stack slot, or
@@ -123,15 +117,26 @@ impl Gen<'_> {
             b.ins().brif(full, cx.overflow, &[], cont, &[]);
             enter(b, cont);
         }
-        let eoff = b.ins().imul_imm_s(c, lay.size);
-        let ent = b.ins().iadd(cx.entries, eoff);
-        let after = b.create_block();
-        if let Some(sel) = cx.sel {
-            self.push_selected(b, cx, sel, ent, label, &err, after);
-        }
         let off = b.ins().imul_imm_s(c, len as i64);
         let dst = b.ins().iadd(cx.states, off);
-        self.store_label(b, ent, label);
+        let eoff = b.ins().imul_imm_s(c, lay.size);
+        let ent = b.ins().iadd(cx.entries, eoff);
+        let label = match label {
+            Lab::Const([t, p, q]) if lay.partner == lay.trans + 4 => {
+                // One 8-byte store for transition and partner.
+                let tp = b.ins().iconst(I64, (t as u64 | (p as u64) << 32) as i64);
+                b.ins().store(mem(), tp, ent, lay.trans);
+                let q = b.ins().iconst(I32, q as i64);
+                [None, None, Some(q)]
+            }
+            Lab::Const(l) => l.map(|v| Some(b.ins().iconst(I32, v as i64))),
+            Lab::Dyn(l) => l.map(Some),
+        };
+        for (v, o) in label.into_iter().zip([lay.trans, lay.partner, lay.prop]) {
+            if let Some(v) = v {
+                b.ins().store(MemFlagsData::trusted(), v, ent, o);
+            }
+        }
         let (errb, done) = (b.create_block(), b.create_block());
         let flag = b.append_block_param(done, I8);
         match err {
@@ -177,77 +182,6 @@ impl Gen<'_> {
         b.ins().store(MemFlagsData::trusted(), flag, ent, lay.error);
         let c1 = b.ins().iadd_imm_s(c, 1);
         b.def_var(cx.count, c1);
-        b.ins().jump(after, &[]);
-        enter(b, after);
-    }
-
-    /// What a push does when the caller gave a selection (`sel` not null),
-    /// on a cold path: [`crate::select_step`] lists the step (then the
-    /// count grows and the push is skipped) or says whether the mask keeps
-    /// it (then the push runs or is skipped). One call per push site keeps
-    /// the code (and the compile time) small.
-    #[allow(clippy::too_many_arguments)]
-    fn push_selected(
-        &mut self,
-        b: &mut FunctionBuilder,
-        cx: &mut SuccCx,
-        sel: Value,
-        ent: Value,
-        label: Lab,
-        err: &Flag,
-        after: Block,
-    ) {
-        let (special, push) = (b.create_block(), b.create_block());
-        b.ins().brif(sel, special, &[], push, &[]);
-        enter(b, special);
-        b.set_cold_block(special);
-        let [t, p, q] = match label {
-            Lab::Const(l) => l.map(|v| b.ins().iconst(I32, v as i64)),
-            Lab::Dyn(l) => l,
-        };
-        let flag = match *err {
-            Flag::Const(v) => c8(b, v as u8),
-            Flag::Val(v) => v,
-        };
-        let mut sig = Signature::new(CallConv::SystemV);
-        sig.params.extend([AbiParam::new(I64), AbiParam::new(I64)]);
-        sig.params
-            .extend([AbiParam::new(I32), AbiParam::new(I32), AbiParam::new(I32)]);
-        sig.params.push(AbiParam::new(I8));
-        sig.returns.push(AbiParam::new(I8));
-        let sig = b.import_signature(sig);
-        let hook = b.ins().iconst(I64, crate::select_step as *const () as i64);
-        let call = b.ins().call_indirect(sig, hook, &[sel, ent, t, p, q, flag]);
-        let r = b.inst_results(call)[0];
-        let listed = b.ins().icmp_imm_s(IntCC::Equal, r, 2);
-        let listed = b.ins().uextend(I64, listed);
-        let c = b.use_var(cx.count);
-        let c2 = b.ins().iadd(c, listed);
-        b.def_var(cx.count, c2);
-        let kept = b.ins().icmp_imm_s(IntCC::Equal, r, 1);
-        b.ins().brif(kept, push, &[], after, &[]);
-        enter(b, push);
-    }
-
-    /// Stores a successor's label into its entry.
-    fn store_label(&mut self, b: &mut FunctionBuilder, ent: Value, label: Lab) {
-        let lay = self.layout;
-        let label = match label {
-            Lab::Const([t, p, q]) if lay.partner == lay.trans + 4 => {
-                // One 8-byte store for transition and partner.
-                let tp = b.ins().iconst(I64, (t as u64 | (p as u64) << 32) as i64);
-                b.ins().store(mem(), tp, ent, lay.trans);
-                let q = b.ins().iconst(I32, q as i64);
-                [None, None, Some(q)]
-            }
-            Lab::Const(l) => l.map(|v| Some(b.ins().iconst(I32, v as i64))),
-            Lab::Dyn(l) => l.map(Some),
-        };
-        for (v, o) in label.into_iter().zip([lay.trans, lay.partner, lay.prop]) {
-            if let Some(v) = v {
-                b.ins().store(MemFlagsData::trusted(), v, ent, o);
-            }
-        }
     }
 
     /// Rendezvous value passing (§7.3 step 2): values evaluated on `dst`,

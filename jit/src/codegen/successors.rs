@@ -107,9 +107,6 @@ impl Gen<'_> {
             count,
             overflow,
             flags: Flags::Slot(slot),
-            // The product's steps are counted after `fan` (the reduction
-            // leaves models with a property process to `successors`).
-            sel: m.property.is_none().then_some(p[4]),
         };
         let src = cx.src;
         let cs = |b: &mut FunctionBuilder, p: usize| {
@@ -238,7 +235,7 @@ impl Gen<'_> {
                 self.gen_stage2(b, &mut cx, pi, &cands, &chan_err, &may_move, sender_err);
             }
         } else {
-            let sig = signature(&self.module, 7, Some(I64));
+            let sig = signature(&self.module, 6, Some(I64));
             let flags = cx.flags_addr(b);
             for (k, chunk) in chunks.iter().enumerate() {
                 let id = self
@@ -263,7 +260,6 @@ impl Gen<'_> {
                         count,
                         overflow,
                         flags: Flags::Ptr(p[5]),
-                        sel: cx.sel.map(|_| p[6]),
                     };
                     for &pi in chunk {
                         g.gen_stage2(b, &mut cx, pi, &cands, &chan_err, &may_move, sender_err);
@@ -280,10 +276,9 @@ impl Gen<'_> {
                 self.consts.refs = refs;
                 let f = self.fref(b, id);
                 let c = b.use_var(cx.count);
-                let sel = p[4];
                 let call = b
                     .ins()
-                    .call(f, &[cx.src, cx.states, cx.entries, cx.cap, c, flags, sel]);
+                    .call(f, &[cx.src, cx.states, cx.entries, cx.cap, c, flags]);
                 let n = b.inst_results(call)[0];
                 let over = b.ins().icmp_imm_s(IntCC::SignedLessThan, n, 0);
                 let cont = b.create_block();

@@ -5,11 +5,8 @@
 //! [`Por`] wraps a model's [`NextState`] with the model's dependency
 //! information ([`dve_frontend::deps`]): `successors(s)` gives only the
 //! successors by the groups of a stubborn set of `s`, unchanged otherwise
-//! (same order, error flags and labels). It asks the model for the steps
-//! of `s` (labels, no states), chooses the set from their groups, and
-//! computes only the successors it keeps ([`NextState::successors_of`]);
-//! the searches with a cycle proviso ([`Reduce`]) cut the successors
-//! computed in full.
+//! (same order, error flags and labels). It computes every successor and
+//! drops the others, so any backend serves.
 //!
 //! **The stubborn set** `T` of a state with an enabled group is built from
 //! one enabled *key* group `k` and closed under: an enabled group brings
@@ -34,16 +31,6 @@
 //! erroneous successor, and the error state itself (where process 0 has no
 //! control state and the committed rule is the reference's accident), are
 //! expanded fully.
-//!
-//! Without every successor at hand, [`Por`] tells a state with an
-//! erroneous successor by the steps' guard errors and by the successors of
-//! the enabled steps whose groups may err, computed before the set is
-//! chosen: a step of a group that cannot err (`Group::may_err` is false:
-//! the analysis shows it raises no run-time error, which the argument
-//! above relies on too) has no erroneous successor, so those are all. The
-//! choice then sees the same states as when every successor is computed
-//! first, with the same outcome; the successors computed for the check are
-//! kept where the set keeps their steps.
 //!
 //! **Assertions and reachability goals** ([`Reducer::new`] with what the
 //! checks read). A group is *visible* when it may change what a goal or
@@ -87,7 +74,6 @@ mod tapped;
 
 pub use tapped::{Tap, Tapped};
 
-use std::cell::RefCell;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -95,7 +81,7 @@ use std::time::Instant;
 
 use dve_frontend::deps::{meets, Deps, Set};
 use dve_frontend::ir;
-use dve_frontend::model::{NextState, Succ, SuccBuf};
+use dve_frontend::model::{NextState, SuccBuf};
 use rustc_hash::FxHashMap;
 
 use crate::engine::{Proviso, Reduce};
@@ -314,46 +300,28 @@ impl Reducer {
         u16::from_le_bytes([s[self.error_offset], s[self.error_offset + 1]]) == self.error_marker
     }
 
-    /// Which of the `steps` of `src` a stubborn set keeps, if it leaves
-    /// one out; counts the state expanded. `erroneous` tells whether some
-    /// step errs; it is asked only where the answer matters, and before
-    /// the back-off, so that the choice and the back-off see the states
-    /// they see when every successor is computed first.
-    fn keep(
-        &self,
-        src: &[u8],
-        steps: &[Succ],
-        erroneous: impl FnOnce() -> bool,
-        adapt: bool,
-    ) -> Option<Vec<bool>> {
+    /// Cuts `out`, the successors of `src`, to a stubborn set, if the
+    /// proviso (when a check needs one) lets it.
+    fn cut(&self, src: &[u8], out: &mut SuccBuf, proviso: Option<Proviso<'_>>, adapt: bool) {
         let nth = self.expanded.fetch_add(1, Ordering::Relaxed);
-        if steps.len() <= 1 || self.refusal.is_some() {
-            return None;
+        if out.len() <= 1 || self.refusal.is_some() {
+            return;
         }
-        if self.is_error_state(src) || erroneous() {
-            return None;
+        if self.is_error_state(src) || out.entries().iter().any(|e| e.error) {
+            return;
         }
         if adapt && stubborn::skip(self.id) {
-            return None;
+            return;
         }
         // The clock is read in one state of TIMED only: a cached choice is
         // as cheap as reading it.
         let start = nth.is_multiple_of(TIMED).then(Instant::now);
-        let keep = self.select(src, steps, adapt);
+        let keep = self.select(src, out, adapt);
         if let Some(start) = start {
             let ns = start.elapsed().as_nanos() as u64 * TIMED;
             self.select_ns.fetch_add(ns, Ordering::Relaxed);
         }
-        keep
-    }
-
-    /// Cuts `out`, the successors of `src`, to a stubborn set, if the
-    /// proviso (when a check needs one) lets it.
-    fn cut(&self, src: &[u8], out: &mut SuccBuf, proviso: Option<Proviso<'_>>, adapt: bool) {
-        let erroneous = || out.entries().iter().any(|e| e.error);
-        let Some(keep) = self.keep(src, out.entries(), erroneous, adapt) else {
-            return;
-        };
+        let Some(keep) = keep else { return };
         if let Some(mut proviso) = proviso.filter(|_| self.always_proviso || self.visible.iter().any(|&v| v))
         {
             let kept = (0..out.len()).filter(|&i| keep[i]);
@@ -367,87 +335,11 @@ impl Reducer {
         self.note_cut(src, out);
     }
 
-    /// The successors of `src` by `model` that a stubborn set keeps (the
-    /// fast path of [`Reducer::cut`] without a proviso, with the same
-    /// outcome): the steps first; then the successors of the steps of
-    /// groups that may err, to see whether some step errs (see the module
-    /// documentation); then those of the other steps kept, merged in.
-    fn expand<N: NextState + ?Sized>(&self, model: &N, src: &[u8], out: &mut SuccBuf, adapt: bool) {
-        // Where every successor is kept anyway, they are computed first,
-        // as `cut` expects (the back-off counts only states without an
-        // erroneous successor).
-        if self.refusal.is_some() || self.is_error_state(src) || (adapt && stubborn::skipping(self.id)) {
-            model.successors(src, out);
-            self.cut(src, out, None, adapt);
-            return;
-        }
-        STEPS.with(|cell| {
-            let scratch = &mut *cell.borrow_mut();
-            let Steps {
-                steps,
-                may_err,
-                rest,
-                more,
-                merged,
-            } = scratch;
-            model.steps(src, steps);
-            may_err.clear();
-            for e in steps.iter() {
-                match self.groups_of.get(&(e.label.trans, e.label.partner)) {
-                    Some(&g) => may_err.push(self.deps.groups[g as usize].may_err),
-                    // A step of no group: `select` keeps everything.
-                    None => may_err.push(false),
-                }
-            }
-            // Whether `out` holds the successors of the steps `may_err`.
-            let mut computed = false;
-            let erroneous = || {
-                if steps.iter().any(|e| e.error) {
-                    return true;
-                }
-                if !may_err.contains(&true) {
-                    return false;
-                }
-                model.successors_of(src, may_err, out);
-                computed = true;
-                out.entries().iter().any(|e| e.error)
-            };
-            let keep = self.keep(src, steps, erroneous, adapt);
-            if !computed {
-                match &keep {
-                    None => model.successors(src, out),
-                    Some(keep) => model.successors_of(src, keep, out),
-                }
-            } else {
-                // `out` has the successors of the steps that may err; add
-                // those of the other steps kept.
-                let kept = |i: usize| keep.as_ref().is_none_or(|k| k[i]);
-                rest.clear();
-                rest.extend((0..steps.len()).map(|i| kept(i) && !may_err[i]));
-                if rest.contains(&true) {
-                    if more.state_len() != out.state_len() {
-                        *more = SuccBuf::new(out.state_len());
-                        *merged = SuccBuf::new(out.state_len());
-                    }
-                    model.successors_of(src, rest, more);
-                    merge(out, more, merged, (may_err, rest), kept);
-                } else {
-                    let mut of_step = (0..steps.len()).filter(|&i| may_err[i]);
-                    out.retain(|_| of_step.next().is_some_and(kept));
-                }
-            }
-            if keep.is_some() {
-                self.reduced.fetch_add(1, Ordering::Relaxed);
-                self.note_cut(src, out);
-            }
-        })
-    }
-
-    /// Which of the `steps` of `src` a stubborn set keeps, if it leaves
-    /// one out.
-    fn select(&self, src: &[u8], steps: &[Succ], adapt: bool) -> Option<Vec<bool>> {
-        let mut groups = Vec::with_capacity(steps.len());
-        for e in steps {
+    /// Which successors in `out` a stubborn set of `src` keeps, if it
+    /// leaves one out.
+    fn select(&self, src: &[u8], out: &SuccBuf, adapt: bool) -> Option<Vec<bool>> {
+        let mut groups = Vec::with_capacity(out.len());
+        for e in out.entries() {
             groups.push(*self.groups_of.get(&(e.label.trans, e.label.partner))? as usize);
         }
         let rel = stubborn::Relations {
@@ -483,55 +375,6 @@ impl Tap for Reducer {
     fn tap(&self, src: &[u8], out: &mut SuccBuf) {
         self.cut(src, out, None, self.adaptive)
     }
-
-    fn expand<N: NextState + ?Sized>(&self, model: &N, src: &[u8], out: &mut SuccBuf) {
-        Reducer::expand(self, model, src, out, self.adaptive)
-    }
-}
-
-/// Working memory of [`Reducer::expand`], per thread.
-#[derive(Default)]
-struct Steps {
-    steps: Vec<Succ>,
-    /// Per step, whether its group may err.
-    may_err: Vec<bool>,
-    /// Per step, whether it is kept and its successor still to compute;
-    /// and those successors.
-    rest: Vec<bool>,
-    more: SuccBuf,
-    merged: SuccBuf,
-}
-
-/// Leaves in `out` the successors of the steps `kept`, in the steps' order:
-/// `out` holds those of the steps `first`, `more` those of the steps
-/// `second`, each in order (no step in both); `merged` is working memory.
-fn merge(
-    out: &mut SuccBuf,
-    more: &SuccBuf,
-    merged: &mut SuccBuf,
-    (first, second): (&[bool], &[bool]),
-    kept: impl Fn(usize) -> bool,
-) {
-    merged.clear();
-    let (mut i, mut j) = (0, 0);
-    for s in 0..first.len() {
-        if first[s] {
-            if kept(s) {
-                let e = out.entry(i);
-                merged.push_copy(out.state(i), e.label, e.error);
-            }
-            i += 1;
-        } else if second[s] {
-            let e = more.entry(j);
-            merged.push_copy(more.state(j), e.label, e.error);
-            j += 1;
-        }
-    }
-    std::mem::swap(out, merged);
-}
-
-thread_local! {
-    static STEPS: RefCell<Steps> = RefCell::default();
 }
 
 impl<M: Deref<Target: NextState>> Tapped<M, Reducer> {

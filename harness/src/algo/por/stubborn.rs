@@ -338,11 +338,6 @@ pub fn skip(owner: u64) -> bool {
     })
 }
 
-/// Whether [`skip`] would let the next state through, without counting it.
-pub fn skipping(owner: u64) -> bool {
-    with_scratch(owner, |s| s.skip_left > 0)
-}
-
 fn tried(s: &mut Scratch, cut: bool) {
     if cut {
         s.failed = 0;

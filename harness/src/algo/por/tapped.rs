@@ -9,15 +9,6 @@ use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
 /// What is done to a state's successors once generated.
 pub trait Tap: Send + Sync {
     fn tap(&self, src: &[u8], out: &mut SuccBuf);
-
-    /// The successors of `src` by `model`, passed through [`Tap::tap`]. A
-    /// tap that only drops successors may override it to ask `model` for
-    /// those it keeps only ([`NextState::successors_of`]), with the same
-    /// outcome.
-    fn expand<N: NextState + ?Sized>(&self, model: &N, src: &[u8], out: &mut SuccBuf) {
-        model.successors(src, out);
-        self.tap(src, out);
-    }
 }
 
 /// `inner`'s successors passed through `tap`; everything else is `inner`'s.
@@ -48,6 +39,7 @@ impl<M: Deref<Target: NextState> + Send + Sync, T: Tap> NextState for Tapped<M, 
     }
 
     fn successors(&self, src: &[u8], out: &mut SuccBuf) {
-        self.tap.expand(&*self.inner, src, out);
+        self.inner.successors(src, out);
+        self.tap.tap(src, out);
     }
 }
