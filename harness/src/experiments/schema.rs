@@ -473,6 +473,15 @@ pub fn build_row(
             r.set(c, v);
         }
         extra = rest;
+        // The default memory limit is what was free when the cell started:
+        // it would make two runs of one cell differ. A cell it stopped says
+        // so in `result`.
+        if extra
+            .get("memory_budget")
+            .is_some_and(|b| b.get("default") == Some(&Value::Bool(true)))
+        {
+            extra.remove("memory_budget");
+        }
     }
     // A search gone on from a checkpoint: the parts before count too.
     let prior = |k: &str| {
