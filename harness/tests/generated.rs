@@ -21,9 +21,8 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -37,7 +36,7 @@ use harness::algo::check::{
     check_reduced, check_threads, CheckOptions, CheckReport, Checks, Goal, Search, Verdict,
 };
 use harness::algo::exhaustive::{explore, explore_checkpointed, ExploreOptions, Traversal};
-use harness::algo::por::{product, Por, Reducer, Tap, Tapped};
+use harness::algo::por::{product, Por, Reducer, Tapped};
 use harness::engine::checkpoint::CheckpointSpec;
 use harness::engine::comm::{local, Cluster, Partitioning};
 use harness::engine::{Limits, Outcome, StoreKind};
@@ -45,6 +44,8 @@ use harness::model::backend::{build, Backend};
 use harness::output::record::RunRecord;
 use harness::run::strategy::{Params, Strategy};
 use harness::run::{run, Request};
+
+use common::Recorder;
 
 /// Models with more states than this are not checked (counted as too big).
 const MAX_STATES: u64 = 30_000;
@@ -159,24 +160,6 @@ fn reference(c: &Case) -> Option<Reference> {
         error: rec.tap.error.load(Ordering::Relaxed),
         plain_small: plain.core.result == Outcome::Complete,
     })
-}
-
-/// Records the deadlock states a search met and whether a step erred.
-#[derive(Default)]
-struct Recorder {
-    deadlocks: Mutex<BTreeSet<Vec<u8>>>,
-    error: AtomicBool,
-}
-
-impl Tap for Recorder {
-    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
-        if out.is_empty() {
-            self.deadlocks.lock().unwrap().insert(src.to_vec());
-        }
-        if out.entries().iter().any(|e| e.error) {
-            self.error.store(true, Ordering::Relaxed);
-        }
-    }
 }
 
 type Oracle = fn(&Case, &Reference) -> Result<(), String>;

@@ -16,40 +16,24 @@
 //! `cargo test --release -p harness --test por -- --nocapture` also prints
 //! the table of `results/por/NOTES.md`.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
 use dve_frontend::ir;
-use dve_frontend::model::{NextState, SuccBuf};
+use dve_frontend::model::NextState;
 use harness::algo::check::{
     check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
 };
 use harness::algo::exhaustive::{explore, ExploreOptions, Outcome};
-use harness::algo::por::{product, Por, PorStats, Reducer, Tap, Tapped};
+use harness::algo::por::{product, Por, PorStats, Reducer, Tapped};
 use harness::model::backend::{build, Backend};
 use harness::model::beem::Beem;
 
+use common::Recorder;
+
 const MAX_STATES: u64 = 300_000;
-
-/// Records what the search met: the deadlock states and whether a step
-/// erred (led to the error state).
-#[derive(Default)]
-struct Recorder {
-    deadlocks: Mutex<BTreeSet<Vec<u8>>>,
-    error: AtomicBool,
-}
-
-impl Tap for Recorder {
-    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
-        if out.is_empty() {
-            self.deadlocks.lock().unwrap().insert(src.to_vec());
-        }
-        if out.entries().iter().any(|e| e.error) {
-            self.error.store(true, Ordering::Relaxed);
-        }
-    }
-}
 
 struct Searched {
     states: u64,

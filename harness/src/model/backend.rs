@@ -82,20 +82,8 @@ pub fn build_with(model: ir::Model, backend: Backend, functions: Vec<ir::Expr>) 
         },
         Backend::Jit => {
             let start = Instant::now();
-            match jit::compile_with(&model, &functions) {
-                Ok(m) => Built {
-                    model: Box::new(m),
-                    backend,
-                    compile_ms: start.elapsed().as_secs_f64() * 1e3,
-                    fallback: None,
-                },
-                Err(e) => Built {
-                    model: Box::new(Interpreter::with_state_functions(model, functions)),
-                    backend: Backend::Interp,
-                    compile_ms: 0.0,
-                    fallback: Some(e.to_string()),
-                },
-            }
+            let compiled = jit::compile_with(&model, &functions);
+            compiled_or_interpreted(compiled, start, model, functions)
         }
     }
 }
@@ -144,10 +132,21 @@ pub fn build_guarded(model: ir::Model, backend: Backend, functions: Vec<ir::Expr
             }
         }
     };
-    Ok(match compiled {
+    Ok(compiled_or_interpreted(compiled, start, model, functions))
+}
+
+/// The JIT's model compiled since `start`, or the interpreter where the
+/// JIT declined it.
+fn compiled_or_interpreted(
+    compiled: Result<jit::JitModel, jit::JitError>,
+    start: Instant,
+    model: ir::Model,
+    functions: Vec<ir::Expr>,
+) -> Built {
+    match compiled {
         Ok(m) => Built {
             model: Box::new(m),
-            backend,
+            backend: Backend::Jit,
             compile_ms: start.elapsed().as_secs_f64() * 1e3,
             fallback: None,
         },
@@ -157,7 +156,7 @@ pub fn build_guarded(model: ir::Model, backend: Backend, functions: Vec<ir::Expr
             compile_ms: 0.0,
             fallback: Some(e.to_string()),
         },
-    })
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 #[allow(dead_code)] // the tests of BEEM's properties use it
 pub mod beem;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
@@ -102,4 +103,24 @@ pub fn problems_on_two_threads<T: Sync>(
         }
     });
     problems.into_inner().unwrap()
+}
+
+/// Records what a search met: the deadlock states and whether a step
+/// erred (led to the error state).
+#[derive(Default)]
+#[allow(dead_code)] // the tests of the reduction use it
+pub struct Recorder {
+    pub deadlocks: Mutex<BTreeSet<Vec<u8>>>,
+    pub error: AtomicBool,
+}
+
+impl harness::algo::por::Tap for Recorder {
+    fn tap(&self, src: &[u8], out: &mut SuccBuf) {
+        if out.is_empty() {
+            self.deadlocks.lock().unwrap().insert(src.to_vec());
+        }
+        if out.entries().iter().any(|e| e.error) {
+            self.error.store(true, Ordering::Relaxed);
+        }
+    }
 }
