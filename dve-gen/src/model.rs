@@ -21,35 +21,8 @@ impl Ty {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
-    Neg,
-    BitNot,
-    Not,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Shl,
-    Shr,
-    BitAnd,
-    BitOr,
-    BitXor,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    And,
-    Or,
-    Imply,
-}
+/// The operators are the front end's, so that both print them alike.
+pub use dve_frontend::ast::{BinOp, UnOp};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
@@ -143,30 +116,7 @@ impl Display for Expr {
                 };
                 write!(f, "({op}{a})")
             }
-            Expr::Bin(op, a, b) => {
-                let op = match op {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    BinOp::Div => "/",
-                    BinOp::Rem => "%",
-                    BinOp::Shl => "<<",
-                    BinOp::Shr => ">>",
-                    BinOp::BitAnd => "&",
-                    BinOp::BitOr => "|",
-                    BinOp::BitXor => "^",
-                    BinOp::Eq => "==",
-                    BinOp::Ne => "!=",
-                    BinOp::Lt => "<",
-                    BinOp::Le => "<=",
-                    BinOp::Gt => ">",
-                    BinOp::Ge => ">=",
-                    BinOp::And => "and",
-                    BinOp::Or => "or",
-                    BinOp::Imply => "imply",
-                };
-                write!(f, "({a} {op} {b})")
-            }
+            Expr::Bin(op, a, b) => write!(f, "({a} {} {b})", op.symbol()),
         }
     }
 }

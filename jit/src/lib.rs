@@ -57,9 +57,9 @@ pub enum JitError {
 
 /// The longest state vector the JIT compiles. The fingerprint and the
 /// state copy are unrolled over the whole vector, and Cranelift's time
-/// grows faster than linearly with a function's length: 16 KiB take about
-/// 0.3 s, 64 KiB about 6 s (`results/jit/NOTES.md`); BEEM's longest vector
-/// is 553 bytes.
+/// grows faster than linearly with a function's length, so past this the
+/// interpreter starts sooner than the JIT would (measurements in
+/// `results/jit/NOTES.md`).
 pub const MAX_STATE_BYTES: usize = 16 << 10;
 
 /// The most Cranelift instructions the JIT compiles for one model (all

@@ -5,9 +5,9 @@
 
 /// The longest state vector a model may have (4 MiB). Successor
 /// generation copies whole states, and the model's description holds a
-/// named slot per array element (about 200 bytes each at run time): a
-/// 4 MiB vector takes about 3 s and 800 MB to set up, far past any BEEM
-/// model (553 bytes at most).
+/// named slot per array element, so a longer vector costs seconds and
+/// gigabytes before the search starts (measurements in
+/// `results/jit/NOTES.md`).
 pub const MAX_STATE_BYTES: usize = 4 << 20;
 
 mod declare;
