@@ -13,8 +13,10 @@
 //! every group it is dependent with and may be co-enabled with; a disabled
 //! group brings the necessary enabling set of one of its conjuncts that is
 //! false in the state; and `k` also brings every group that may err and may
-//! be co-enabled with it. Then the reduced graph keeps every deadlock
-//! reachable in the full one, and the error state if it is reachable.
+//! be co-enabled with it (the choice brings those of every enabled group,
+//! a superset: any set closed under these rules will do). Then the reduced
+//! graph keeps every deadlock reachable in the full one, and the error
+//! state if it is reachable.
 //!
 //! **Run-time errors**: an erroneous step leads to the error state, which
 //! changes every slot and which the search expands further (§8.3). Take a

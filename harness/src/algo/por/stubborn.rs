@@ -67,8 +67,11 @@ struct Scratch {
     /// it gave (1 true, 2 false, 3 an error).
     truth_at: Vec<u32>,
     truth: Vec<u8>,
-    /// Per conjunct: the closure that took in its enabling set.
+    /// Per conjunct: the closure that took in its enabling set; and the
+    /// conjuncts the current closure took in, in order.
     added: Vec<u32>,
+    added_list: Vec<u32>,
+
     members: Vec<u32>,
     best: Vec<u32>,
     /// Groups taken in and not yet closed: enabled ones are closed first,
@@ -415,9 +418,51 @@ fn fresh(s: &mut Scratch, state: u32, rel: &Relations, src: &[u8], enabled: &[us
     closure(s, state, &order, rel, src, enabled)
 }
 
+/// How a closure ended.
+enum Closed {
+    /// Closed, with this many enabled groups.
+    Complete(usize),
+    /// It took in an enabled visible group, or as many enabled groups as the
+    /// bound: another key may do better.
+    Dropped,
+    /// A disabled group has no conjunct known false: keep everything.
+    Everything,
+}
+
+/// Takes group `h` into the closure stamped `set`.
+fn take(s: &mut Scratch, state: u32, set: u32, h: usize) {
+    if s.in_set[h] != set {
+        s.in_set[h] = set;
+        s.set_bits[h / 64] |= 1 << (h % 64);
+        s.members.push(h as u32);
+        if s.enabled[h] == state {
+            s.enabled_stack.push(h as u32);
+        } else {
+            s.stack.push(h as u32);
+        }
+    }
+}
+
+/// What every closure in a state starts from: the closure of the groups
+/// that may err and may be co-enabled with some enabled group.
+struct Base {
+    members: Vec<u32>,
+    bits: Vec<u64>,
+    /// Conjuncts whose enabling sets it took in.
+    added: Vec<u32>,
+    enabled: usize,
+}
+
 /// The closure from each seed of `order` in the state stamped `state`, whose
 /// enabled groups and conjuncts' truths are in `s`; the best is left in
 /// `s.best`.
+///
+/// Every key brings the groups that may err and may be co-enabled with it;
+/// here each brings those of every enabled group instead, closed once as the
+/// [`Base`] of all: a closure of a superset of what a key brings is still
+/// stubborn, each key no longer closes them again, and the keys' own
+/// enabling sets are then chosen against them, which on most models cuts
+/// more than closing the key first.
 fn closure(
     s: &mut Scratch,
     state: u32,
@@ -426,18 +471,18 @@ fn closure(
     src: &[u8],
     enabled: &[usize],
 ) -> Option<Vec<bool>> {
-    let Relations {
-        deps,
-        dna,
-        err_partners,
-        visible,
-        enabling,
-    } = rel;
     let n_enabled = s.distinct.len();
+    let base = base(s, state, rel, src)?;
     let mut best: Option<usize> = None;
+    // A base with an enabled group is a stubborn set itself, with that group
+    // as its key, and every closure holds it.
+    if let Some(b) = base.as_ref().filter(|b| b.enabled > 0) {
+        s.best.clone_from(&b.members);
+        best = Some(b.enabled);
+    }
     for &(seed, least) in order {
         let bound = best.unwrap_or(n_enabled);
-        if least >= bound {
+        if least.max(base.as_ref().map_or(0, |b| b.enabled)) >= bound {
             break;
         }
         let seed = s.distinct[seed] as usize;
@@ -446,111 +491,30 @@ fn closure(
         s.stack.clear();
         s.enabled_stack.clear();
         s.pending.clear();
-        s.set_bits.fill(0);
-        let take = |s: &mut Scratch, h: usize| {
-            if s.in_set[h] != set {
-                s.in_set[h] = set;
-                s.set_bits[h / 64] |= 1 << (h % 64);
-                s.members.push(h as u32);
-                if s.enabled[h] == state {
-                    s.enabled_stack.push(h as u32);
-                } else {
-                    s.stack.push(h as u32);
-                }
-            }
-        };
-        take(s, seed);
-        for &h in &err_partners[seed] {
-            take(s, h as usize);
-        }
+        s.added_list.clear();
         let mut count = 0;
-        let complete = loop {
-            if let Some(g) = s.enabled_stack.pop() {
-                let g = g as usize;
-                count += 1;
-                if visible[g] || count >= bound {
-                    break false;
+        match &base {
+            Some(b) => {
+                for &h in &b.members {
+                    s.in_set[h as usize] = set;
                 }
-                // The enabled groups it brings now, the disabled ones once
-                // no enabled group is left to close.
-                for i in 0..n_enabled {
-                    let h = s.distinct[i];
-                    if s.in_set[h as usize] != set && dna.contains(g, h as usize) {
-                        take(s, h as usize);
-                    }
+                for &c in &b.added {
+                    s.added[c as usize] = set;
                 }
-                s.pending.push(g as u32);
-                continue;
+                s.members.extend_from_slice(&b.members);
+                s.set_bits.copy_from_slice(&b.bits);
+                count = b.enabled;
             }
-            if let Some(g) = s.pending.pop() {
-                for &h in &dna.lists[g as usize] {
-                    take(s, h as usize);
-                }
-                continue;
+            None => s.set_bits.fill(0),
+        }
+        take(s, state, set, seed);
+        match close(s, state, set, count, bound, rel, src) {
+            Closed::Complete(count) => {
+                best = Some(count);
+                std::mem::swap(&mut s.best, &mut s.members);
             }
-            let Some(g) = s.stack.pop() else { break true };
-            let g = g as usize;
-            let mut choice: Option<(usize, usize)> = None;
-            let mut answered = false;
-            for &c in &deps.groups[g].conjuncts {
-                if s.asked_at[c] != state {
-                    s.asked_at[c] = state;
-                    s.asked.push(c as u32);
-                    s.truth(state, deps, c, src);
-                }
-                if s.truth[c] != 2 {
-                    continue;
-                }
-                if s.added[c] == set {
-                    answered = true;
-                    break;
-                }
-                // A list is summed only while it may beat the best so far
-                // (the first of the cheapest is kept either way).
-                let bound = choice.map_or(usize::MAX, |(_, best)| best);
-                let mut cost = 0;
-                if let Some(row) = enabling.row(c) {
-                    let (mut new_enabled, mut new_disabled) = (0, 0);
-                    for ((&nes, &taken), &on) in row.iter().zip(&s.set_bits).zip(&s.enabled_bits) {
-                        let new = nes & !taken;
-                        new_enabled += (new & on).count_ones() as usize;
-                        new_disabled += (new & !on).count_ones() as usize;
-                    }
-                    cost = new_enabled * ENABLED_COST + new_disabled;
-                } else {
-                    for &h in &deps.conjuncts[c].enabling {
-                        if s.in_set[h] != set {
-                            cost += if s.enabled[h] == state { ENABLED_COST } else { 1 };
-                            if cost >= bound {
-                                break;
-                            }
-                        }
-                    }
-                }
-                if cost < bound {
-                    choice = Some((c, cost));
-                    if cost == 0 {
-                        break;
-                    }
-                }
-            }
-            match choice.filter(|_| !answered) {
-                Some((c, _)) => {
-                    s.added[c] = set;
-                    for &h in &deps.conjuncts[c].enabling {
-                        take(s, h);
-                    }
-                }
-                // A false conjunct already answered for.
-                None if answered => {}
-                // A disabled group with no conjunct known false: keep
-                // everything.
-                None => return None,
-            }
-        };
-        if complete {
-            best = Some(count);
-            std::mem::swap(&mut s.best, &mut s.members);
+            Closed::Dropped => {}
+            Closed::Everything => return None,
         }
     }
     best?;
@@ -560,6 +524,144 @@ fn closure(
         s.in_set[g as usize] = kept;
     }
     Some(enabled.iter().map(|&g| s.in_set[g] == kept).collect())
+}
+
+/// The closure of the groups that may err and may be co-enabled with an
+/// enabled group, if there are any; `None` (outer) when it leaves no set
+/// that could cut anything.
+fn base(s: &mut Scratch, state: u32, rel: &Relations, src: &[u8]) -> Option<Option<Base>> {
+    let set = s.next();
+    s.members.clear();
+    s.stack.clear();
+    s.enabled_stack.clear();
+    s.pending.clear();
+    s.added_list.clear();
+    s.set_bits.fill(0);
+    for i in 0..s.distinct.len() {
+        for &h in &rel.err_partners[s.distinct[i] as usize] {
+            take(s, state, set, h as usize);
+        }
+    }
+    if s.members.is_empty() {
+        return Some(None);
+    }
+    match close(s, state, set, 0, s.distinct.len(), rel, src) {
+        Closed::Complete(enabled) => Some(Some(Base {
+            members: s.members.clone(),
+            bits: s.set_bits.clone(),
+            added: s.added_list.clone(),
+            enabled,
+        })),
+        Closed::Dropped | Closed::Everything => None,
+    }
+}
+
+/// Closes the set stamped `set` from the groups on its stacks, `count`
+/// enabled groups already closed, giving up at `bound` of them.
+fn close(
+    s: &mut Scratch,
+    state: u32,
+    set: u32,
+    mut count: usize,
+    bound: usize,
+    rel: &Relations,
+    src: &[u8],
+) -> Closed {
+    let Relations {
+        deps,
+        dna,
+        visible,
+        enabling,
+        ..
+    } = rel;
+    let n_enabled = s.distinct.len();
+    loop {
+        if let Some(g) = s.enabled_stack.pop() {
+            let g = g as usize;
+            count += 1;
+            if visible[g] || count >= bound {
+                return Closed::Dropped;
+            }
+            // The enabled groups it brings now, the disabled ones once
+            // no enabled group is left to close.
+            for i in 0..n_enabled {
+                let h = s.distinct[i];
+                if s.in_set[h as usize] != set && dna.contains(g, h as usize) {
+                    take(s, state, set, h as usize);
+                }
+            }
+            s.pending.push(g as u32);
+            continue;
+        }
+        if let Some(g) = s.pending.pop() {
+            for &h in &dna.lists[g as usize] {
+                take(s, state, set, h as usize);
+            }
+            continue;
+        }
+        let Some(g) = s.stack.pop() else {
+            return Closed::Complete(count);
+        };
+        let g = g as usize;
+        let mut choice: Option<(usize, usize)> = None;
+        let mut answered = false;
+        for &c in &deps.groups[g].conjuncts {
+            if s.asked_at[c] != state {
+                s.asked_at[c] = state;
+                s.asked.push(c as u32);
+                s.truth(state, deps, c, src);
+            }
+            if s.truth[c] != 2 {
+                continue;
+            }
+            if s.added[c] == set {
+                answered = true;
+                break;
+            }
+            // A list is summed only while it may beat the best so far
+            // (the first of the cheapest is kept either way).
+            let bound = choice.map_or(usize::MAX, |(_, best)| best);
+            let mut cost = 0;
+            if let Some(row) = enabling.row(c) {
+                let (mut new_enabled, mut new_disabled) = (0, 0);
+                for ((&nes, &taken), &on) in row.iter().zip(&s.set_bits).zip(&s.enabled_bits) {
+                    let new = nes & !taken;
+                    new_enabled += (new & on).count_ones() as usize;
+                    new_disabled += (new & !on).count_ones() as usize;
+                }
+                cost = new_enabled * ENABLED_COST + new_disabled;
+            } else {
+                for &h in &deps.conjuncts[c].enabling {
+                    if s.in_set[h] != set {
+                        cost += if s.enabled[h] == state { ENABLED_COST } else { 1 };
+                        if cost >= bound {
+                            break;
+                        }
+                    }
+                }
+            }
+            if cost < bound {
+                choice = Some((c, cost));
+                if cost == 0 {
+                    break;
+                }
+            }
+        }
+        match choice.filter(|_| !answered) {
+            Some((c, _)) => {
+                s.added[c] = set;
+                s.added_list.push(c as u32);
+                for &h in &deps.conjuncts[c].enabling {
+                    take(s, state, set, h);
+                }
+            }
+            // A false conjunct already answered for.
+            None if answered => {}
+            // A disabled group with no conjunct known false: keep
+            // everything.
+            None => return Closed::Everything,
+        }
+    }
 }
 
 /// The enabled groups worth a closure (indices into `s.distinct`), each with
