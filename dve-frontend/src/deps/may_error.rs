@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use super::counters::{counters, Counter};
+use super::EffectErr;
 use crate::ir::{Assign, BinOp, Expr, Model, Place, SyncKind, SystemKind, Transition, Ty, UnOp};
 
 /// A closed interval of values (in i64, so that i32 arithmetic cannot
@@ -473,6 +474,11 @@ fn binary(op: BinOp, x: Iv, y: Iv, err: &mut bool) -> Iv {
                 x.1.max(y.1)
             },
         ),
+        // Of two non-negative values, no bit above the larger's highest.
+        BinOp::BitOr | BinOp::BitXor if x.0 >= 0 && y.0 >= 0 => {
+            let top = (x.1.max(y.1) as u64 + 1).next_power_of_two() as i64 - 1;
+            (if op == BinOp::BitOr { x.0.max(y.0) } else { 0 }, top)
+        }
         BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => I32,
         // Comparisons: decided when the intervals decide them.
         BinOp::Eq if x.0 == x.1 && x == y => (1, 1),
@@ -537,16 +543,37 @@ fn refine<'a>(env: &Env<'a>, cond: &Expr, truth: bool) -> Option<Env<'a>> {
         }
         // A variable alone holds when it is not zero (and, as the right
         // operand of `and`, when it is positive, which implies that).
-        Expr::Load { offset, ty } if truth => {
-            let iv = narrow_by(BinOp::Ne, env.get(*offset, *ty), (0, 0));
+        e if truth && slot(e, env).is_some() => {
+            let (offset, ty) = slot(e, env)?;
+            let iv = narrow_by(BinOp::Ne, env.get(offset, ty), (0, 0));
             if iv.0 > iv.1 {
                 return None;
             }
-            out.set(*offset, iv);
+            out.set(offset, iv);
         }
         _ => {}
     }
     Some(out)
+}
+
+/// The one slot `e` reads, if it is a variable or an array element whose
+/// index the bounds fix.
+fn slot(e: &Expr, env: &Env) -> Option<(usize, Ty)> {
+    match e {
+        Expr::Load { offset, ty } => Some((*offset, *ty)),
+        Expr::LoadIndex {
+            ty,
+            offset,
+            len,
+            index,
+        } => {
+            let mut err = false;
+            let i = eval(index, env, &mut err);
+            (!err && i.0 == i.1 && i.0 >= 0 && i.0 < *len as i64)
+                .then(|| (offset + i.0 as usize * ty.width(), *ty))
+        }
+        _ => None,
+    }
 }
 
 /// The variable `e` is computed from and the values it may take where
@@ -557,7 +584,10 @@ fn refine<'a>(env: &Env<'a>, cond: &Expr, truth: bool) -> Option<Env<'a>> {
 fn invert(e: &Expr, iv: Iv, env: &Env) -> Option<(usize, Iv)> {
     let mut err = false;
     match e {
-        Expr::Load { offset, ty } => Some((*offset, meet(env.get(*offset, *ty), iv))),
+        Expr::Load { .. } | Expr::LoadIndex { .. } => {
+            let (offset, ty) = slot(e, env)?;
+            Some((offset, meet(env.get(offset, ty), iv)))
+        }
         Expr::Binary(op, a, b) => {
             let Expr::Const(k) = **b else {
                 return match (op, &**a) {
@@ -632,6 +662,8 @@ fn negate(op: BinOp) -> BinOp {
 struct Run<'a> {
     bounds: &'a Bounds,
     err: bool,
+    /// What raised the first error.
+    first: Option<EffectErr>,
     stores: Option<Vec<(usize, Iv)>>,
 }
 
@@ -640,12 +672,25 @@ impl<'a> Run<'a> {
         Run {
             bounds,
             err: false,
+            first: None,
             stores: None,
         }
     }
 
     fn eval(&mut self, e: &Expr, env: &Env) -> Iv {
-        eval(e, env, &mut self.err)
+        let before = self.err;
+        let v = eval(e, env, &mut self.err);
+        if self.err && !before {
+            self.first = Some(EffectErr::Expression);
+        }
+        v
+    }
+
+    fn fail(&mut self, why: EffectErr) {
+        if !self.err {
+            self.first = Some(why);
+        }
+        self.err = true;
     }
 
     /// Stores a value in `v` into `place`, the index evaluated in
@@ -653,7 +698,7 @@ impl<'a> Run<'a> {
     fn store(&mut self, place: &Place, v: Iv, index_env: &Env, env: &mut Env<'a>) {
         let (lo, hi) = ty_range(place.ty);
         if v.0 < lo || v.1 > hi {
-            self.err = true;
+            self.fail(EffectErr::Range(place.var));
         }
         let v = (v.0.max(lo), v.1.min(hi));
         if v.0 > v.1 {
@@ -666,7 +711,13 @@ impl<'a> Run<'a> {
             None => env.set(place.offset, v),
             Some((len, idx)) => {
                 let w = place.ty.width();
-                match in_bounds(eval(idx, index_env, &mut self.err), *len, &mut self.err) {
+                let i = self.eval(idx, index_env);
+                let mut out = false;
+                let i = in_bounds(i, *len, &mut out);
+                if out {
+                    self.fail(EffectErr::Index(place.var));
+                }
+                match i {
                     Some(i) if i.0 == i.1 => env.set(place.offset + i.0 as usize * w, v),
                     _ => env.forget(place.offset, place.offset + *len as usize * w),
                 }
@@ -700,11 +751,11 @@ impl<'a> Run<'a> {
         match (&ts[0].sync, ts.get(1)) {
             (SyncKind::Send { channel, values }, Some(r)) => {
                 let SyncKind::Recv { targets, .. } = &r.sync else {
-                    self.err = true;
+                    self.fail(EffectErr::Expression);
                     return Some(env);
                 };
                 if values.len() != targets.len() {
-                    self.err = true;
+                    self.fail(EffectErr::Expression);
                 }
                 let types = m.channels[*channel].item_types.as_deref();
                 for (i, (v, target)) in values.iter().zip(targets).enumerate() {
@@ -731,14 +782,14 @@ impl<'a> Run<'a> {
                 for (i, target) in targets.iter().enumerate() {
                     match types.get(i) {
                         Some(ty) => self.store(target, ty_range(*ty), &env0, &mut env),
-                        None => self.err = true,
+                        None => self.fail(EffectErr::Expression),
                     }
                 }
             }
             (SyncKind::None | SyncKind::Send { .. } | SyncKind::Recv { .. }, None) => {
                 self.effects(ts[0], &mut env)
             }
-            _ => self.err = true,
+            _ => self.fail(EffectErr::Expression),
         }
         Some(env)
     }
@@ -761,9 +812,15 @@ pub fn guard_may_err(bounds: &Bounds, guard: &Option<Expr>) -> bool {
 /// rendezvous sender then receiver) may err once its guards hold (guard
 /// errors are [`guard_may_err`]'s).
 pub fn effects_may_err(m: &Model, bounds: &Bounds, ts: &[&Transition]) -> bool {
+    effects_err(m, bounds, ts).is_some()
+}
+
+/// What may raise the first error of the step made of `ts` once its guards
+/// hold, if anything may.
+pub fn effects_err(m: &Model, bounds: &Bounds, ts: &[&Transition]) -> Option<EffectErr> {
     let mut run = Run::new(bounds);
     let _ = run.step(m, ts);
-    run.err
+    run.err.then(|| run.first.unwrap_or(EffectErr::Expression))
 }
 
 /// Whether `a` and `b` may hold in one state.
@@ -902,6 +959,67 @@ mod tests {
         // a[n - 1] with n up to 10 may leave a[0..3]; n + 1 stays a byte.
         assert!(effects_may_err(&m, &b, &[t]));
         assert!(effects_may_err(&m, &b, &[&m.transitions[2]]));
+    }
+
+    #[test]
+    fn guards_on_array_elements_narrow_them() {
+        assert!(!first_group_may_err(&with_trans(
+            "byte t[2];",
+            "guard t[0] != 0; effect t[0] = t[0] - 1;"
+        )));
+        assert!(!first_group_may_err(&with_trans(
+            "byte t[2];",
+            "guard t[1] > 0 && t[1] < 255; effect t[1] = t[1] + 1;"
+        )));
+        // The guard bounds the other element, not the one decremented.
+        assert!(first_group_may_err(&with_trans(
+            "byte t[2];",
+            "guard t[1] != 0; effect t[0] = t[0] - 1;"
+        )));
+    }
+
+    #[test]
+    fn or_of_non_negative_values_stays_under_their_top_bit() {
+        // BEEM's at: a timer that counts down to 0 and rests at 255.
+        let timer = "effect t = (t - 1) | ((t == 255) * 255);";
+        assert!(!first_group_may_err(&with_trans(
+            "byte t;",
+            &format!("guard t != 0; {timer}")
+        )));
+        assert!(first_group_may_err(&with_trans("byte t;", timer)));
+        assert!(!first_group_may_err(&with_trans(
+            "byte x; byte y;",
+            "guard x < 100 && y < 28; effect x = x ^ y;"
+        )));
+        assert!(first_group_may_err(&with_trans(
+            "byte x; byte y;",
+            "guard x < 100; effect x = x | y, x = x + 1;"
+        )));
+    }
+
+    #[test]
+    fn the_error_source_names_what_may_err() {
+        let source = |src: &str| {
+            let m = crate::load_str("t.dve", src).unwrap();
+            let d = crate::deps::Deps::new(&m);
+            d.groups[0].err_source.map(|e| e.describe(&m))
+        };
+        assert_eq!(
+            source(&with_trans("byte x;", "effect x = x + 1;")).as_deref(),
+            Some("its effects: x may be given a value outside byte")
+        );
+        assert_eq!(
+            source(&with_trans("byte a[2]; byte i;", "effect a[i] = 1, i = i + 1;")).as_deref(),
+            Some("its effects: an index into a may be out of bounds")
+        );
+        assert_eq!(
+            source(&with_trans("byte x; byte y;", "effect x = 1 / y;")).as_deref(),
+            Some("its effects: an expression may err")
+        );
+        assert_eq!(
+            source(&with_trans("byte x;", "guard x < 255; effect x = x + 1;")),
+            None
+        );
     }
 
     /// Whether each group of `src` may err, by [`super::super::Deps`].

@@ -84,18 +84,44 @@ pub struct Group {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrSource {
     Guard,
-    Effect,
+    Effect(EffectErr),
     /// Both sides of a rendezvous may assign one global variable (§7.3).
     SharedGlobal,
 }
 
-impl std::fmt::Display for ErrSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ErrSource::Guard => "its guard",
-            ErrSource::Effect => "its effects",
-            ErrSource::SharedGlobal => "both sides assign one global",
-        })
+/// What in a step's effects may raise its first run-time error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EffectErr {
+    /// A value stored into this variable may leave its type's range.
+    Range(usize),
+    /// An index into this array may be out of its bounds.
+    Index(usize),
+    /// An expression may err (a division by zero, an index read).
+    Expression,
+}
+
+impl ErrSource {
+    /// In words, naming `m`'s variables.
+    pub fn describe(&self, m: &Model) -> String {
+        match self {
+            ErrSource::Guard => "its guard".into(),
+            ErrSource::Effect(EffectErr::Range(v)) => {
+                let var = &m.vars[*v];
+                format!(
+                    "its effects: {} may be given a value outside {}",
+                    var.name,
+                    var.ty.name()
+                )
+            }
+            ErrSource::Effect(EffectErr::Index(v)) => {
+                format!(
+                    "its effects: an index into {} may be out of bounds",
+                    m.vars[*v].name
+                )
+            }
+            ErrSource::Effect(EffectErr::Expression) => "its effects: an expression may err".into(),
+            ErrSource::SharedGlobal => "both sides assign one global".into(),
+        }
     }
 }
 
@@ -358,7 +384,7 @@ impl Deps {
                 if ts.iter().any(|t| may_error::guard_may_err(b, &t.guard)) {
                     Some(ErrSource::Guard)
                 } else {
-                    may_error::effects_may_err(m, b, &ts).then_some(ErrSource::Effect)
+                    may_error::effects_err(m, b, &ts).map(ErrSource::Effect)
                 }
             });
             for t in &ts {

@@ -24,7 +24,7 @@ pub fn may_err(model: &ir::Model, deps: &Deps) -> Option<String> {
                 .iter()
                 .map(|&t| model.transitions[t].text.as_str())
                 .collect();
-            Some(format!("{} ({source})", ts.join(" with ")))
+            Some(format!("{} ({})", ts.join(" with "), source.describe(model)))
         })
         .collect();
     listed(items)
