@@ -59,13 +59,19 @@ def table_size(states):
     return max(20, math.ceil(math.log2(max(states, 1))) + 2)
 
 
+# The tree store's node table is 2^(size - ratio) entries, a quarter of the
+# root table by default; szymanski.4 needs more than two nodes a state, so
+# it is made as large as the root table (memory is mapped as it is used).
+RATIO = 0
+
+
 def explore(mc, model, por, size, timeout):
     """One `dve2lts-mc --threads=1 --strategy=bfs` run, with `--por=<por>`
     unless `por` is None. Returns dict(states, transitions, seconds) with
     LTSmin's own exploration time (loading the model left out, as dvemc's
     time_s leaves out compiling it), or dict(error=...) when it is over
     `timeout` or fails."""
-    args = [mc, "--threads=1", "--strategy=bfs", f"--size={size}"]
+    args = [mc, "--threads=1", "--strategy=bfs", f"--size={size}", f"--ratio={RATIO}"]
     if por is not None:
         # `--por` takes an optional argument: `--por heur` would read the
         # model's path as the algorithm's name.
@@ -79,6 +85,8 @@ def explore(mc, model, por, size, timeout):
     wall = time.time() - t0
     text = out.stdout + out.stderr
     m = EXPLORED.search(text)
+    if "table full" in text and size < 32:
+        return explore(mc, model, por, size + 2, timeout)
     if out.returncode != 0 or not m:
         last = [line for line in text.splitlines() if line.strip()][-1:] or [f"exit {out.returncode}"]
         return dict(error=f"failed: {last[0][:120]}")

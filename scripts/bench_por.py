@@ -19,8 +19,10 @@ never built here (CI does not need it): build it outside the repository by
 the recipe in ../shared/anchors/ltsmin/BUILD.md (LTSmin 3.0.2 and the
 LTSmin group's DiVinE 2.4 fork, Debian packages only). Each instance is
 compiled once with `divine compile -l` into a temporary directory, then
-explored by `dve2lts-mc --threads=1 --strategy=bfs --size=N` (N: log2 of a
-store at most a quarter full) without reduction, with `--por=heur` (within
+explored by `dve2lts-mc --threads=1 --strategy=bfs --size=N --ratio=0` (N:
+log2 of a store at most a quarter full, its node table as large; a run that
+fills the store is repeated in one four times larger) without reduction,
+with `--por=heur` (within
 --timeout) and with `--por=del` (within --ltsmin-del-timeout: the deletion
 algorithm can be far slower). Times are LTSmin's "Total exploration time",
 loading the model left out. The CSV then has the columns ltsmin_full_states,
