@@ -151,14 +151,14 @@ def summary(rows):
     ]
     # Both reduce: each reduced count at most 0.99 of the full one.
     cut = [r for r in both if r["states_ratio"] <= 0.99
-           and r["ltsmin_por_states"] <= 0.99 * r["ltsmin_full_states"]]
+           and r["ltsmin_por_states"] <= 0.99 * r["full_states"]]
     if cut:
         faster = sum(r["por_s"] < r["ltsmin_por_s"] for r in cut)
         lines.append(
             f"- Time, on the {len(cut)} instances both reduce: dvemc's reduced search is faster than "
             f"LTSmin's (the run whose count is taken) on {faster}; dvemc's over LTSmin's, geometric "
             f"mean {geomean([r['por_s'] / r['ltsmin_por_s'] for r in cut if r['ltsmin_por_s'] > 0]):.2f}.")
-    timed = [r for r in rows if r.get("ltsmin_full_s", "") not in ("", 0)]
+    timed = [r for r in rows if r.get("ltsmin_full_s", "") not in ("", 0) and r["full_s"] > 0]
     if timed:
         lines.append(
             f"- Full searches: dvemc's time over LTSmin's, geometric mean "

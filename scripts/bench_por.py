@@ -231,7 +231,7 @@ def main():
         if full is None or int(full["states"]) != int(c["states"]):
             raise SystemExit(f"{inst}: the full search does not give the census's {c['states']} states")
         por = explore(args.dvemc, args.beem, inst, True, args.timeout)
-        row = dict.fromkeys(COLUMNS, "")
+        row = dict.fromkeys(columns, "")
         row.update(instance=inst, family=c["family"], full_states=full["states"],
                    full_transitions=full["transitions"], full_deadlocks=full["deadlocks"],
                    full_s=full["time_s"])
