@@ -106,9 +106,9 @@ def measure(tools, workdir, dve, states, dvemc_full, dvemc_por, timeout, del_tim
         return dict(ltsmin_note="divine compile -l failed")
     size = table_size(states)
     row, notes = {}, []
-    runs = dict(full=explore(mc, model, None, size, timeout),
-                heur=explore(mc, model, "heur", size, timeout),
-                **{"del": explore(mc, model, "del", size, del_timeout)})
+    runs = {"full": explore(mc, model, None, size, timeout),
+            "heur": explore(mc, model, "heur", size, timeout),
+            "del": explore(mc, model, "del", size, del_timeout)}
     for key, r in runs.items():
         if "error" in r:
             notes.append(f"{key} {r['error']}")
