@@ -99,10 +99,13 @@ verify-por:
 # the Promela translations up to SPIN_MAX_STATES; writes results/por/runs.csv
 # and results/por/table.md. Hours for the default range (--resume goes on).
 # The matrix beem/matrices/por.toml runs the same as `dvemc bench` cells.
+# LTSMIN_DIR=DIR (LTSmin built by ../shared/anchors/ltsmin/BUILD.md) adds
+# LTSmin's full and reduced counts and times beside dvemc's.
 POR_TABLE_MAX_STATES ?= 10000000
 SPIN_MAX_STATES ?= 1000000
+LTSMIN_DIR ?=
 bench-por: build
-	python3 scripts/bench_por.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --max-states $(POR_TABLE_MAX_STATES) --spin-max-states $(SPIN_MAX_STATES) --out results/por/runs.csv --table results/por/table.md
+	python3 scripts/bench_por.py --beem $(BEEM_DIR) --dvemc ./target/release/dvemc --max-states $(POR_TABLE_MAX_STATES) --spin-max-states $(SPIN_MAX_STATES) $(if $(LTSMIN_DIR),--ltsmin $(LTSMIN_DIR)) --out results/por/runs.csv --table results/por/table.md
 
 # SPIN's verifier against dvemc (DFS and BFS) on the BEEM instances whose
 # Promela translation has the same state space; needs `apt-get install spin`.

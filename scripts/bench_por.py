@@ -12,8 +12,32 @@ Writes --out (CSV, one row per instance) and --table (markdown: the summary
 the issue asks for, then every instance). A reduced search that loses or
 adds a deadlock state count fails the run: the counts are compared.
 
+With --ltsmin DIR, LTSmin runs beside dvemc on each instance, right after
+dvemc's two searches: DIR is LTSmin's build directory, or any directory with
+the two binaries `divine` and `dve2lts-mc` under it. LTSmin is optional and
+never built here (CI does not need it): build it outside the repository by
+the recipe in ../shared/anchors/ltsmin/BUILD.md (LTSmin 3.0.2 and the
+LTSmin group's DiVinE 2.4 fork, Debian packages only). Each instance is
+compiled once with `divine compile -l` into a temporary directory, then
+explored by `dve2lts-mc --threads=1 --strategy=bfs --size=N --ratio=0` (N:
+log2 of a store at most a quarter full, its node table as large; a run that
+fills the store is repeated in one four times larger) without reduction,
+with `--por=heur` (within
+--timeout) and with `--por=del` (within --ltsmin-del-timeout: the deletion
+algorithm can be far slower). Times are LTSmin's "Total exploration time",
+loading the model left out. The CSV then has the columns ltsmin_full_states,
+ltsmin_full_s, ltsmin_heur_states, ltsmin_heur_s, ltsmin_del_states,
+ltsmin_del_s, ltsmin_por_states and ltsmin_por_s (the smaller of the heur
+and del counts, and its run's time), vs_ltsmin (dvemc's reduced states over
+ltsmin_por_states) and ltsmin_note (runs over the time limit or failed, and
+a full count that differs from dvemc's), and the markdown a second table,
+dvemc beside LTSmin, saying where dvemc keeps more states. Without --ltsmin
+the CSV's columns and the markdown are the same as before it existed: the
+LTSmin columns are added only with it.
+
 Usage: bench_por.py [--beem DIR] [--dvemc PATH] [--census FILE]
                     [--max-states N] [--spin-max-states N] [--timeout S]
+                    [--ltsmin DIR] [--ltsmin-del-timeout S]
                     [--out FILE] [--table FILE] [--resume] [INSTANCE...]
 """
 import argparse
@@ -27,6 +51,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_ltsmin  # noqa: E402
 from bench_spin import run_spin  # noqa: E402
 
 COLUMNS = [
@@ -35,6 +60,11 @@ COLUMNS = [
     "transitions_ratio", "full_share", "select_s", "time_ratio",
     "spin_full_states", "spin_full_s", "spin_por_states", "spin_por_s", "spin_states_ratio",
     "processes", "groups", "groups_may_err",
+]
+LTSMIN_COLUMNS = [
+    "ltsmin_full_states", "ltsmin_full_s", "ltsmin_heur_states", "ltsmin_heur_s",
+    "ltsmin_del_states", "ltsmin_del_s", "ltsmin_por_states", "ltsmin_por_s", "vs_ltsmin",
+    "ltsmin_note",
 ]
 
 
@@ -127,7 +157,10 @@ def write_table(path, rows, args):
     with open(path, "w") as f:
         f.write("# Partial-order reduction over the census\n\n")
         f.write(f"Written by `scripts/bench_por.py --max-states {args.max_states} --spin-max-states "
-                f"{args.spin_max_states}` (one thread, breadth-first, exact store, deadlocks only).\n\n")
+                f"{args.spin_max_states}"
+                + (f" --timeout {args.timeout:g} --ltsmin DIR --ltsmin-del-timeout {args.ltsmin_del_timeout:g}"
+                   if args.ltsmin else "")
+                + "` (one thread, breadth-first, exact store, deadlocks only).\n\n")
         f.write("\n".join(summary(rows)) + "\n\n")
         f.write("| instance | full states | reduced | ratio | transitions ratio | fully expanded | "
                 "full s | reduced s | time ratio | SPIN full | SPIN reduced | SPIN ratio | "
@@ -141,11 +174,13 @@ def write_table(path, rows, args):
                 fmt(r["spin_states_ratio"]), fmt(r.get("processes", "")), fmt(r.get("groups", "")),
                 fmt(r.get("groups_may_err", "")),
             ]) + " |\n")
+        if args.ltsmin:
+            bench_ltsmin.write_table(f, rows, fmt)
 
 
-def write_rows(path, rows):
+def write_rows(path, rows, columns):
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         w.writerows(rows)
 
@@ -160,9 +195,14 @@ def main():
     ap.add_argument("--timeout", type=float, default=1800)
     ap.add_argument("--out", default="results/por/runs.csv")
     ap.add_argument("--table", default="results/por/table.md")
+    ap.add_argument("--ltsmin", metavar="DIR", help="LTSmin's build directory: its columns beside dvemc's")
+    ap.add_argument("--ltsmin-del-timeout", type=float, default=120,
+                    help="seconds for LTSmin's --por=del run (--timeout for its other runs)")
     ap.add_argument("--resume", action="store_true", help="keep the rows of --out and run the rest")
     ap.add_argument("instances", nargs="*")
     args = ap.parse_args()
+    tools = bench_ltsmin.find_tools(args.ltsmin) if args.ltsmin else None
+    columns = COLUMNS + (LTSMIN_COLUMNS if args.ltsmin else [])
     census = [r for r in csv.DictReader(open(args.census)) if r["result"] == "complete"]
     picked = [r for r in census if int(r["states"]) <= args.max_states
               and (not args.instances or r["instance"] in args.instances)]
@@ -171,14 +211,18 @@ def main():
     if args.resume and os.path.exists(args.out):
         for r in csv.DictReader(open(args.out)):
             for k, v in r.items():
-                if v != "" and k not in ("instance", "family"):
+                if v != "" and k not in ("instance", "family", "ltsmin_note"):
                     r[k] = float(v) if "." in v or "e" in v else int(v)
             rows.append(r)
+            if "ltsmin_note" in r and not args.ltsmin:
+                columns = COLUMNS + LTSMIN_COLUMNS
     for r in rows:
         # Rows of an earlier run without the structure columns.
         if r.get("groups", "") in ("", None):
             r.update(structure(args.dvemc, args.beem, r["instance"]))
     done = {r["instance"] for r in rows}
+    # The .dve2C of each instance, compiled once.
+    workdir = tempfile.TemporaryDirectory(prefix="bench-por-ltsmin-") if tools else None
     for c in picked:
         inst = c["instance"]
         if inst in done:
@@ -187,7 +231,7 @@ def main():
         if full is None or int(full["states"]) != int(c["states"]):
             raise SystemExit(f"{inst}: the full search does not give the census's {c['states']} states")
         por = explore(args.dvemc, args.beem, inst, True, args.timeout)
-        row = dict.fromkeys(COLUMNS, "")
+        row = dict.fromkeys(columns, "")
         row.update(instance=inst, family=c["family"], full_states=full["states"],
                    full_transitions=full["transitions"], full_deadlocks=full["deadlocks"],
                    full_s=full["time_s"])
@@ -200,6 +244,10 @@ def main():
                        transitions_ratio=por["transitions"] / max(full["transitions"], 1),
                        full_share=por.get("por_full_share", ""), select_s=por.get("por_select_s", ""),
                        time_ratio=por["time_s"] / full["time_s"] if full["time_s"] > 0 else "")
+        if tools:
+            row.update(bench_ltsmin.measure(
+                tools, workdir.name, os.path.join(args.beem, "dve", inst + ".dve"), int(c["states"]),
+                full["states"], por["states"] if por else None, args.timeout, args.ltsmin_del_timeout))
         row.update(structure(args.dvemc, args.beem, inst))
         pm = os.path.join(args.beem, "promela", inst + ".pm")
         if os.path.exists(pm) and int(c["states"]) <= args.spin_max_states:
@@ -211,9 +259,11 @@ def main():
                            spin_states_ratio=b["states"] / a["states"])
         rows.append(row)
         print(f"{inst}: {row['full_states']} -> {row['por_states']} ({fmt(row['states_ratio'])}), "
-              f"time {fmt(row['time_ratio'], 2)}, SPIN {fmt(row['spin_states_ratio'])}", flush=True)
-        write_rows(args.out, rows)
-    write_rows(args.out, rows)
+              f"time {fmt(row['time_ratio'], 2)}, SPIN {fmt(row['spin_states_ratio'])}"
+              + (f", LTSmin {fmt(row['ltsmin_por_states'])} ({fmt(row['vs_ltsmin'], 2)}) {row['ltsmin_note']}"
+                 if tools else ""), flush=True)
+        write_rows(args.out, rows, columns)
+    write_rows(args.out, rows, columns)
     write_table(args.table, rows, args)
     print("\n".join(summary(rows)))
 
