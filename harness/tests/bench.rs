@@ -600,13 +600,23 @@ fn a_matrix_is_found_from_any_directory() {
             .env_remove("DVEMC_MATRICES")
             .output()
             .expect("running dvemc");
-        assert_eq!(o.status.code(), Some(0), "{matrix} from {}: {}", dir.display(), text(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{matrix} from {}: {}",
+            dir.display(),
+            text(&o)
+        );
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
     let from_clone = list(&repo(), "beem/matrices/quick.toml");
     for name in ["beem/matrices/quick.toml", "quick", "quick.toml"] {
         let out = list(&elsewhere, name);
-        let keys = |t: &str| t.lines().map(|l| l.split('\t').next().unwrap().to_string()).collect::<Vec<_>>();
+        let keys = |t: &str| {
+            t.lines()
+                .map(|l| l.split('\t').next().unwrap().to_string())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(keys(&out), keys(&from_clone), "{name}");
         // The example models (`../examples/phils2.dve` in the matrix) are
         // files wherever the command was run.
@@ -620,7 +630,11 @@ fn a_matrix_is_found_from_any_directory() {
     let dir = elsewhere.join(format!("dvemc-matrix-path-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("m")).unwrap();
     std::fs::copy(repo().join("beem/examples/phils2.dve"), dir.join("m/p.dve")).unwrap();
-    std::fs::write(dir.join("m/own.toml"), "strategies = [\"bfs\"]\n[instances]\nnames = [\"p.dve\"]\n").unwrap();
+    std::fs::write(
+        dir.join("m/own.toml"),
+        "strategies = [\"bfs\"]\n[instances]\nnames = [\"p.dve\"]\n",
+    )
+    .unwrap();
     let out = list(&dir, "m/own.toml");
     assert!(out.contains("m/p.dve"), "{out}");
     // A name found nowhere is an error naming where it was looked for.
@@ -631,7 +645,10 @@ fn a_matrix_is_found_from_any_directory() {
         .unwrap();
     assert_ne!(o.status.code(), Some(0));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("matrix no-such-matrix not found") && err.contains("beem/matrices"), "{err}");
+    assert!(
+        err.contains("matrix no-such-matrix not found") && err.contains("beem/matrices"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

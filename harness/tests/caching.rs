@@ -624,13 +624,7 @@ fn cli_runs_the_caching_algorithm() {
     let out = std::process::Command::new(exe)
         .args(["explore"])
         .arg(&model)
-        .args([
-            "--sweep-level",
-            "2",
-            "--sweep-derivation",
-            "greedy",
-            "--json",
-        ])
+        .args(["--sweep-level", "2", "--sweep-derivation", "greedy", "--json"])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -193,7 +193,12 @@ fn repository_files(root: &Path) -> Vec<String> {
             if p.is_dir() {
                 walk(root, &p, out);
             } else {
-                out.push(p.strip_prefix(root).expect("under root").to_string_lossy().into_owned());
+                out.push(
+                    p.strip_prefix(root)
+                        .expect("under root")
+                        .to_string_lossy()
+                        .into_owned(),
+                );
             }
         }
     }

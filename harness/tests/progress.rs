@@ -31,7 +31,14 @@ fn progress_lines(o: &Output) -> Vec<String> {
 /// A run of a second or so (three million states of anderson.6, one
 /// thread; it ends at the budget, exit 4), with `extra` options.
 fn long_run(extra: &[&str]) -> Output {
-    let mut args = vec!["explore", "anderson.6", "--threads", "1", "--max-states", "3000000"];
+    let mut args = vec![
+        "explore",
+        "anderson.6",
+        "--threads",
+        "1",
+        "--max-states",
+        "3000000",
+    ];
     args.extend_from_slice(extra);
     let o = dvemc(&args);
     assert_eq!(o.status.code(), Some(4), "stderr: {}", text(&o.stderr));
@@ -108,5 +115,8 @@ fn the_sweep_line_options_answer_to_their_old_names_too() {
     // The old names are not advertised.
     let help = text(&dvemc(&["explore", "--help"]).stdout);
     assert!(help.contains("--sweep-measure <EXPR>") && help.contains("--sweep-level <L>"));
-    assert!(!help.contains("--progress <") && !help.contains("--progress-level <"), "{help}");
+    assert!(
+        !help.contains("--progress <") && !help.contains("--progress-level <"),
+        "{help}"
+    );
 }

@@ -214,7 +214,10 @@ fn lines(m: &Meter, text: &TickerText, stop: &AtomicBool, every: Duration) {
     let nap = every.min(Duration::from_millis(100));
     let mut next = every;
     while !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(nap.min(next.saturating_sub(start.elapsed())).max(Duration::from_millis(1)));
+        std::thread::sleep(
+            nap.min(next.saturating_sub(start.elapsed()))
+                .max(Duration::from_millis(1)),
+        );
         if stop.load(Ordering::Relaxed) {
             break;
         }

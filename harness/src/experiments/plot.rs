@@ -553,15 +553,15 @@ where
     Ok(())
 }
 
-/// The text on a bar: its value, then its label cut to what the chart's
-/// width holds.
+/// The text on a bar: its value, then its label when the chart's width
+/// holds it whole (else the legend names the bar).
 fn bar_label(label: &str, value: f64) -> String {
     const MAX: usize = 48;
     let text = format!("{}  {label}", short_number(value));
     if text.chars().count() <= MAX {
         text
     } else {
-        format!("{}…", text.chars().take(MAX - 1).collect::<String>())
+        short_number(value)
     }
 }
 

@@ -72,12 +72,21 @@ mod tests {
 
     #[test]
     fn a_bare_name_and_a_clone_path_find_the_source_trees_matrix() {
-        let want = source_root().join("beem/matrices/quick.toml").canonicalize().unwrap();
+        let want = source_root()
+            .join("beem/matrices/quick.toml")
+            .canonicalize()
+            .unwrap();
         if std::env::var_os(MATRICES_ENV).is_none() {
             assert_eq!(locate(Path::new("quick")).unwrap(), want);
             assert_eq!(locate(Path::new("quick.toml")).unwrap(), want);
         }
-        assert_eq!(locate(Path::new("beem/matrices/quick.toml")).unwrap().canonicalize().unwrap(), want);
+        assert_eq!(
+            locate(Path::new("beem/matrices/quick.toml"))
+                .unwrap()
+                .canonicalize()
+                .unwrap(),
+            want
+        );
         assert_eq!(locate(&want).unwrap(), want);
         let err = locate(Path::new("no-such-matrix")).unwrap_err().to_string();
         assert!(err.starts_with("matrix no-such-matrix not found"), "{err}");

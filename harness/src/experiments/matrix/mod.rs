@@ -70,10 +70,10 @@ mod param_search;
 mod selection;
 
 use grid::*;
+pub use locate::{locate, MATRICES_ENV};
 use param_search::*;
 pub use param_search::{decimals_of, search_text, Search};
 use selection::*;
-pub use locate::{locate, MATRICES_ENV};
 pub use selection::{Instance, Selection};
 
 use std::collections::{BTreeMap, HashMap};

@@ -19,7 +19,9 @@ use super::summary::{configuration, fmt_num, seconds, state_space_sizes, store_b
 use crate::experiments::schema::Row;
 
 fn peak_mem(r: &Row) -> Option<f64> {
-    r.num("peak_mem_bytes").or_else(|| r.num("peak_rss_bytes")).filter(|b| *b > 0.0)
+    r.num("peak_mem_bytes")
+        .or_else(|| r.num("peak_rss_bytes"))
+        .filter(|b| *b > 0.0)
 }
 
 fn label(r: &Row) -> String {
@@ -124,7 +126,8 @@ pub fn headline(rows: &[Row]) -> Option<ReportTable> {
             inst.to_string(),
             fmt_num(sizes.get(*inst).copied()),
             fast.map_or_else(|| "—".into(), label),
-            fast.and_then(seconds).map_or_else(|| "—".into(), |s| format!("{s:.3}")),
+            fast.and_then(seconds)
+                .map_or_else(|| "—".into(), |s| format!("{s:.3}")),
             small.map_or_else(|| "—".into(), label),
             fmt_num(small.and_then(search_bytes)),
             mib(small.and_then(peak_mem)),
@@ -132,7 +135,8 @@ pub fn headline(rows: &[Row]) -> Option<ReportTable> {
     }
     if by_instance.len() > 1 {
         let n = by_instance.len();
-        let on = |w: Option<(String, usize)>| w.map_or_else(|| "—".into(), |(l, k)| format!("{l}: on {k} of {n}"));
+        let on =
+            |w: Option<(String, usize)>| w.map_or_else(|| "—".into(), |(l, k)| format!("{l}: on {k} of {n}"));
         t.rows.insert(
             0,
             vec![
@@ -206,7 +210,10 @@ mod tests {
         assert_eq!(t.rows[0][6], "50.0");
         // On a tiny instance the store bytes decide, not the peak, which
         // is mostly the program's.
-        let mut tiny = [run("d", "--store exact", 0.1, 11 << 20), run("d", "--store ctree", 0.2, 12 << 20)];
+        let mut tiny = [
+            run("d", "--store exact", 0.1, 11 << 20),
+            run("d", "--store ctree", 0.2, 12 << 20),
+        ];
         tiny[1].set("store_bytes", "1000");
         let t = headline(&tiny).unwrap();
         assert_eq!(t.rows[0][4], "bfs --store ctree (jit)");

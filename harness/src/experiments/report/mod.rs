@@ -164,7 +164,13 @@ mod tests {
         exact.set("states_per_s", "10000000");
         let tree = run("bfs", "--store tree", "tree", 1);
         let mut tiny = run("bfs", "", "exact", 1);
-        for (c, v) in [("key", "t|jit|bfs |"), ("instance", "t"), ("states", "7"), ("time_s", "0.001"), ("bytes_per_state", "33356.6")] {
+        for (c, v) in [
+            ("key", "t|jit|bfs |"),
+            ("instance", "t"),
+            ("states", "7"),
+            ("time_s", "0.001"),
+            ("bytes_per_state", "33356.6"),
+        ] {
             tiny.set(c, v);
         }
         let mut stopped = run("dfs", "--cache 1", "exact", 1);
@@ -182,17 +188,27 @@ mod tests {
         assert!(h.contains(&crate::experiments::plot::escape(MEMORY_NOTE)));
         // The bars carry their values and configurations.
         let bars = &s.plots.iter().find(|p| p.file == MEMORY_PLOT).unwrap().svg;
-        assert!(bars.contains("20.50  bfs (jit)") || bars.contains("20.5  bfs (jit)"), "{bars}");
+        assert!(
+            bars.contains("20.50  bfs (jit)") || bars.contains("20.5  bfs (jit)"),
+            "{bars}"
+        );
         // 7 states: no bytes per state (the first allocation's), in the
         // tables or the chart.
         assert!(!h.contains("33356") && !h.contains("33\u{202f}356"));
         let best = s.tables.iter().find(|t| t.id == "best").unwrap();
         let col = |h: &str| best.headers.iter().position(|x| x == h).expect(h);
-        let none = best.rows.iter().find(|r| r[col("configuration")].starts_with("dfs")).unwrap();
+        let none = best
+            .rows
+            .iter()
+            .find(|r| r[col("configuration")].starts_with("dfs"))
+            .unwrap();
         assert_eq!(none[col("seed")], "—");
         assert_eq!(none[col("complete runs")], "0/1 (visit_limit)");
         let tp = s.tables.iter().find(|t| t.id == "throughput").unwrap();
         let exact_row = tp.rows.iter().find(|r| r[0] == "bfs").unwrap();
-        assert!(exact_row[6].ends_with("(short runs)") && exact_row[6] != "—", "{exact_row:?}");
+        assert!(
+            exact_row[6].ends_with("(short runs)") && exact_row[6] != "—",
+            "{exact_row:?}"
+        );
     }
 }
