@@ -499,7 +499,7 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__explore)
-            opts="-h --strategy --backend --beem --seed --runs --por --por-check --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --ltl --ltl-file --ltl-property --all-violations --json --stats --trace-format --sample-interval --store --threads --distributed --partition --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --progress --progress-level --progress-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --export-lts --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
+            opts="-h -q --strategy --backend --beem --seed --runs --por --por-check --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --ltl --ltl-file --ltl-property --all-violations --json --stats --trace-format --sample-interval --quiet --progress-interval --store --threads --distributed --partition --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --sweep-measure --sweep-level --sweep-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --export-lts --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -569,6 +569,10 @@ _dvemc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --progress-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --store)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -597,15 +601,15 @@ _dvemc() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --progress)
+                --sweep-measure)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --progress-level)
+                --sweep-level)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --progress-derivation)
+                --sweep-derivation)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -59,6 +59,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ltl-property -d 
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l trace-format -d 'How to print a counterexample: text or json [default: text]' -r -f -a "text\t'Readable text, a step after another'
 json\t'One JSON object'"
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sample-interval -d 'Keep the counters every SECONDS in the record\'s `samples` (bfs, dfs, randomized)' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l progress-interval -d 'Seconds between two progress lines when standard error is not a terminal [default: 5]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l store -d 'Visited set: exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l threads -d 'Threads (bfs, dfs, LTL) [default: bfs --store exact: all cores; else 1]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l partition -d 'How --distributed spreads the states over the ranks: whole, local' -r
@@ -66,9 +67,9 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l checkpoint -d 'G
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l cache -d 'Keep at most SIZE states in memory, or P% of the state space' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l replacement -d 'Which cached state to drop when the cache is full [default: random]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l max-visits -d 'End the run (result visit_limit) when visits exceed F × |S| [default: 5]' -r
-complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l progress -d 'Sweep-line (bfs, dfs) with this progress measure (DVE expressions)' -r
-complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l progress-level -d 'Sweep-line (bfs, dfs) with the automatic progress measure of level L' -r
-complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l progress-derivation -d 'How --progress-level derives its measure: projection or greedy [default: projection]' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sweep-measure -d 'Sweep-line (bfs, dfs) with this progress measure (DVE expressions)' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sweep-level -d 'Sweep-line (bfs, dfs) with the automatic progress measure of level L' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sweep-derivation -d 'How --sweep-level derives its measure: projection or greedy [default: projection]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l depth-cutoff -d 'The last depth bound [default: go on until the frontier is empty]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l increment -d 'The depth added at each iteration [default: 50]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l dbdfs -d 'Bounded DFS: naive-unsound, naive-sound or threshold [default: threshold]' -r
@@ -89,6 +90,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -s h -l help -d 'Pr
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l all-violations -d 'Count every violation instead of stopping at the first (bfs, dfs)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l json -d 'Print one JSON object on standard output (an error too)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l stats -d 'Also print the statistics of BEEM\'s stat.xml files (bfs, dfs)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -s q -l quiet -d 'No progress on standard error (the result is printed as always)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l distributed -d 'Search over the ranks of an MPI job: mpirun -np N dvemc explore --distributed'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l chain-reduction -d 'Single-successor chain reduction (state-caching paper, Sect. 4.1)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l edge-lean -d 'Edge-lean reduction with static transition independence'

@@ -6,7 +6,8 @@ screenshot, and checks that it renders with data:
   chart (svg.plot) has points, every legend entry of every chart has at
   least one point inside the chart, the tables have rows, the filter
   script ran (it writes "N of N rows"), every paper section has a table
-  and no rendering error; memory is shown: the table of runs and the best
+  and no rendering error; the headline table (fastest, least memory)
+  comes first and has rows; memory is shown: the table of runs and the best
   runs have the columns bytes/state and store bytes (the runs with figures
   in them), and there is a chart of bytes per state;
 - from the page laid out in Chromium (the report in a frame of a page that
@@ -244,6 +245,10 @@ def main():
             inside = [p for p in pts if p[0] == name and 0 <= p[1] <= w and 0 <= p[2] <= h]
             if not inside:
                 failures.append(f"legend entry {name!r} has no point (section {section})")
+    if dom.tables.get("t-headline", 0) < 2:
+        failures.append("the headline table (fastest, least memory) has no row")
+    elif not dom_text.find('id="headline"') < dom_text.find('id="overview"'):
+        failures.append("the headline table is not at the top")
     if dom.tables.get("t-runs", 0) < 2:
         failures.append("the table of runs has no row")
     count = dom.counts.get("n-t-runs", "")

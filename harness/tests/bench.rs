@@ -586,6 +586,72 @@ fn matrices_in_the_repository_expand() {
     }
 }
 
+/// A matrix is found from any working directory: by its path in the
+/// clone (`beem/matrices/quick.toml`) or its bare name (`quick`), and the
+/// instance files it names relative to itself are found too; a matrix
+/// given by an ordinary path names its instances relative to its own file.
+#[test]
+fn a_matrix_is_found_from_any_directory() {
+    let elsewhere = std::env::temp_dir();
+    let list = |dir: &Path, matrix: &str| {
+        let o = Command::new(DVEMC)
+            .args(["bench", "list", matrix])
+            .current_dir(dir)
+            .env_remove("DVEMC_MATRICES")
+            .output()
+            .expect("running dvemc");
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{matrix} from {}: {}",
+            dir.display(),
+            text(&o)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let from_clone = list(&repo(), "beem/matrices/quick.toml");
+    for name in ["beem/matrices/quick.toml", "quick", "quick.toml"] {
+        let out = list(&elsewhere, name);
+        let keys = |t: &str| {
+            t.lines()
+                .map(|l| l.split('\t').next().unwrap().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(keys(&out), keys(&from_clone), "{name}");
+        // The example models (`../examples/phils2.dve` in the matrix) are
+        // files wherever the command was run.
+        for line in out.lines().filter(|l| l.contains("/examples/")) {
+            let model = line.split_whitespace().find(|w| w.ends_with(".dve")).unwrap();
+            assert!(Path::new(model).is_file(), "{name}: {model} from {line}");
+        }
+    }
+    // A matrix of one's own, given relative to the working directory, with
+    // a model beside it.
+    let dir = elsewhere.join(format!("dvemc-matrix-path-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("m")).unwrap();
+    std::fs::copy(repo().join("beem/examples/phils2.dve"), dir.join("m/p.dve")).unwrap();
+    std::fs::write(
+        dir.join("m/own.toml"),
+        "strategies = [\"bfs\"]\n[instances]\nnames = [\"p.dve\"]\n",
+    )
+    .unwrap();
+    let out = list(&dir, "m/own.toml");
+    assert!(out.contains("m/p.dve"), "{out}");
+    // A name found nowhere is an error naming where it was looked for.
+    let o = Command::new(DVEMC)
+        .args(["bench", "list", "no-such-matrix"])
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("matrix no-such-matrix not found") && err.contains("beem/matrices"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A grid value may name the instance's figures: `{depth}` from its stats
 /// file, `{states*F}` from instances.csv (rounded up).
 #[test]

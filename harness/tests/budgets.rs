@@ -41,7 +41,7 @@ const STRATEGIES: &[&str] = &[
     "bbfs:4",
     "alt:2,2",
     "dfs --cache 30% --replacement stratified",
-    "dfs --progress-level 0",
+    "dfs --sweep-level 0",
     "dbdfs",
     "dbdfs --store tree",
     "highway --breadth 100000",

@@ -605,7 +605,7 @@ fn cli_runs_the_caching_algorithm() {
     let out = std::process::Command::new(exe)
         .args(["explore"])
         .arg(&model)
-        .args(["--progress-level", "2", "--json"])
+        .args(["--sweep-level", "2", "--json"])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -616,7 +616,7 @@ fn cli_runs_the_caching_algorithm() {
     let out = std::process::Command::new(exe)
         .args(["explore"])
         .arg(&model)
-        .args(["--strategy", "bbfs:4", "--progress-level", "1"])
+        .args(["--strategy", "bbfs:4", "--sweep-level", "1"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -624,21 +624,15 @@ fn cli_runs_the_caching_algorithm() {
     let out = std::process::Command::new(exe)
         .args(["explore"])
         .arg(&model)
-        .args([
-            "--progress-level",
-            "2",
-            "--progress-derivation",
-            "greedy",
-            "--json",
-        ])
+        .args(["--sweep-level", "2", "--sweep-derivation", "greedy", "--json"])
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["result"], "complete");
     assert_eq!(v["states"], 7372);
     for bad in [
-        &["--progress-derivation", "greedy"][..],
-        &["--progress-level", "2", "--progress-derivation", "finest"][..],
+        &["--sweep-derivation", "greedy"][..],
+        &["--sweep-level", "2", "--sweep-derivation", "finest"][..],
     ] {
         let out = std::process::Command::new(exe)
             .args(["explore"])
@@ -649,7 +643,7 @@ fn cli_runs_the_caching_algorithm() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            err.contains("--progress-derivation") || err.contains("finest"),
+            err.contains("--sweep-derivation") || err.contains("finest"),
             "{err}"
         );
     }

@@ -680,7 +680,7 @@ fn bad_goal_expression_is_an_input_error() {
     let o = dvemc(&["explore", &example("phils2.dve"), "--goal", "fork1 =="]);
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("--goal:1:"), "{}", stderr(&o));
-    // Of several, the one at fault is numbered; --progress is named too.
+    // Of several, the one at fault is numbered; --sweep-measure is named too.
     let o = dvemc(&[
         "explore",
         &example("phils2.dve"),
@@ -695,10 +695,10 @@ fn bad_goal_expression_is_an_input_error() {
         "{}",
         stderr(&o)
     );
-    let o = dvemc(&["explore", &example("phils2.dve"), "--progress", "nosuch"]);
+    let o = dvemc(&["explore", &example("phils2.dve"), "--sweep-measure", "nosuch"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        stderr(&o).starts_with("--progress:1:1: error: unknown variable"),
+        stderr(&o).starts_with("--sweep-measure:1:1: error: unknown variable"),
         "{}",
         stderr(&o)
     );

@@ -179,3 +179,89 @@ fn every_relative_link_of_the_docs_names_a_file() {
         broken.join("\n")
     );
 }
+
+/// Every file of the repository (its path from the root), but the build's
+/// and git's.
+fn repository_files(root: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let p = e.expect("dir entry").path();
+            let name = p.file_name().expect("name").to_string_lossy();
+            if name.starts_with('.') || name == "target" {
+                continue;
+            }
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.push(
+                    p.strip_prefix(root)
+                        .expect("under root")
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out
+}
+
+/// A source or document file the guide names in backquotes
+/// (`harness/src/run/mod.rs`, `sema/mod.rs`, `grammar.lalrpop`) is in the
+/// repository: at that path from the root or the page, or as the end of a
+/// path in it. (Data files, `instances.csv`, are BEEM's.)
+#[test]
+fn every_source_file_the_docs_name_is_in_the_repository() {
+    let root = root();
+    let files = repository_files(&root);
+    let named = Regex::new(r"`([A-Za-z0-9_./-]+\.(?:rs|md|toml|py|lalrpop))`").expect("regex");
+    let mut missing = Vec::new();
+    for page in pages(&root) {
+        let text = std::fs::read_to_string(root.join(&page)).expect("page");
+        let dir = root.join(&page).parent().expect("dir").to_path_buf();
+        let mut in_code = false;
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with("```") {
+                in_code = !in_code;
+            }
+            if in_code {
+                continue;
+            }
+            for c in named.captures_iter(line) {
+                let f = &c[1];
+                let found = root.join(f).exists()
+                    || dir.join(f).exists()
+                    || files.iter().any(|p| p == f || p.ends_with(&format!("/{f}")));
+                if !found {
+                    missing.push(format!("{}:{}: {f}", page.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "files the docs name that are not in the repository:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The README's list of the guide names every page of the guide's table of
+/// contents (but the introduction, which the README itself is).
+#[test]
+fn the_readme_lists_every_page_of_the_guide() {
+    let root = root();
+    let summary = std::fs::read_to_string(root.join("docs/src/SUMMARY.md")).expect("SUMMARY.md");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let link = Regex::new(r"\]\(([^)\s#]+)\)").expect("regex");
+    let unlisted: Vec<String> = link
+        .captures_iter(&summary)
+        .map(|c| c[1].to_string())
+        .filter(|page| page != "introduction.md")
+        .filter(|page| !readme.contains(&format!("](docs/src/{page})")))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "pages of docs/src/SUMMARY.md the README's documentation list omits: {unlisted:?}"
+    );
+}

@@ -161,7 +161,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             }),
         ),
         (
-            "dfs --progress-level 0 (sweep-line)".into(),
+            "dfs --sweep-level 0 (sweep-line)".into(),
             Strategy::Dfs,
             caching(CachingParams {
                 progress_level: Some(0),

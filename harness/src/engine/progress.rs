@@ -2,14 +2,14 @@
 //!
 //! The search never talks to the terminal: at every poll it publishes its
 //! counters to a [`Meter`] (three relaxed atomic stores), and a [`Ticker`]
-//! thread redraws one line on standard error four times a second — only
-//! when standard error is a terminal, so logs and pipes get nothing extra.
-//! The line shows the states, their rate, the transitions, the depth or BFS
+//! thread writes them on standard error in the [`Display`] its caller
+//! chose: one line redrawn four times a second (a terminal), or a plain
+//! line at a steady interval (a log, a pipe, a batch job). The line shows the states, their rate, the transitions, the depth or BFS
 //! level, the resident memory, the elapsed time and, when a bound on the
 //! states is known (BEEM's count, `--max-states`), an estimate of the time
 //! left.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -130,40 +130,28 @@ pub struct TickerText {
     pub expected_states: Option<u64>,
 }
 
+/// How the counters reach standard error.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Display {
+    /// One line redrawn in place four times a second, erased at the end
+    /// (for a terminal: it needs the cursor controls).
+    Live,
+    /// A plain line, `progress: ...`, every interval (for logs and pipes:
+    /// each line stays).
+    Lines(Duration),
+}
+
 impl Ticker {
-    /// Starts the line when standard error is a terminal (and `NO_PROGRESS`
-    /// is not set); `None` otherwise.
-    pub fn start(meter: &Meter, text: TickerText) -> Option<Ticker> {
-        if !std::io::stderr().is_terminal() || std::env::var_os("DVEMC_NO_PROGRESS").is_some() {
-            return None;
-        }
+    /// Starts writing the counters of `meter` as `display` says (`None`
+    /// when the thread cannot start).
+    pub fn start(meter: &Meter, text: TickerText, display: Display) -> Option<Ticker> {
         let stop = Arc::new(AtomicBool::new(false));
         let (m, s) = (meter.clone(), stop.clone());
         let handle = std::thread::Builder::new()
             .name("progress".into())
-            .spawn(move || {
-                let start = Instant::now();
-                let mut drawn = false;
-                while !s.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(250));
-                    if s.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    // A run shorter than a second gets no line at all.
-                    if start.elapsed() < Duration::from_secs(1) {
-                        continue;
-                    }
-                    let line = render(&m, &text, start.elapsed());
-                    let mut e = std::io::stderr().lock();
-                    let _ = write!(e, "\r{line}\x1b[K");
-                    let _ = e.flush();
-                    drawn = true;
-                }
-                if drawn {
-                    let mut e = std::io::stderr().lock();
-                    let _ = write!(e, "\r\x1b[K");
-                    let _ = e.flush();
-                }
+            .spawn(move || match display {
+                Display::Live => live(&m, &text, &s),
+                Display::Lines(every) => lines(&m, &text, &s, every),
             })
             .ok()?;
         Some(Ticker {
@@ -188,6 +176,63 @@ impl Ticker {
 impl Drop for Ticker {
     fn drop(&mut self) {
         self.stop_now();
+    }
+}
+
+/// Redraws the line until `stop`, then erases it.
+fn live(m: &Meter, text: &TickerText, stop: &AtomicBool) {
+    let start = Instant::now();
+    let mut drawn = false;
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(250));
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        // A run shorter than a second gets no line at all.
+        if start.elapsed() < Duration::from_secs(1) {
+            continue;
+        }
+        let line = render(m, text, start.elapsed());
+        let mut e = std::io::stderr().lock();
+        let _ = write!(e, "\r{line}\x1b[K");
+        let _ = e.flush();
+        drawn = true;
+    }
+    if drawn {
+        let mut e = std::io::stderr().lock();
+        let _ = write!(e, "\r\x1b[K");
+        let _ = e.flush();
+    }
+}
+
+/// Writes a line every `every` until `stop`; a run shorter than `every`
+/// writes none.
+fn lines(m: &Meter, text: &TickerText, stop: &AtomicBool, every: Duration) {
+    let start = Instant::now();
+    // Short naps, so that the end of the run is not held up by a long
+    // interval.
+    let nap = every.min(Duration::from_millis(100));
+    let mut next = every;
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(
+            nap.min(next.saturating_sub(start.elapsed()))
+                .max(Duration::from_millis(1)),
+        );
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let elapsed = start.elapsed();
+        if elapsed < next {
+            continue;
+        }
+        // The next line on the interval's grid (a slow write skips, not
+        // bunches, lines).
+        while next <= elapsed {
+            next += every;
+        }
+        let mut e = std::io::stderr().lock();
+        let _ = writeln!(e, "progress: {}", render(m, text, elapsed));
+        let _ = e.flush();
     }
 }
 

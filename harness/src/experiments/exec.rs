@@ -87,7 +87,10 @@ pub fn run_child(
     let mut cmd = Command::new(exe);
     // One thread unless the cell says --threads: the runner's --jobs
     // count cores (see `runner`).
+    // No progress lines: the runner shows its own, and keeps the child's
+    // stderr for its errors.
     cmd.env("DVEMC_THREADS", "1")
+        .env("DVEMC_NO_PROGRESS", "1")
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -534,6 +534,16 @@ where
         chart
             .draw_series(b.dots.iter().map(|d| Circle::new((*d, y), 2, BLACK.filled())))
             .map_err(err)?;
+        // Each bar says what it is and its value, at its start (inside the
+        // chart whatever the value), so the chart reads without the legend.
+        let label = bar_label(&b.label, b.value);
+        chart
+            .draw_series(std::iter::once(Text::new(
+                label,
+                (x0, y + 0.3),
+                ("sans-serif", 11).into_font().color(&BLACK),
+            )))
+            .map_err(err)?;
         tips.push(Tip {
             at: chart.backend_coord(&(b.value.max(x0), y)),
             series: b.label.clone(),
@@ -543,7 +553,20 @@ where
     Ok(())
 }
 
-/// A horizontal bar chart with the runs as dots; the labels are the legend.
+/// The text on a bar: its value, then its label when the chart's width
+/// holds it whole (else the legend names the bar).
+fn bar_label(label: &str, value: f64) -> String {
+    const MAX: usize = 48;
+    let text = format!("{}  {label}", short_number(value));
+    if text.chars().count() <= MAX {
+        text
+    } else {
+        short_number(value)
+    }
+}
+
+/// A horizontal bar chart with the runs as dots; each bar is labelled with
+/// its value and configuration, and the labels are the legend too.
 pub fn bars(title: &str, axis: &Axis, bars: &[Bar]) -> String {
     if bars.is_empty() {
         return String::new();

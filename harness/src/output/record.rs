@@ -218,7 +218,7 @@ pub struct CachingMetrics {
     /// The paper's L: the largest progress class in memory at once, in % of |S|.
     #[serde(rename = "L", skip_serializing_if = "Option::is_none")]
     pub l_pct: Option<f64>,
-    /// A derived progress measure's (`--progress-level`) regress
+    /// A derived progress measure's (`--sweep-level`) regress
     /// transitions, in % of the transitions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regress_pct: Option<f64>,

@@ -115,15 +115,15 @@ pub const OPTIONS: &[OptionInfo] = &[
         takers: Takers::Only(CACHING),
     },
     OptionInfo {
-        flag: "progress",
+        flag: "sweep-measure",
         takers: Takers::Only(SWEEP),
     },
     OptionInfo {
-        flag: "progress-level",
+        flag: "sweep-level",
         takers: Takers::Only(SWEEP),
     },
     OptionInfo {
-        flag: "progress-derivation",
+        flag: "sweep-derivation",
         takers: Takers::Only(SWEEP),
     },
     OptionInfo {
@@ -317,11 +317,11 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
         ));
     }
     if !p.caching.progress.is_empty() && p.caching.progress_level.is_some() {
-        return Err("give --progress or --progress-level, not both".into());
+        return Err("give --sweep-measure or --sweep-level, not both".into());
     }
     if p.caching.progress_derivation.is_some() && p.caching.progress_level.is_none() {
         return Err(
-            "--progress-derivation chooses how --progress-level derives its measure: give --progress-level too".into(),
+            "--sweep-derivation chooses how --sweep-level derives its measure: give --sweep-level too".into(),
         );
     }
     if p.caching.replacement.is_some() && p.caching.cache.is_none() {

@@ -128,7 +128,7 @@ pub(super) struct Loaded {
 
 /// How messages name the expressions given on the command line: `given`
 /// from `--goal` (`--goal #K` of several), then the BEEM property's up to
-/// `goals`, then `progress` from `--progress`.
+/// `goals`, then `progress` from `--sweep-measure`.
 fn expr_names(given: usize, goals: usize, progress: usize, property: Option<u32>) -> Vec<String> {
     let numbered = |option: &str, n: usize, k: usize| {
         if n == 1 {
@@ -142,7 +142,7 @@ fn expr_names(given: usize, goals: usize, progress: usize, property: Option<u32>
         .chain(
             (given..goals).map(|_| property.map_or_else(|| "--property".into(), |n| format!("property {n}"))),
         )
-        .chain((1..=progress).map(|k| numbered("--progress", progress, k)))
+        .chain((1..=progress).map(|k| numbered("--sweep-measure", progress, k)))
         .collect()
 }
 

@@ -402,8 +402,8 @@ impl Params {
             (c.chain_reduction, "--chain-reduction"),
             (c.edge_lean, "--edge-lean"),
             (c.max_visits.is_some(), "--max-visits"),
-            (!c.progress.is_empty(), "--progress"),
-            (c.progress_level.is_some(), "--progress-level"),
+            (!c.progress.is_empty(), "--sweep-measure"),
+            (c.progress_level.is_some(), "--sweep-level"),
         ]
         .into_iter()
         .find_map(|(given, name)| given.then_some(name))
@@ -449,13 +449,13 @@ pub fn config_text(strategy: Strategy, p: &Params) -> String {
         flag("max-visits", Some(v.to_string()));
     }
     if !p.caching.progress.is_empty() {
-        flag("progress", Some(p.caching.progress.join(",")));
+        flag("sweep-measure", Some(p.caching.progress.join(",")));
     }
     if let Some(l) = p.caching.progress_level {
-        flag("progress-level", Some(l.to_string()));
+        flag("sweep-level", Some(l.to_string()));
     }
     if let Some(d) = p.caching.progress_derivation {
-        flag("progress-derivation", Some(d.to_string()));
+        flag("sweep-derivation", Some(d.to_string()));
     }
     if let Some(s) = p.seed {
         flag("seed", Some(s.to_string()));

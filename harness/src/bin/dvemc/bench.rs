@@ -27,7 +27,7 @@ pub enum BenchCommand {
     /// Print the cells of a matrix: key, then the command line
     #[command(after_long_help = exit_codes::text(exit_codes::BENCH_FILES))]
     List {
-        /// The matrix (TOML)
+        /// The matrix: a TOML file, or a name in beem/matrices (e.g. quick)
         matrix: PathBuf,
         /// Only shard K of N
         #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -85,7 +85,7 @@ pub enum BenchCommand {
     /// Write a Slurm array-job script: one shard per task, then a merge
     #[command(after_long_help = exit_codes::text(exit_codes::BENCH_FILES))]
     Slurm {
-        /// The matrix (TOML)
+        /// The matrix: a TOML file, or a name in beem/matrices (e.g. quick)
         matrix: PathBuf,
         /// Number of shards (array tasks)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -131,7 +131,7 @@ pub enum BenchCommand {
 
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// The matrix (TOML)
+    /// The matrix: a TOML file, or a name in beem/matrices (e.g. quick)
     pub matrix: PathBuf,
     /// The results CSV (appended to; created with its header)
     #[arg(long, value_name = "FILE")]
@@ -443,7 +443,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 abs(&results.unwrap_or_else(|| PathBuf::from(format!("results/runs/slurm-{}", m.name))))?;
             let exe = harness::experiments::runner::current_exe()?;
             let exe = exe.canonicalize().unwrap_or(exe);
-            let matrix_abs = matrix.canonicalize().unwrap_or(abs(&matrix)?);
+            let matrix_abs = m.path.canonicalize().unwrap_or(abs(&m.path)?);
             let beem_abs = beem.map(|b| b.canonicalize().unwrap_or(b));
             let text = harness::experiments::slurm::script(&harness::experiments::slurm::SlurmOptions {
                 dvemc: &exe,

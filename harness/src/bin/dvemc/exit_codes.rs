@@ -30,7 +30,7 @@ pub const EXPLORE: Codes = &[
      witness)",
     "1 a check failed or a goal was reached: the search found a counterexample or a witness",
     "2 usage error: unknown option, bad value, or an option the strategy does not take",
-    "3 input error: missing or malformed model, a malformed --goal, --progress or --ltl \
+    "3 input error: missing or malformed model, a malformed --goal, --sweep-measure or --ltl \
      (named with its position), unknown BEEM instance or property, BEEM directory not found, \
      the report could not be written",
     "4 the search stopped before its end: --max-states, --time-limit, --memory-limit, \

@@ -107,7 +107,7 @@ fn percent(s: &str) -> Result<f64, String> {
         Err("must be a percentage above 0 and at most 100".into())
     }
 }
-fn seconds(s: &str) -> Result<f64, String> {
+pub(crate) fn seconds(s: &str) -> Result<f64, String> {
     let x = factor(s).map_err(|_| "must be a positive number of seconds".to_string())?;
     Duration::try_from_secs_f64(x)
         .map(|_| x)
@@ -307,6 +307,8 @@ pub struct ExploreArgs {
     /// States, transitions or steps over time, for plots.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, hide_short_help = true, help_heading = heading::OUTPUT)]
     pub sample_interval: Option<f64>,
+    #[command(flatten)]
+    pub progress_display: crate::progress::ProgressArgs,
 
     /// Visited set: exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]
     ///
@@ -407,23 +409,24 @@ pub struct ExploreArgs {
     /// Sweep-line (bfs, dfs) with this progress measure (DVE expressions)
     ///
     /// The expressions are compared lexicographically (comma-separated or
-    /// repeated).
-    #[arg(long, value_name = "EXPR", value_delimiter = ',', help_heading = heading::CACHING)]
-    pub progress: Vec<String>,
+    /// repeated). Formerly --progress (with --progress-level and
+    /// --progress-derivation), names still accepted until the next release.
+    #[arg(long, alias = "progress", value_name = "EXPR", value_delimiter = ',', help_heading = heading::CACHING)]
+    pub sweep_measure: Vec<String>,
     /// Sweep-line (bfs, dfs) with the automatic progress measure of level L
     ///
     /// 0: no regress transition; 1-5: at most 1, 2, 5, 10, 20 % of them.
     /// The measure is derived from an exhaustive run first.
-    #[arg(long, value_name = "L", value_parser = level, allow_negative_numbers = true, help_heading = heading::CACHING)]
-    pub progress_level: Option<u8>,
-    /// How --progress-level derives its measure: projection or greedy [default: projection]
+    #[arg(long, alias = "progress-level", value_name = "L", value_parser = level, allow_negative_numbers = true, help_heading = heading::CACHING)]
+    pub sweep_level: Option<u8>,
+    /// How --sweep-level derives its measure: projection or greedy [default: projection]
     ///
     /// projection: our reconstruction of Sect. 5.2, the components that each
     /// decrease on at most the level's share of the transitions changing
     /// them. greedy: refined while the whole vector's regress transitions
     /// stay within the level's share.
-    #[arg(long, value_name = "HOW", hide_short_help = true, help_heading = heading::CACHING)]
-    pub progress_derivation: Option<Derivation>,
+    #[arg(long, alias = "progress-derivation", value_name = "HOW", hide_short_help = true, help_heading = heading::CACHING)]
+    pub sweep_derivation: Option<Derivation>,
 
     /// The last depth bound [default: go on until the frontier is empty]
     #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::DBDFS)]
@@ -501,9 +504,9 @@ impl ExploreArgs {
                 chain_reduction: self.chain_reduction,
                 edge_lean: self.edge_lean,
                 max_visits: self.max_visits,
-                progress: self.progress.clone(),
-                progress_level: self.progress_level,
-                progress_derivation: self.progress_derivation,
+                progress: self.sweep_measure.clone(),
+                progress_level: self.sweep_level,
+                progress_derivation: self.sweep_derivation,
             },
             dbdfs: DbdfsParams {
                 depth_cutoff: self.depth_cutoff,
@@ -670,7 +673,9 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         })
         .filter(|_| req.strategy.is_some_and(|s| s.keeps_visited_set()));
     let ticker = (!quiet)
-        .then(|| {
+        .then(|| args.progress_display.display())
+        .flatten()
+        .and_then(|display| {
             Ticker::start(
                 &meter,
                 TickerText {
@@ -685,9 +690,9 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
                     },
                     expected_states: expected,
                 },
+                display,
             )
-        })
-        .flatten();
+        });
     let ran = harness::run::run(&req);
     if let Some(t) = ticker {
         t.finish();

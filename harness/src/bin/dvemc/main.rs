@@ -6,6 +6,7 @@ mod explore;
 mod ltl2ba;
 mod man;
 mod memory;
+mod progress;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
 /// too (loading, compiling): `harness::engine::guard`.

@@ -65,10 +65,12 @@
 //! by it.
 
 mod grid;
+mod locate;
 mod param_search;
 mod selection;
 
 use grid::*;
+pub use locate::{locate, MATRICES_ENV};
 use param_search::*;
 pub use param_search::{decimals_of, search_text, Search};
 use selection::*;
@@ -370,10 +372,13 @@ pub struct Matrix {
 }
 
 impl Matrix {
-    pub fn load(path: &Path) -> Result<Matrix> {
+    /// Loads the matrix `arg` names, found as [`locate`] says; `path` is
+    /// where it was found.
+    pub fn load(arg: &Path) -> Result<Matrix> {
+        let path = locate(arg)?;
         let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading matrix {}", path.display()))?;
-        Matrix::parse(path, &text)
+            std::fs::read_to_string(&path).with_context(|| format!("reading matrix {}", path.display()))?;
+        Matrix::parse(&path, &text)
     }
 
     pub fn parse(path: &Path, text: &str) -> Result<Matrix> {

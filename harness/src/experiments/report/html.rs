@@ -101,6 +101,11 @@ pub fn write(
     }
     let _ = writeln!(h, "</nav>");
 
+    if let Some(t) = &summary.headline {
+        let _ = writeln!(h, "<section id=\"headline\">");
+        report_table(&mut h, t);
+        let _ = writeln!(h, "</section>");
+    }
     let _ = writeln!(
         h,
         "<section id=\"overview\"><h2>Overview</h2>\n<div class=\"plots\">{overview}</div></section>"
@@ -148,7 +153,16 @@ fn overview_plots(rows: &[Row], summary: &Summary) -> String {
         &series,
     );
     for p in &summary.plots {
-        out.push_str(&p.svg);
+        if p.file == report::MEMORY_PLOT {
+            let _ = write!(
+                out,
+                "<figure class=\"memory\">{}<figcaption>{}</figcaption></figure>",
+                p.svg,
+                escape(report::MEMORY_NOTE)
+            );
+        } else {
+            out.push_str(&p.svg);
+        }
     }
     out
 }
@@ -448,6 +462,9 @@ nav a { margin-right: 1em; }
 .prov, .files { color: #555; font-size: 0.9em; }
 .plots { display: flex; flex-wrap: wrap; gap: 12px; }
 .plots svg { border: 1px solid #ddd; }
+figure.memory { margin: 0; max-width: 802px; }
+figure.memory figcaption { font-size: 0.85em; color: #444; margin-top: 4px; }
+#headline table { font-size: 1em; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
 th, td { border: 1px solid #ddd; padding: 2px 6px; }
 th { background: #f0f0f0; cursor: pointer; position: sticky; top: 0; }

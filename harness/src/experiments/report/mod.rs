@@ -24,6 +24,7 @@
 //! count when exact, else the largest state count of a complete `bfs` or
 //! `dfs` run in the file.
 
+mod headline;
 pub mod html;
 mod summary;
 
@@ -67,7 +68,7 @@ pub fn report(
     let mut md_out = String::new();
     let _ = writeln!(md_out, "# Benchmark report: `{}`\n", names.join("`, `"));
     let _ = writeln!(md_out, "{}\n", summary.provenance);
-    for t in &summary.tables {
+    for t in summary.headline.iter().chain(&summary.tables) {
         t.markdown(&mut md_out);
     }
     let mut written = Vec::new();
@@ -78,6 +79,9 @@ pub fn report(
         let path = out_dir.join(p.file);
         std::fs::write(&path, &p.svg).with_context(|| format!("writing {}", path.display()))?;
         let _ = writeln!(md_out, "![{}]({})\n", p.title, p.file);
+        if p.file == MEMORY_PLOT {
+            let _ = writeln!(md_out, "{MEMORY_NOTE}\n");
+        }
         written.push(path);
     }
     let p = out_dir.join("report.md");
@@ -105,7 +109,7 @@ mod tests {
             ("args", args.into()),
             ("result", "complete".into()),
             ("store", store.into()),
-            ("states", "1000".into()),
+            ("states", "100000".into()),
             ("time_s", "0.5".into()),
             ("store_bytes", "20000".into()),
             ("bytes_per_state", "20.5".into()),
@@ -147,5 +151,64 @@ mod tests {
         let col = |h: &str| best.headers.iter().position(|x| x == h).expect(h);
         assert_eq!(best.rows[0][col("bytes/state")], "20.5");
         assert_eq!(best.rows[0][col("store bytes")], "20\u{202f}000");
+    }
+
+    /// The HTML report opens with the headline table (fastest, least
+    /// memory), says what store bytes count under the memory chart, labels
+    /// its bars, gives short runs' throughput, and keeps each cell of a
+    /// group without a complete run in its column.
+    #[test]
+    fn the_html_report_answers_which_is_fastest_and_which_is_smallest() {
+        let mut exact = run("bfs", "", "exact", 1);
+        exact.set("time_s", "0.01");
+        exact.set("states_per_s", "10000000");
+        let tree = run("bfs", "--store tree", "tree", 1);
+        let mut tiny = run("bfs", "", "exact", 1);
+        for (c, v) in [
+            ("key", "t|jit|bfs |"),
+            ("instance", "t"),
+            ("states", "7"),
+            ("time_s", "0.001"),
+            ("bytes_per_state", "33356.6"),
+        ] {
+            tiny.set(c, v);
+        }
+        let mut stopped = run("dfs", "--cache 1", "exact", 1);
+        stopped.set("result", "visit_limit");
+        let rows = [exact, tree, tiny, stopped];
+        let s = summarize(&rows, &[]);
+        let dir = std::env::temp_dir().join(format!("dvemc-report-html-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        html::write(&rows, &s, &dir, None, "t").unwrap();
+        let h = std::fs::read_to_string(dir.join("report.html")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let headline = h.find("<section id=\"headline\">").expect("a headline section");
+        assert!(headline < h.find("<section id=\"overview\">").unwrap());
+        assert!(h.contains("Fastest and least memory") && h.contains("all 2 instances"));
+        assert!(h.contains(&crate::experiments::plot::escape(MEMORY_NOTE)));
+        // The bars carry their values and configurations.
+        let bars = &s.plots.iter().find(|p| p.file == MEMORY_PLOT).unwrap().svg;
+        assert!(
+            bars.contains("20.50  bfs (jit)") || bars.contains("20.5  bfs (jit)"),
+            "{bars}"
+        );
+        // 7 states: no bytes per state (the first allocation's), in the
+        // tables or the chart.
+        assert!(!h.contains("33356") && !h.contains("33\u{202f}356"));
+        let best = s.tables.iter().find(|t| t.id == "best").unwrap();
+        let col = |h: &str| best.headers.iter().position(|x| x == h).expect(h);
+        let none = best
+            .rows
+            .iter()
+            .find(|r| r[col("configuration")].starts_with("dfs"))
+            .unwrap();
+        assert_eq!(none[col("seed")], "—");
+        assert_eq!(none[col("complete runs")], "0/1 (visit_limit)");
+        let tp = s.tables.iter().find(|t| t.id == "throughput").unwrap();
+        let exact_row = tp.rows.iter().find(|r| r[0] == "bfs").unwrap();
+        assert!(
+            exact_row[6].ends_with("(short runs)") && exact_row[6] != "—",
+            "{exact_row:?}"
+        );
     }
 }

@@ -29,9 +29,31 @@ pub(crate) fn visited(r: &Row) -> Option<f64> {
 /// The bytes a stored state cost (store and search structures) and the
 /// store's size, where the run measured them (a search that does not
 /// account its memory records 0).
+/// Left out for runs of fewer than [`MIN_STATES_FOR_BYTES`] states.
 pub(crate) fn bytes_per_state(r: &Row) -> Option<f64> {
+    if r.num("states").is_some_and(|s| s < MIN_STATES_FOR_BYTES) {
+        return None;
+    }
     r.num("bytes_per_state").filter(|b| *b > 0.0)
 }
+
+/// Below this many states the store's first allocation (its first hash
+/// table and arena chunk, some 230 KB for the exact store), not the
+/// states, decides the bytes per state: 7 states show 33,000 bytes each.
+/// From here on it is less than half of the store's bytes.
+pub const MIN_STATES_FOR_BYTES: f64 = 10_000.0;
+
+/// The memory chart, with [`MEMORY_NOTE`] under it.
+pub const MEMORY_PLOT: &str = "bytes_per_state.svg";
+
+/// What the memory chart's figures count, said under it.
+pub const MEMORY_NOTE: &str = "Store bytes count what the visited set holds at the end, as allocated: \
+the states' bytes and their hash table (both grow in steps, so a store is up to twice its states' \
+size). A cache (--cache) also keeps, per state it holds, its search data (references, depth, \
+predecessor, flags) beside a free list: a cache that holds most of a small state space takes more \
+bytes than the exact store, and saves memory only where it holds a small share of the states. \
+Bytes per state, the store and the search structures over the states, is left out for runs of \
+fewer than 10,000 states, where the store's first allocation decides it.";
 
 pub(crate) fn store_bytes(r: &Row) -> Option<f64> {
     r.num("store_bytes").filter(|b| *b > 0.0)
@@ -209,7 +231,7 @@ pub struct ReportTable {
 }
 
 impl ReportTable {
-    fn new(id: &'static str, title: &str, intro: &str, headers: &[&str]) -> ReportTable {
+    pub(super) fn new(id: &'static str, title: &str, intro: &str, headers: &[&str]) -> ReportTable {
         ReportTable {
             id,
             title: title.into(),
@@ -220,7 +242,7 @@ impl ReportTable {
         }
     }
 
-    fn code_columns(mut self, names: &[&str]) -> ReportTable {
+    pub(super) fn code_columns(mut self, names: &[&str]) -> ReportTable {
         for (i, h) in self.headers.iter().enumerate() {
             self.code[i] = names.contains(&h.as_str());
         }
@@ -288,6 +310,9 @@ pub struct Plot {
 pub struct Summary {
     /// One line: how many cells, which matrices, versions, host, dates.
     pub provenance: String,
+    /// The fastest and the least-memory configurations (see `headline`),
+    /// shown first.
+    pub headline: Option<ReportTable>,
     pub tables: Vec<ReportTable>,
     pub plots: Vec<Plot>,
     /// |S| per instance (see the module comment).
@@ -451,12 +476,13 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
                 format!("{}/{}", complete.len(), rs.len()),
             ]),
             None => {
+                // Every figure empty; how the runs ended goes with their
+                // count, in its column.
                 let mut res: Vec<&str> = rs.iter().map(|r| r.get("result")).collect();
                 res.sort();
                 res.dedup();
-                row.push(format!("no complete run ({})", res.join(", ")));
-                row.extend(std::iter::repeat_n(String::new(), 7));
-                row.push(format!("0/{}", rs.len()));
+                row.extend(std::iter::repeat_n("—".to_string(), 8));
+                row.push(format!("0/{} ({})", rs.len(), res.join(", ")));
             }
         }
         t.rows.push(row);
@@ -470,7 +496,8 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         &format!(
             "Per configuration and backend, over its complete runs whose search took at least {MIN_THROUGHPUT_SECONDS} s \
              (shorter runs measure start-up and timer noise more than the search): the median states per \
-             second and its spread (lowest–highest)."
+             second and its spread (lowest–highest). A configuration with only shorter runs shows their \
+             median, marked (short runs): a rough figure."
         ),
         &[
             "configuration",
@@ -513,6 +540,10 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         let states: f64 = rs.iter().filter_map(|r| r.num("states")).sum();
         let secs: f64 = rs.iter().filter_map(|r| seconds(r)).sum();
         let m = median(&mut sps);
+        let short = || {
+            let mut all: Vec<f64> = rs.iter().filter_map(|r| r.states_per_second()).collect();
+            median(&mut all).map(|x| format!("{} (short runs)", plot::short_number(x)))
+        };
         let spread = match (
             sps.iter().copied().reduce(f64::min),
             sps.iter().copied().reduce(f64::max),
@@ -528,7 +559,8 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
             fmt_num(Some(states)),
             format!("{secs:.3}"),
             m.map(|x| format!("{x:.0}"))
-                .unwrap_or_else(|| format!("— (no run ≥ {MIN_THROUGHPUT_SECONDS} s)")),
+                .or_else(short)
+                .unwrap_or_else(|| "—".into()),
             spread,
             median(&mut mem)
                 .map(|x| format!("{x:.1}"))
@@ -581,7 +613,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         Row::states_per_second,
     ));
     plots.extend(bar_plot(
-        "bytes_per_state.svg",
+        MEMORY_PLOT,
         "Bytes per state per configuration",
         "Bytes per stored state, store and search structures (bar: median of the complete runs; dots: runs)",
         "bytes per state",
@@ -621,6 +653,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
     }
     Summary {
         provenance,
+        headline: super::headline::headline(rows),
         tables,
         plots,
         sizes,
