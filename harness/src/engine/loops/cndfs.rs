@@ -288,8 +288,13 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
         let k = self.buf.len();
         if counts {
             self.tally.transitions += k as u64;
+            // A state where only the property process moves is a deadlock
+            // of the system (the product stutters there).
+            let stutter = k > 0 && self.buf.entry(0).label.trans == dve_frontend::model::NONE;
             if k == 0 {
                 self.tally.deadlocks += 1;
+            }
+            if k == 0 || stutter {
                 if let Some(v) = self.sh.watch.deadlock() {
                     let trace = self.path(None);
                     if !self.sh.violation(v, || trace) {
