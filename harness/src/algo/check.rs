@@ -27,6 +27,7 @@ use crate::engine::loops::parallel::ParallelRun;
 use serde::Serialize;
 
 use crate::algo::por::Reducer;
+use crate::algo::system_deadlock::SystemView;
 use crate::engine::Reduce;
 use crate::engine::{
     self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
@@ -231,9 +232,36 @@ pub(crate) struct Prop<'a> {
     reducer: Option<&'a Reducer>,
     /// The kinds of the violations a parallel search found ([`Kinds`]).
     seen: AtomicU8,
+    /// Under a property process, with deadlocks checked: whether the
+    /// system can move in a product state without successors.
+    system: Option<SystemView>,
 }
 
-impl Prop<'_> {
+impl<'a> Prop<'a> {
+    fn new(
+        model: &'a ir::Model,
+        backend: &'a dyn NextState,
+        opts: &'a CheckOptions,
+        reducer: Option<&'a Reducer>,
+    ) -> Prop<'a> {
+        let functions = opts.goals.len() + model.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
+        Prop {
+            model,
+            backend,
+            native: functions > 0 && backend.state_functions() == functions,
+            opts,
+            reducer,
+            seen: AtomicU8::new(0),
+            system: opts.checks.deadlock.then(|| SystemView::new(model)).flatten(),
+        }
+    }
+
+    /// Whether a state without successors is a deadlock of the system
+    /// (see [`crate::algo::system_deadlock`]).
+    fn system_deadlock(&self, state: &[u8]) -> bool {
+        self.system.as_ref().is_none_or(|v| v.deadlocked(state))
+    }
+
     /// Whether state function `i` (expression `e`) holds in `s`; one that
     /// cannot be evaluated (a run-time error) does not.
     #[inline]
@@ -435,7 +463,7 @@ impl<S: Store> Observer<S> for Checker<'_> {
     }
 
     fn deadlock(&mut self, cx: &Cx<S>, id: u32) -> Control {
-        if !self.prop.opts.checks.deadlock {
+        if !self.prop.opts.checks.deadlock || !self.prop.system_deadlock(&cx.state(id)) {
             return Control::Continue;
         }
         let stop = self
@@ -608,6 +636,9 @@ impl engine::loops::parallel::Watch for Prop<'_> {
     fn state(&self, state: &[u8]) -> Option<Self::Found> {
         self.seen(self.state_violation(state))
     }
+    fn system_deadlock(&self, state: &[u8]) -> bool {
+        Prop::system_deadlock(self, state)
+    }
     fn deadlock(&self) -> Option<Self::Found> {
         self.seen(
             self.opts
@@ -693,15 +724,7 @@ pub(crate) fn check_on(
 ) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
-    let prop = Prop {
-        model: ir,
-        backend: model,
-        native: functions > 0 && model.state_functions() == functions,
-        opts,
-        reducer,
-        seen: AtomicU8::new(0),
-    };
+    let prop = Prop::new(ir, model, opts, reducer);
     let (r, violations, first) = search(&prop, &budget);
     let time_s = start.elapsed().as_secs_f64();
     let first = first.map(|((kind, detail), trace)| explain(ir, model, Violation { kind, detail, trace }));
@@ -776,17 +799,8 @@ fn check_one(
 ) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
-    let native = functions > 0 && model.state_functions() == functions;
     let mut checker = Checker {
-        prop: Prop {
-            model: ir,
-            backend: model,
-            native,
-            opts,
-            reducer,
-            seen: AtomicU8::new(0),
-        },
+        prop: Prop::new(ir, model, opts, reducer),
         run: Run::new(opts.all_violations),
         stutter: None,
     };

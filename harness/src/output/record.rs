@@ -642,6 +642,15 @@ impl RunRecord {
                         .as_deref()
                         .or(self.core.witness_kind.as_deref()),
                 ),
+                // Under a property process the system's deadlocks stutter:
+                // what is counted are the product's dead ends.
+                ("deadlocks", Value::Number(n)) if self.checked.cycles => {
+                    if self.checked.deadlock {
+                        format!("{n} (product states without successors)")
+                    } else {
+                        format!("{n} (product states without successors; not checked: --check deadlock checks the system's deadlocks)")
+                    }
+                }
                 ("deadlocks", Value::Number(n)) if !self.checked.deadlock => unchecked(n, "deadlock"),
                 ("error_transitions", Value::Number(n)) if !self.checked.error => unchecked(n, "error"),
                 ("time_s" | "get_state_time_s" | "por_check_full_s" | "por_select_s", Value::Number(n)) => {

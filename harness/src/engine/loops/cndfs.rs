@@ -137,6 +137,9 @@ impl<W: Watch> Watch for NoParents<'_, W> {
     fn deadlock(&self) -> Option<W::Found> {
         self.0.deadlock()
     }
+    fn system_deadlock(&self, state: &[u8]) -> bool {
+        self.0.system_deadlock(state)
+    }
     fn error(&self) -> Option<W::Found> {
         self.0.error()
     }
@@ -294,7 +297,7 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             if k == 0 {
                 self.tally.deadlocks += 1;
             }
-            if k == 0 || stutter {
+            if (k == 0 && self.sh.watch.system_deadlock(self.w.load(0, id))) || stutter {
                 if let Some(v) = self.sh.watch.deadlock() {
                     let trace = self.path(None);
                     if !self.sh.violation(v, || trace) {
