@@ -9,7 +9,7 @@ use crate::algo::bbmc::{self, SliceOptions, Targets};
 use crate::algo::caching::{
     self, CacheSize, Derivation, Independence, Options as CachingOptions, Order, Progress, Replacement,
 };
-use crate::algo::check::{self, CheckOptions, Goal, Search, Verdict, ViolationKind};
+use crate::algo::check::{self, CheckOptions, Goal, Search, Verdict};
 use crate::algo::dbdfs::{self, FrontierKind, Variant};
 use crate::algo::exhaustive::Traversal;
 use crate::algo::por::{compare, product, Por, Reducer};
@@ -20,7 +20,6 @@ use crate::model::beem::Beem;
 use crate::output::record::{
     CachingMetrics, Checked, DbdfsMetrics, PorMetrics, RandomMetrics, RunRecord, SliceMetrics,
 };
-use crate::output::verdicts::{self, CheckState, Found, LtlSource};
 use crate::run::strategy::{Params, Strategy};
 
 /// Exhaustive BFS or DFS on the engine's fast paths (`crate::algo::exhaustive`),
@@ -630,7 +629,7 @@ pub(super) fn exhaustive_or_check(
         rec.core.violation = r.violation.clone();
         rec.core.violations = Some(r.violations);
         if checking {
-            rec.details.checks = Some(check_states(&r, &rec.checked, req));
+            rec.details.checks = Some(super::check_states::of(&r, &rec.checked, req));
         } else {
             rec.core.verdict = None;
             rec.core.violations = None;
@@ -683,34 +682,6 @@ pub(super) fn exhaustive_or_check(
         }
     }
     Ok(())
-}
-
-/// The state of each check of `checked` after the check `r`.
-fn check_states(r: &check::CheckReport, checked: &Checked, req: &Request) -> Vec<CheckState> {
-    let kind = |name: &str| {
-        [
-            ViolationKind::Deadlock,
-            ViolationKind::Assert,
-            ViolationKind::Goal,
-            ViolationKind::AcceptingCycle,
-            ViolationKind::ErrorState,
-        ]
-        .into_iter()
-        .find(|k| k.name() == name)
-    };
-    let violated = |name: &str| kind(name).is_some_and(|k| r.violated.contains(k));
-    let found = Found {
-        violated: &violated,
-        stopped_by: r.stopped_by.map(ViolationKind::name),
-        complete: r.result.is_complete(),
-    };
-    let ltl = checked.cycles.then(|| match (&req.ltl, req.property) {
-        (Some(dve_frontend::ltl::Spec::Formula { .. }), _) => LtlSource::Option("--ltl"),
-        (Some(dve_frontend::ltl::Spec::File { .. }), _) => LtlSource::Option("--ltl-file"),
-        (None, Some(_)) => LtlSource::Option("--property"),
-        (None, None) => LtlSource::Model,
-    });
-    verdicts::states(checked, &found, ltl)
 }
 
 /// Why `--por` cannot reduce the product with this LTL property, if so:
