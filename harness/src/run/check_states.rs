@@ -25,7 +25,7 @@ pub(super) fn of(r: &CheckReport, checked: &Checked, req: &Request) -> Vec<Check
         stopped_by: r.stopped_by.map(ViolationKind::name),
         complete: r.result.is_complete(),
     };
-    let ltl = checked.cycles.then(|| match (&req.ltl, req.property) {
+    let ltl = checked.cycles.then_some(match (&req.ltl, req.property) {
         (Some(dve_frontend::ltl::Spec::Formula { .. }), _) => LtlSource::Option("--ltl"),
         (Some(dve_frontend::ltl::Spec::File { .. }), _) => LtlSource::Option("--ltl-file"),
         (None, Some(_)) => LtlSource::Option("--property"),
