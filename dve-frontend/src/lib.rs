@@ -95,9 +95,10 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
             ast.processes.retain(|q| q.name.name != p.name);
         }
     }
+    let mut guards = None;
     if let Some(spec) = &opts.ltl {
         let formula = opts.formula_name.as_deref().unwrap_or("<formula>");
-        ltl::attach_property(&mut ast, name, source, spec, formula)?;
+        guards = Some(ltl::attach_property(&mut ast, name, source, spec, formula)?);
     }
     let label = |i: usize| {
         opts.expr_names
@@ -109,8 +110,11 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
     for (i, e) in opts.exprs.iter().enumerate() {
         goal_asts.push(parser::parse_expr(&label(i), e).map_err(LoadError::Model)?);
     }
-    let (model, exprs) = sema::analyse_with_exprs(&model_name(name), &ast, &goal_asts)
+    let (mut model, exprs) = sema::analyse_with_exprs(&model_name(name), &ast, &goal_asts)
         .map_err(|items| LoadError::Model(Diagnostics::new(name, source, items)))?;
+    if let Some(g) = guards {
+        g.apply(&mut model);
+    }
     let mut out = Vec::new();
     for (i, r) in exprs.into_iter().enumerate() {
         match r {

@@ -64,7 +64,7 @@ pub fn attach_property(
     source: &str,
     spec: &Spec,
     formula: &str,
-) -> Result<(), LoadError> {
+) -> Result<process::GuardTexts, LoadError> {
     if let Some(p) = model.system.property.take() {
         model.processes.retain(|q| q.name.name != p.name);
     }
@@ -86,8 +86,7 @@ pub fn attach_property(
         let d = Diagnostic::new(prop.span, e);
         LoadError::Model(Diagnostics::new(prop.file.clone(), prop.source.clone(), vec![d]))
     })?;
-    process::attach(model, &prop, &automaton);
-    Ok(())
+    Ok(process::attach(model, &prop, &automaton))
 }
 
 /// Loads `model_path` and the property `spec` over it (the plain model).

@@ -18,6 +18,7 @@ pub use buchi::{translate, Buchi, Guard, Label};
 pub use file::parse_file;
 pub use formula::Ltl;
 pub use load::{attach_property, load, property as parse_spec, Loaded, Spec};
+pub use process::GuardTexts;
 
 use crate::ast::{self, Span};
 use crate::diag::Diagnostics;
@@ -49,6 +50,16 @@ impl Property {
     /// Atom `n` as DVE text.
     pub fn atom_text(&self, n: usize) -> String {
         self.atoms[n].to_string()
+    }
+
+    /// Atom `n` as the user wrote it (its text in the formula, or in the
+    /// definition it comes from), else as DVE text.
+    pub fn atom_source(&self, n: usize) -> String {
+        let span = self.atoms[n].span;
+        match self.source.get(span.start..span.end) {
+            Some(text) if !text.trim().is_empty() => text.split_whitespace().collect::<Vec<_>>().join(" "),
+            _ => self.atom_text(n),
+        }
     }
 
     /// The formula with its atoms written out.

@@ -69,8 +69,9 @@ fn guard_of(g: &Guard, prop: &Property) -> Option<Expr> {
 
 /// Adds `automaton` to `model` as its property process (`system async
 /// property NAME;`), named `LTL_property` unless the model has a process
-/// of that name.
-pub fn attach(model: &mut ast::Model, prop: &Property, automaton: &Buchi) {
+/// of that name. Returns each guarded transition's guard as traces show it
+/// (see [`GuardTexts`]).
+pub fn attach(model: &mut ast::Model, prop: &Property, automaton: &Buchi) -> GuardTexts {
     let mut name = "LTL_property".to_string();
     while model.processes.iter().any(|p| p.name.name == name) {
         name.push('_');
@@ -111,4 +112,39 @@ pub fn attach(model: &mut ast::Model, prop: &Property, automaton: &Buchi) {
         span: Span::default(),
     });
     model.system.property = Some(ident(name));
+    let names: Vec<String> = (0..prop.atoms.len()).map(|a| prop.atom_source(a)).collect();
+    GuardTexts(
+        automaton
+            .states
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| {
+                s.edges
+                    .iter()
+                    .filter(|(g, _)| !g.is_true())
+                    .map(|(g, to)| ((i, *to), g.text(&names)))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+    )
+}
+
+/// The guards of an attached property process in the formula's terms
+/// (`P.one && !P.two`, its atoms as the user wrote them) rather than
+/// as the DVE the product runs (`(P.one != 0) and not P.two`), by source
+/// and target state: the automaton has one transition per pair.
+#[derive(Clone, Debug, Default)]
+pub struct GuardTexts(Vec<((usize, usize), String)>);
+
+impl GuardTexts {
+    /// Sets the trace text (`body`) of `model`'s property transitions.
+    pub fn apply(&self, model: &mut crate::ir::Model) {
+        let Some(p) = model.property else { return };
+        for t in model.transitions.iter_mut().filter(|t| t.process == p) {
+            let key = (t.from as usize, t.to as usize);
+            if let Some((_, text)) = self.0.iter().find(|(k, _)| *k == key) {
+                t.body = format!("guard {text}");
+            }
+        }
+    }
 }

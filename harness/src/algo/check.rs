@@ -16,16 +16,18 @@
 //! state; DFS keeps the successors of the states on its stack; nested DFS
 //! adds two bits per state.
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
 use dve_frontend::interp;
 use dve_frontend::ir;
-use dve_frontend::model::{ModelInfo, NextState, Succ};
+use dve_frontend::model::{ModelInfo, NextState, Succ, NONE};
 
 use crate::engine::loops::parallel::ParallelRun;
 use serde::Serialize;
 
 use crate::algo::por::Reducer;
+use crate::algo::system_deadlock::SystemView;
 use crate::engine::Reduce;
 use crate::engine::{
     self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
@@ -124,6 +126,19 @@ impl ViolationKind {
     }
 }
 
+/// A set of violation kinds: those a run counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Kinds(u8);
+
+impl Kinds {
+    pub fn insert(&mut self, k: ViolationKind) {
+        self.0 |= 1 << k as u8;
+    }
+    pub fn contains(self, k: ViolationKind) -> bool {
+        self.0 & (1 << k as u8) != 0
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
@@ -165,6 +180,14 @@ pub struct CheckReport {
     pub peak_rss_bytes: u64,
     #[serde(skip)]
     pub first: Option<Violation>,
+    /// The kinds of the violations counted (more than the first's only
+    /// with `all_violations`).
+    #[serde(skip)]
+    pub violated: Kinds,
+    /// The violation that ended the search, if one did (none when it ran
+    /// to its end or a budget stopped it).
+    #[serde(skip)]
+    pub stopped_by: Option<ViolationKind>,
 }
 
 impl CheckReport {
@@ -207,9 +230,38 @@ pub(crate) struct Prop<'a> {
     opts: &'a CheckOptions,
     /// Partial-order reduction of the successors.
     reducer: Option<&'a Reducer>,
+    /// The kinds of the violations a parallel search found ([`Kinds`]).
+    seen: AtomicU8,
+    /// Under a property process, with deadlocks checked: whether the
+    /// system can move in a product state without successors.
+    system: Option<SystemView>,
 }
 
-impl Prop<'_> {
+impl<'a> Prop<'a> {
+    fn new(
+        model: &'a ir::Model,
+        backend: &'a dyn NextState,
+        opts: &'a CheckOptions,
+        reducer: Option<&'a Reducer>,
+    ) -> Prop<'a> {
+        let functions = opts.goals.len() + model.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
+        Prop {
+            model,
+            backend,
+            native: functions > 0 && backend.state_functions() == functions,
+            opts,
+            reducer,
+            seen: AtomicU8::new(0),
+            system: opts.checks.deadlock.then(|| SystemView::new(model)).flatten(),
+        }
+    }
+
+    /// Whether a state without successors is a deadlock of the system
+    /// (see [`crate::algo::system_deadlock`]).
+    fn system_deadlock(&self, state: &[u8]) -> bool {
+        self.system.as_ref().is_none_or(|v| v.deadlocked(state))
+    }
+
     /// Whether state function `i` (expression `e`) holds in `s`; one that
     /// cannot be evaluated (a run-time error) does not.
     #[inline]
@@ -313,12 +365,25 @@ struct Run {
     violations: u64,
     first: Option<Violation>,
     all: bool,
+    kinds: Kinds,
+    stopped_by: Option<ViolationKind>,
 }
 
 impl Run {
+    fn new(all: bool) -> Run {
+        Run {
+            violations: 0,
+            first: None,
+            all,
+            kinds: Kinds::default(),
+            stopped_by: None,
+        }
+    }
+
     /// Records a violation; true when the search should stop.
     fn violation(&mut self, kind: ViolationKind, detail: String, trace: impl FnOnce() -> Trace) -> bool {
         self.violations += 1;
+        self.kinds.insert(kind);
         if self.first.is_none() {
             self.first = Some(Violation {
                 kind,
@@ -326,15 +391,22 @@ impl Run {
                 trace: trace(),
             });
         }
+        if !self.all {
+            self.stopped_by = Some(kind);
+        }
         !self.all
     }
 }
 
 /// The checking observer: goals and assertions on every new state,
-/// deadlocks, run-time errors on every erroneous transition.
+/// deadlocks (of the system: under a property process, a state where only
+/// the property moves), run-time errors on every erroneous transition.
 struct Checker<'a> {
     prop: Prop<'a>,
     run: Run,
+    /// The last state found deadlocked by its stutter steps (each of its
+    /// property moves is one).
+    stutter: Option<u32>,
 }
 
 impl Checker<'_> {
@@ -366,6 +438,19 @@ impl<S: Store> Observer<S> for Checker<'_> {
     }
 
     fn successor(&mut self, cx: &Cx<S>, src: u32, e: Succ, state: &[u8]) -> Control {
+        // Only the property process moves: the system is deadlocked in
+        // `src` (the product stutters there, so `deadlock` never sees it).
+        if e.label.trans == NONE && self.prop.opts.checks.deadlock && self.stutter != Some(src) {
+            self.stutter = Some(src);
+            let stop = self
+                .run
+                .violation(ViolationKind::Deadlock, "deadlock".into(), || {
+                    cx.trace_via(src, None)
+                });
+            if stop {
+                return Control::Stop;
+            }
+        }
         if !(e.error && self.prop.opts.checks.error) {
             return Control::Continue;
         }
@@ -378,7 +463,7 @@ impl<S: Store> Observer<S> for Checker<'_> {
     }
 
     fn deadlock(&mut self, cx: &Cx<S>, id: u32) -> Control {
-        if !self.prop.opts.checks.deadlock {
+        if !self.prop.opts.checks.deadlock || !self.prop.system_deadlock(&cx.state(id)) {
             return Control::Continue;
         }
         let stop = self
@@ -437,8 +522,11 @@ impl<S: Store> Observer<S> for Nested<'_> {
         };
         let r = engine::dfs(self.model, &mut marked, &self.budget, opts, &mut closer);
         if let Some(v) = closer.found {
-            self.checker.run.violations += 1;
-            self.checker.run.first.get_or_insert(v);
+            let run = &mut self.checker.run;
+            run.violations += 1;
+            run.kinds.insert(ViolationKind::AcceptingCycle);
+            run.stopped_by = Some(ViolationKind::AcceptingCycle);
+            run.first.get_or_insert(v);
             return Control::Stop;
         }
         if r.result != Outcome::Complete {
@@ -532,26 +620,43 @@ impl<S: Store> Store for Marked<'_, S> {
     }
 }
 
+impl Prop<'_> {
+    /// Notes the kind of `found`, a violation a parallel search counts.
+    fn seen(&self, found: Option<(ViolationKind, String)>) -> Option<(ViolationKind, String)> {
+        if let Some((k, _)) = &found {
+            self.seen.fetch_or(1 << *k as u8, Ordering::Relaxed);
+        }
+        found
+    }
+}
+
 /// The parallel search's view of the properties.
 impl engine::loops::parallel::Watch for Prop<'_> {
     type Found = (ViolationKind, String);
     fn state(&self, state: &[u8]) -> Option<Self::Found> {
-        self.state_violation(state)
+        self.seen(self.state_violation(state))
+    }
+    fn system_deadlock(&self, state: &[u8]) -> bool {
+        Prop::system_deadlock(self, state)
     }
     fn deadlock(&self) -> Option<Self::Found> {
-        self.opts
-            .checks
-            .deadlock
-            .then(|| (ViolationKind::Deadlock, "deadlock".into()))
+        self.seen(
+            self.opts
+                .checks
+                .deadlock
+                .then(|| (ViolationKind::Deadlock, "deadlock".into())),
+        )
     }
     fn error(&self) -> Option<Self::Found> {
-        self.opts
-            .checks
-            .error
-            .then(|| (ViolationKind::ErrorState, "run-time error".into()))
+        self.seen(
+            self.opts
+                .checks
+                .error
+                .then(|| (ViolationKind::ErrorState, "run-time error".into())),
+        )
     }
     fn accepting_cycle(&self) -> Option<Self::Found> {
-        Some((ViolationKind::AcceptingCycle, "accepting cycle".into()))
+        self.seen(Some((ViolationKind::AcceptingCycle, "accepting cycle".into())))
     }
     fn all(&self) -> bool {
         self.opts.all_violations
@@ -619,17 +724,24 @@ pub(crate) fn check_on(
 ) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
-    let prop = Prop {
-        model: ir,
-        backend: model,
-        native: functions > 0 && model.state_functions() == functions,
-        opts,
-        reducer,
-    };
+    let prop = Prop::new(ir, model, opts, reducer);
     let (r, violations, first) = search(&prop, &budget);
     let time_s = start.elapsed().as_secs_f64();
     let first = first.map(|((kind, detail), trace)| explain(ir, model, Violation { kind, detail, trace }));
+    // Without `all_violations` the first violation stopped the search: the
+    // ones other threads met at the same time were not counted.
+    let kind = first.as_ref().map(|v| v.kind);
+    let (violated, stopped_by) = if opts.all_violations {
+        let violated = Kinds(prop.seen.load(Ordering::Relaxed));
+        let cycle = violated.contains(ViolationKind::AcceptingCycle);
+        (violated, cycle.then_some(ViolationKind::AcceptingCycle))
+    } else {
+        let mut violated = Kinds::default();
+        if let Some(k) = kind {
+            violated.insert(k);
+        }
+        (violated, kind)
+    };
     let verdict = if violations > 0 {
         Verdict::Violated
     } else if r.result.is_complete() {
@@ -668,6 +780,8 @@ pub(crate) fn check_on(
         },
         peak_rss_bytes: peak_rss_bytes(),
         first,
+        violated,
+        stopped_by,
     }
 }
 
@@ -685,21 +799,10 @@ fn check_one(
 ) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
-    let native = functions > 0 && model.state_functions() == functions;
     let mut checker = Checker {
-        prop: Prop {
-            model: ir,
-            backend: model,
-            native,
-            opts,
-            reducer,
-        },
-        run: Run {
-            violations: 0,
-            first: None,
-            all: opts.all_violations,
-        },
+        prop: Prop::new(ir, model, opts, reducer),
+        run: Run::new(opts.all_violations),
+        stutter: None,
     };
     let mut store = StateStore::new(model.state_len());
     let (result, transitions, deadlocks, errors, run) = match opts.search {
@@ -787,5 +890,7 @@ fn check_one(
         },
         peak_rss_bytes: peak_rss_bytes(),
         first,
+        violated: run.kinds,
+        stopped_by: run.stopped_by,
     }
 }

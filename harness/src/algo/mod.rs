@@ -13,3 +13,4 @@ pub mod lasso;
 pub mod por;
 pub mod random;
 pub mod simulate;
+pub mod system_deadlock;

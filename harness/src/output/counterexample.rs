@@ -2,7 +2,7 @@
 //! changed, as text for people or as JSON for tools.
 
 use crate::engine::trace::Trace;
-use dve_frontend::model::{ModelInfo, Slot, SlotKind, Succ};
+use dve_frontend::model::{ModelInfo, Slot, SlotKind, Succ, NONE};
 use serde_json::{json, Map, Value};
 use std::io::Write;
 
@@ -74,7 +74,16 @@ fn write_steps(
             label: step.label,
             error: step.error,
         };
-        writeln!(out, "  {:>4}. {}", i + 1, step_label(info, entry))?;
+        let label = step_label(info, entry);
+        if is_stutter(entry) {
+            writeln!(
+                out,
+                "  {:>4}. deadlock: the run stays in this state forever (the property process moves alone: {label})",
+                i + 1
+            )?;
+        } else {
+            writeln!(out, "  {:>4}. {label}", i + 1)?;
+        }
         let ch = changes(info, t.state(i), &step.state);
         if !ch.is_empty() {
             writeln!(out, "        {}", ch.join(", "))?;
@@ -125,6 +134,13 @@ pub fn to_json(info: &ModelInfo, t: &Trace) -> Value {
         }),
     }
 }
+/// A step of the property process alone: the system is deadlocked, and
+/// the product extends its run by stuttering there (DiVinE's semantics,
+/// as LTSmin's self-loop on a deadlock), forever once on a cycle.
+pub fn is_stutter(entry: Succ) -> bool {
+    entry.label.trans == NONE && entry.label.prop != NONE
+}
+
 /// The label of a step, `[error]`-marked when the transition raised a
 /// run-time error.
 pub fn step_label(info: &ModelInfo, entry: Succ) -> String {

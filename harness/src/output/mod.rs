@@ -6,3 +6,4 @@
 
 pub mod counterexample;
 pub mod record;
+pub mod verdicts;

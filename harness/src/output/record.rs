@@ -409,6 +409,10 @@ pub struct Details {
     /// Threads of the search.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub threads: Option<u64>,
+    /// A check: the state of each property checked (see
+    /// [`crate::output::verdicts`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checks: Option<Vec<crate::output::verdicts::CheckState>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level_table: Option<Vec<LevelStats>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -638,6 +642,15 @@ impl RunRecord {
                         .as_deref()
                         .or(self.core.witness_kind.as_deref()),
                 ),
+                // Under a property process the system's deadlocks stutter:
+                // what is counted are the product's dead ends.
+                ("deadlocks", Value::Number(n)) if self.checked.cycles => {
+                    if self.checked.deadlock {
+                        format!("{n} (product states without successors)")
+                    } else {
+                        format!("{n} (product states without successors; not checked: --check deadlock checks the system's deadlocks)")
+                    }
+                }
                 ("deadlocks", Value::Number(n)) if !self.checked.deadlock => unchecked(n, "deadlock"),
                 ("error_transitions", Value::Number(n)) if !self.checked.error => unchecked(n, "error"),
                 ("time_s" | "get_state_time_s" | "por_check_full_s" | "por_select_s", Value::Number(n)) => {
@@ -670,6 +683,15 @@ impl RunRecord {
                 (_, other) => other.to_string(),
             };
             writeln!(out, "{:<22}{text}", format!("{}:", label(key)))?;
+            // Where more than one property was checked, each one's state
+            // after the verdict's lines.
+            if *key == "violations" {
+                if let Some(checks) = self.details.checks.as_ref().filter(|c| c.len() > 1) {
+                    for (label, text) in crate::output::verdicts::lines(checks) {
+                        writeln!(out, "{:<22}{text}", format!("{label}:"))?;
+                    }
+                }
+            }
         }
         if let Some(p) = &self.details.progress {
             writeln!(out, "{:<22}({})", "progress measure:", p.join(", "))?;
@@ -787,7 +809,7 @@ mod tests {
                 .map(|k| {
                     let v = match *k {
                         "result" => Value::from("complete"),
-                        "level_table" | "frontier_sizes" | "progress" | "rank_figures" => Value::Array(vec![]),
+                        "checks" | "level_table" | "frontier_sizes" | "progress" | "rank_figures" => Value::Array(vec![]),
                         "chain_reduction" | "edge_lean" | "state_space_exhausted" => Value::from(true),
                         "model" | "strategy" | "config" | "backend" | "store" | "verdict"
                         | "violation_kind" | "violation" | "replacement" | "dbdfs" | "frontier"

@@ -628,7 +628,9 @@ pub(super) fn exhaustive_or_check(
         rec.core.violation_kind = r.violation_kind.map(|k| k.name().to_string());
         rec.core.violation = r.violation.clone();
         rec.core.violations = Some(r.violations);
-        if !checking {
+        if checking {
+            rec.details.checks = Some(super::check_states::of(&r, &rec.checked, req));
+        } else {
             rec.core.verdict = None;
             rec.core.violations = None;
         }

@@ -11,6 +11,7 @@
 
 pub mod strategy;
 
+mod check_states;
 mod families;
 pub mod options;
 mod request;

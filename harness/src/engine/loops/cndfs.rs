@@ -137,6 +137,9 @@ impl<W: Watch> Watch for NoParents<'_, W> {
     fn deadlock(&self) -> Option<W::Found> {
         self.0.deadlock()
     }
+    fn system_deadlock(&self, state: &[u8]) -> bool {
+        self.0.system_deadlock(state)
+    }
     fn error(&self) -> Option<W::Found> {
         self.0.error()
     }
@@ -288,8 +291,13 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
         let k = self.buf.len();
         if counts {
             self.tally.transitions += k as u64;
+            // A state where only the property process moves is a deadlock
+            // of the system (the product stutters there).
+            let stutter = k > 0 && self.buf.entry(0).label.trans == dve_frontend::model::NONE;
             if k == 0 {
                 self.tally.deadlocks += 1;
+            }
+            if (k == 0 && self.sh.watch.system_deadlock(self.w.load(0, id))) || stutter {
                 if let Some(v) = self.sh.watch.deadlock() {
                     let trace = self.path(None);
                     if !self.sh.violation(v, || trace) {

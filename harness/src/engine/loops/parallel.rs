@@ -92,6 +92,11 @@ pub trait Watch: Sync {
     fn state(&self, state: &[u8]) -> Option<Self::Found>;
     /// A violation in a deadlock.
     fn deadlock(&self) -> Option<Self::Found>;
+    /// Whether a state without successors is a deadlock of the system
+    /// (under a property process, it may be the automaton that is stuck).
+    fn system_deadlock(&self, _state: &[u8]) -> bool {
+        true
+    }
     /// A violation in a transition raising a run-time error.
     fn error(&self) -> Option<Self::Found>;
     /// The violation an accepting cycle is (a search for them: CNDFS).
