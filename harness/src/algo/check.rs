@@ -288,6 +288,43 @@ fn explain(ir: &ir::Model, model: &dyn NextState, mut v: Violation) -> Violation
     v
 }
 
+/// The checks of [`CheckOptions`] one state at a time, for a run that
+/// follows one path (`dvemc simulate`): the same goals, assertions and
+/// messages as the searches.
+pub struct StateChecks<'a> {
+    prop: Prop<'a>,
+}
+
+impl<'a> StateChecks<'a> {
+    pub fn new(model: &'a dyn NextState, ir: &'a ir::Model, opts: &'a CheckOptions) -> StateChecks<'a> {
+        let functions = opts.goals.len() + ir.processes.iter().map(|p| p.asserts.len()).sum::<usize>();
+        StateChecks {
+            prop: Prop {
+                model: ir,
+                backend: model,
+                native: functions > 0 && model.state_functions() == functions,
+                opts,
+                reducer: None,
+            },
+        }
+    }
+
+    /// A goal reached or an assertion violated in `s`.
+    pub fn state(&self, s: &[u8]) -> Option<(ViolationKind, String)> {
+        self.prop.state_violation(s)
+    }
+
+    /// The checks asked besides goals and assertions.
+    pub fn checks(&self) -> Checks {
+        self.prop.opts.checks
+    }
+
+    /// The violation as the searches report it (a run-time error named).
+    pub fn explain(&self, v: Violation) -> Violation {
+        explain(self.prop.model, self.prop.backend, v)
+    }
+}
+
 /// A state predicate (a reachability goal), shareable between threads.
 pub type GoalFn<'a> = &'a (dyn Fn(&[u8]) -> bool + Sync);
 

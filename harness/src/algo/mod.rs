@@ -12,4 +12,5 @@ pub mod exhaustive;
 pub mod lasso;
 pub mod por;
 pub mod random;
+pub mod replay;
 pub mod simulate;

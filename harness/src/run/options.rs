@@ -227,6 +227,10 @@ pub const OPTIONS: &[OptionInfo] = &[
         takers: Takers::Only(PROPERTIES),
     },
     OptionInfo {
+        flag: "trace-out",
+        takers: Takers::Only(PROPERTIES),
+    },
+    OptionInfo {
         flag: "stats",
         takers: Takers::Only(SWEEP),
     },

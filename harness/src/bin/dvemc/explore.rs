@@ -302,6 +302,12 @@ pub struct ExploreArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text,
         hide_default_value = true, hide_possible_values = true, help_heading = heading::OUTPUT)]
     pub trace_format: TraceFormat,
+    /// Write the counterexample to FILE as JSON, for `dvemc simulate --replay`
+    ///
+    /// The object of --trace-format json, whatever the report's format;
+    /// no file when the search found none.
+    #[arg(long, value_name = "FILE", help_heading = heading::OUTPUT)]
+    pub trace_out: Option<PathBuf>,
     /// Keep the counters every SECONDS in the record's `samples` (bfs, dfs, randomized)
     ///
     /// States, transitions or steps over time, for plots.
@@ -705,6 +711,14 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     });
     for n in &ran.notes {
         eprintln!("dvemc: {n}");
+    }
+    if let (Some(path), Some(t)) = (&args.trace_out, &ran.trace) {
+        let json = harness::output::counterexample::to_json(&ran.info, t);
+        let body = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(path, body) {
+            eprintln!("dvemc: error: --trace-out: cannot write {}: {e}", path.display());
+            return 3;
+        }
     }
     let rec = &ran.record;
     let mut text = Vec::new();
