@@ -541,7 +541,10 @@ fn random_stops_at_a_failed_assertion_with_the_path() {
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("violation kind: assert\n"), "{out}");
-    assert!(out.contains("violation: P: assert in a: x < 2, where x = 2\n"), "{out}");
+    assert!(
+        out.contains("violation: P: assert in a: x < 2, where x = 2\n"),
+        "{out}"
+    );
     assert!(out.contains("\ncounterexample (path, 2 steps):\n"), "{out}");
     assert!(!out.contains("step 3:"), "{out}");
     // Not checked, the run goes on to its deadlock.
@@ -563,19 +566,29 @@ fn random_checks_deadlocks_and_goals_when_asked() {
         );
         assert_eq!(plain.status.code(), Some(0));
         let deadlocked = stdout(&plain).contains("deadlock: no enabled transition");
-        assert_eq!(checked.status.code(), Some(if deadlocked { 1 } else { 0 }), "seed {seed}");
+        assert_eq!(
+            checked.status.code(),
+            Some(if deadlocked { 1 } else { 0 }),
+            "seed {seed}"
+        );
         if deadlocked {
             violated += 1;
             let out = stdout(&checked);
             assert!(out.contains("violation kind: deadlock\n"), "{out}");
-            assert!(out.contains(&format!("state: {PHILS_DEADLOCK}\n\ncounterexample (path, ")), "{out}");
+            assert!(
+                out.contains(&format!("state: {PHILS_DEADLOCK}\n\ncounterexample (path, ")),
+                "{out}"
+            );
         }
     }
     assert!(violated > 0, "no seed deadlocked");
     let o = dvemc(&["simulate", "--random", "--goal", "fork2 == 1"], "");
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("violation kind: goal\nviolation: fork2 == 1\nstate: "), "{out}");
+    assert!(
+        out.contains("violation kind: goal\nviolation: fork2 == 1\nstate: "),
+        "{out}"
+    );
     assert!(out.contains("\n\ncounterexample (path, "), "{out}");
     // A malformed goal names the option.
     let o = dvemc(&["simulate", "--random", "--goal", "x =="], "");
@@ -589,7 +602,15 @@ fn random_checks_deadlocks_and_goals_when_asked() {
 /// `explore --trace-format json`.
 fn deadlock_trace() -> String {
     let o = dvemc(
-        &["explore", "--check", "deadlock", "--threads", "1", "--trace-format", "json"],
+        &[
+            "explore",
+            "--check",
+            "deadlock",
+            "--threads",
+            "1",
+            "--trace-format",
+            "json",
+        ],
         "",
     );
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
@@ -630,12 +651,24 @@ fn trace_out_writes_the_json_counterexample() {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("cex.json");
     let o = dvemc(
-        &["explore", "--check", "deadlock", "--threads", "1", "--trace-out", path.to_str().unwrap()],
+        &[
+            "explore",
+            "--check",
+            "deadlock",
+            "--threads",
+            "1",
+            "--trace-out",
+            path.to_str().unwrap(),
+        ],
         "",
     );
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     // The text report is on standard output as usual.
-    assert!(stdout(&o).contains("counterexample (path, 2 steps)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("counterexample (path, 2 steps)"),
+        "{}",
+        stdout(&o)
+    );
     let written = std::fs::read_to_string(&path).expect("the trace file");
     assert_eq!(written, deadlock_trace());
     let o = dvemc(&["simulate", "--replay", path.to_str().unwrap()], "");
@@ -668,7 +701,10 @@ fn replay_refuses_a_broken_step_at_that_step() {
     let o = replay(&format!("{}{other}{}", &trace[..second], &trace[end..]), &[]);
     assert_eq!(o.status.code(), Some(3), "stdout: {}", stdout(&o));
     let err = stderr(&o);
-    assert!(err.contains("the file and the model disagree at step 2:"), "{err}");
+    assert!(
+        err.contains("the file and the model disagree at step 2:"),
+        "{err}"
+    );
     // What the file says, and what the model offers there.
     assert!(err.contains(&format!("`{other}`")), "{err}");
     let out = stdout(&o);
@@ -691,7 +727,8 @@ fn replay_refuses_a_broken_step_at_that_step() {
     let o = replay(&edited, &[]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        stderr(&o).contains("step 2: the file's transition `") && stderr(&o).contains("fork2: file 0, model 1"),
+        stderr(&o).contains("step 2: the file's transition `")
+            && stderr(&o).contains("fork2: file 0, model 1"),
         "{}",
         stderr(&o)
     );
@@ -701,7 +738,11 @@ fn replay_refuses_a_broken_step_at_that_step() {
     let edited = format!("{}\"fork1\": 1{}", &trace[..first], &trace[first + 10..]);
     let o = replay(&edited, &[]);
     assert_eq!(o.status.code(), Some(3));
-    assert!(stderr(&o).contains("at the initial state: not the model's initial state: fork1: file 1, model 0"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("at the initial state: not the model's initial state: fork1: file 1, model 0"),
+        "{}",
+        stderr(&o)
+    );
     assert!(stdout(&o).is_empty());
 }
 
@@ -710,12 +751,19 @@ fn replay_of_a_file_that_is_no_counterexample_is_an_input_error() {
     for (contents, says) in [
         ("{ not json", "not JSON"),
         ("{\"x\": 1}", "no `initial` state"),
-        ("{\"initial\": {}, \"steps\": [{\"state\": {}}]}", "step 1: no `transition`"),
+        (
+            "{\"initial\": {}, \"steps\": [{\"state\": {}}]}",
+            "step 1: no `transition`",
+        ),
     ] {
         let o = replay(contents, &[]);
         assert_eq!(o.status.code(), Some(3), "{contents}");
         assert!(stderr(&o).contains(says), "{contents}: {}", stderr(&o));
-        assert!(stderr(&o).contains("dvemc-sim-"), "names the file: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("dvemc-sim-"),
+            "names the file: {}",
+            stderr(&o)
+        );
         assert!(stdout(&o).is_empty());
     }
     let o = dvemc(&["simulate", "--replay", "/no/such/trace.json"], "");
@@ -736,7 +784,15 @@ fn replay_of_a_file_that_is_no_counterexample_is_an_input_error() {
 #[test]
 fn replay_of_a_lasso() {
     let o = dvemc(
-        &["explore", "--ltl", "G F Philosopher1.eat", "--check", "none", "--trace-format", "json"],
+        &[
+            "explore",
+            "--ltl",
+            "G F Philosopher1.eat",
+            "--check",
+            "none",
+            "--trace-format",
+            "json",
+        ],
         "",
     );
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
@@ -744,7 +800,11 @@ fn replay_of_a_lasso() {
     // Without the formula, the automaton's state is not the model's.
     let o = replay(&lasso, &[]);
     assert_eq!(o.status.code(), Some(3));
-    assert!(stderr(&o).contains("LTL_property: in the file, not a variable of the model"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("LTL_property: in the file, not a variable of the model"),
+        "{}",
+        stderr(&o)
+    );
     assert!(stderr(&o).contains("with the --ltl formula"), "{}", stderr(&o));
     let o = replay(&lasso, &["--ltl", "G F Philosopher1.eat"]);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
@@ -772,8 +832,14 @@ fn replay_pauses_between_steps() {
     };
     let (out, r) = run("\n\n");
     assert_eq!(r.unwrap().steps, 2);
-    assert!(out.contains("press Enter for step 1 (q to stop)> step 1: "), "{out}");
-    assert!(out.contains("press Enter for step 2 (q to stop)> step 2: "), "{out}");
+    assert!(
+        out.contains("press Enter for step 1 (q to stop)> step 1: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("press Enter for step 2 (q to stop)> step 2: "),
+        "{out}"
+    );
     let (out, r) = run("\nq\n");
     assert_eq!(r.unwrap().steps, 1);
     assert!(out.ends_with("replay stopped before step 2\n"), "{out}");

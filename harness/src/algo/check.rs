@@ -25,6 +25,7 @@ use dve_frontend::model::{ModelInfo, NextState, Succ};
 use crate::engine::loops::parallel::ParallelRun;
 use serde::Serialize;
 
+use crate::algo::export::{LoggedObserver, LoggedWatch};
 use crate::algo::por::Reducer;
 use crate::engine::Reduce;
 use crate::engine::{
@@ -32,6 +33,7 @@ use crate::engine::{
     Root, StateStore, Store, StoreKind,
 };
 pub use crate::engine::{Step, Trace};
+use crate::output::lts::EdgeLog;
 
 /// The state checks to make besides goals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -622,22 +624,70 @@ pub fn check_reduced(
     threads: usize,
     reducer: Option<&Reducer>,
 ) -> CheckReport {
+    check_with(model, ir, opts, threads, reducer, None)
+}
+
+/// [`check_threads`] recording every transition in `log` (`--export`;
+/// BFS and DFS).
+pub fn check_logged(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+    log: &EdgeLog,
+) -> CheckReport {
+    assert!(
+        matches!(opts.search, Search::Bfs | Search::Dfs),
+        "the export is of BFS or DFS"
+    );
+    check_with(model, ir, opts, threads, None, Some(log))
+}
+
+fn check_with(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+    reducer: Option<&Reducer>,
+    log: Option<&EdgeLog>,
+) -> CheckReport {
     assert!(
         reducer.is_none() || opts.search != Search::Ndfs,
         "nested DFS is not reduced"
     );
     if threads <= 1 {
-        return check_one(model, ir, opts, reducer);
+        return check_one(model, ir, opts, reducer, log);
     }
-    check_on(model, ir, opts, reducer, |prop, budget| match opts.search {
+    check_on(model, ir, opts, reducer, |prop, budget| match log {
+        None => parallel_search(model, threads, budget, prop, opts.search),
+        Some(log) => {
+            let watch = LoggedWatch { inner: prop, log };
+            parallel_search(model, threads, budget, &watch, opts.search)
+        }
+    })
+}
+
+/// The parallel search of `search` with `watch`.
+fn parallel_search<W: engine::loops::parallel::Watch>(
+    model: &dyn NextState,
+    threads: usize,
+    budget: &Budget,
+    watch: &W,
+    search: Search,
+) -> (
+    ParallelRun,
+    u64,
+    Option<engine::loops::parallel::Violation<W::Found>>,
+) {
+    match search {
         Search::Bfs => {
-            engine::loops::parallel::parallel_check(model, threads, budget, prop, StoreKind::Exact)
+            engine::loops::parallel::parallel_check(model, threads, budget, watch, StoreKind::Exact)
         }
         Search::Dfs => {
-            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, budget, prop, StoreKind::Exact)
+            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, budget, watch, StoreKind::Exact)
         }
-        Search::Ndfs | Search::Cndfs => engine::loops::cndfs::cndfs_check(model, threads, budget, prop),
-    })
+        Search::Ndfs | Search::Cndfs => engine::loops::cndfs::cndfs_check(model, threads, budget, watch),
+    }
 }
 
 /// A violation as a [`Watch`](engine::loops::parallel::Watch) search reports it.
@@ -711,7 +761,7 @@ pub(crate) fn check_on(
 /// Runs the check. `ir` is the model's IR (for assertions); the successors
 /// come from `model`, which may be any backend of the same IR.
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
-    check_one(model, ir, opts, None)
+    check_one(model, ir, opts, None, None)
 }
 
 fn check_one(
@@ -719,6 +769,7 @@ fn check_one(
     ir: &ir::Model,
     opts: &CheckOptions,
     reducer: Option<&Reducer>,
+    log: Option<&EdgeLog>,
 ) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
@@ -741,13 +792,17 @@ fn check_one(
     let mut store = StateStore::new(model.state_len());
     let (result, transitions, deadlocks, errors, run) = match opts.search {
         Search::Bfs => {
-            let r = engine::bfs(
-                model,
-                &mut store,
-                &budget,
-                BfsOptions { parents: true },
-                &mut checker,
-            );
+            let bfs_opts = BfsOptions { parents: true };
+            let r = match log {
+                None => engine::bfs(model, &mut store, &budget, bfs_opts, &mut checker),
+                Some(log) => {
+                    let mut obs = LoggedObserver {
+                        inner: &mut checker,
+                        log,
+                    };
+                    engine::bfs(model, &mut store, &budget, bfs_opts, &mut obs)
+                }
+            };
             (
                 r.result,
                 r.transitions,
@@ -757,7 +812,17 @@ fn check_one(
             )
         }
         Search::Dfs => {
-            let r = engine::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut checker);
+            let dfs_opts = DfsOptions::new(&budget);
+            let r = match log {
+                None => engine::dfs(model, &mut store, &budget, dfs_opts, &mut checker),
+                Some(log) => {
+                    let mut obs = LoggedObserver {
+                        inner: &mut checker,
+                        log,
+                    };
+                    engine::dfs(model, &mut store, &budget, dfs_opts, &mut obs)
+                }
+            };
             (
                 r.result,
                 r.transitions,

@@ -9,6 +9,7 @@ pub mod check;
 pub mod dbdfs;
 pub mod distributed;
 pub mod exhaustive;
+pub mod export;
 pub mod lasso;
 pub mod por;
 pub mod random;

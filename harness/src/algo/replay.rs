@@ -229,7 +229,10 @@ where
                 message: format!("the cycle does not close: the state is not the one after step {stem}"),
             }));
         }
-        writeln!(out, "-- back to the state after step {stem}: the cycle repeats --")?;
+        writeln!(
+            out,
+            "-- back to the state after step {stem}: the cycle repeats --"
+        )?;
     }
     model.successors(&state, &mut succs);
     let deadlock = succs.is_empty();

@@ -127,7 +127,8 @@ where
             violation = if entry.error && asked.error {
                 found(ViolationKind::ErrorState, "run-time error".into(), &trace)
             } else {
-                c.state(&state).and_then(|(kind, detail)| found(kind, detail, &trace))
+                c.state(&state)
+                    .and_then(|(kind, detail)| found(kind, detail, &trace))
             };
         }
     }

@@ -11,6 +11,7 @@
 
 pub mod strategy;
 
+mod export;
 mod families;
 pub mod options;
 mod request;

@@ -308,6 +308,19 @@ pub struct ExploreArgs {
     /// no file when the search found none.
     #[arg(long, value_name = "FILE", help_heading = heading::OUTPUT)]
     pub trace_out: Option<PathBuf>,
+    /// Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz) (bfs, dfs, highway, bbmc)
+    ///
+    /// bfs and dfs: every state and transition of a search that ran to its
+    /// end (nothing is written after a budget or a violation stopped it;
+    /// --max-states bounds what it may hold), states numbered from 0, the
+    /// initial state 0, transitions labelled `process: from -> to`.
+    /// highway and bbmc: the first run's slice. The format comes from the
+    /// extension. The old name --export-lts still works.
+    #[arg(long, value_name = "FILE", alias = "export-lts", help_heading = heading::OUTPUT)]
+    pub export: Option<PathBuf>,
+    /// Label the states of a .dot export with their variables (--export)
+    #[arg(long, requires = "export", hide_short_help = true, help_heading = heading::OUTPUT)]
+    pub export_state_labels: bool,
     /// Keep the counters every SECONDS in the record's `samples` (bfs, dfs, randomized)
     ///
     /// States, transitions or steps over time, for plots.
@@ -450,11 +463,6 @@ pub struct ExploreArgs {
     /// Graceful degradation from depth D on (bbmc, Algorithm 3)
     #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::BREADTH)]
     pub degrade_depth: Option<u32>,
-    /// Write the first run's slice to FILE: .aut (Aldebaran) or .dot (Graphviz)
-    ///
-    /// The format comes from the extension; .dot suits small slices.
-    #[arg(long, value_name = "FILE", hide_short_help = true, help_heading = heading::BREADTH)]
-    pub export_lts: Option<PathBuf>,
 
     /// Memory bound: most states stored (urs, sdrs, rurs, rsdrs; required)
     #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
@@ -520,7 +528,6 @@ impl ExploreArgs {
             slices: SliceParams {
                 breadth: self.breadth,
                 degrade_depth: self.degrade_depth,
-                export_lts: self.export_lts.clone(),
             },
             random: RandomParams {
                 memory_states: self.memory_states,
@@ -539,6 +546,8 @@ impl ExploreArgs {
             checkpoint: self.checkpoint.clone(),
             por: self.por,
             por_check: self.por_check,
+            export: self.export.clone(),
+            export_state_labels: self.export_state_labels,
         };
         Request {
             model: self.model.clone(),

@@ -119,7 +119,8 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<u8> {
         let stdin = std::io::stdin();
         // Piped commands are echoed so that the transcript reads as a dialogue.
         let echo = !stdin.is_terminal();
-        harness::algo::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo).map(|_| false)
+        harness::algo::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo)
+            .map(|_| false)
     } else {
         let opts = CheckOptions {
             search: Search::Dfs,
@@ -163,7 +164,12 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<u8> {
 
 /// `--replay FILE`: step by step when standard input is a terminal (and
 /// not `all`), at once otherwise; a disagreement is an input error.
-fn replay_file(model: &dyn dve_frontend::model::NextState, name: &str, file: &PathBuf, all: bool) -> Result<u8> {
+fn replay_file(
+    model: &dyn dve_frontend::model::NextState,
+    name: &str,
+    file: &PathBuf,
+    all: bool,
+) -> Result<u8> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let trace = replay::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let stdin = std::io::stdin();
