@@ -34,7 +34,10 @@ fn scratch(name: &str) -> PathBuf {
 
 /// An `.aut` file read: the header's (initial, transitions, states) and
 /// the transitions.
-fn read_aut(path: &Path) -> ((u64, u64, u64), Vec<(u64, String, u64)>) {
+/// A transition of an `.aut` file: (from, label, to).
+type AutEdge = (u64, String, u64);
+
+fn read_aut(path: &Path) -> ((u64, u64, u64), Vec<AutEdge>) {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
     let header = lines.next().expect("a header");

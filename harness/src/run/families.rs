@@ -25,6 +25,7 @@ use crate::run::strategy::{Params, Strategy};
 
 /// Exhaustive BFS or DFS on the engine's fast paths (`crate::algo::exhaustive`),
 /// into the run's record.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn exhaustive(
     model: &dyn NextState,
     strategy: Strategy,

@@ -460,6 +460,41 @@ pub(crate) fn sequential(strategy: Strategy, p: &Params) -> Option<String> {
     })
 }
 
+/// Why `--export FILE` cannot be written with the other options given.
+fn export_refusal(path: &std::path::Path, p: &Params, has: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    if crate::output::lts::Format::of(path).is_none() {
+        return Err(format!(
+            "--export {}: the format comes from the extension: .aut (Aldebaran) or .dot (Graphviz)",
+            path.display()
+        ));
+    }
+    if p.general_algorithm() {
+        return Err(
+            "--export: the general algorithm (state caching, sweep-line) forgets states; drop one of them"
+                .into(),
+        );
+    }
+    if p.store.is_some_and(|s| s != StoreKind::Exact) {
+        return Err("--export numbers the states by the exact store; drop --store".into());
+    }
+    for flag in [
+        "por",
+        "por-check",
+        "checkpoint",
+        "distributed",
+        "ltl",
+        "ltl-file",
+        "ltl-property",
+    ] {
+        if has(flag) {
+            return Err(format!(
+                "--export writes the model's whole state space; it does not take --{flag}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -574,39 +609,4 @@ mod tests {
         let e = validate(Strategy::Bfs, &["threads", "cache"], &cached).unwrap_err();
         assert!(e.contains("the general algorithm"), "{e}");
     }
-}
-
-/// Why `--export FILE` cannot be written with the other options given.
-fn export_refusal(path: &std::path::Path, p: &Params, has: &dyn Fn(&str) -> bool) -> Result<(), String> {
-    if crate::output::lts::Format::of(path).is_none() {
-        return Err(format!(
-            "--export {}: the format comes from the extension: .aut (Aldebaran) or .dot (Graphviz)",
-            path.display()
-        ));
-    }
-    if p.general_algorithm() {
-        return Err(
-            "--export: the general algorithm (state caching, sweep-line) forgets states; drop one of them"
-                .into(),
-        );
-    }
-    if p.store.is_some_and(|s| s != StoreKind::Exact) {
-        return Err("--export numbers the states by the exact store; drop --store".into());
-    }
-    for flag in [
-        "por",
-        "por-check",
-        "checkpoint",
-        "distributed",
-        "ltl",
-        "ltl-file",
-        "ltl-property",
-    ] {
-        if has(flag) {
-            return Err(format!(
-                "--export writes the model's whole state space; it does not take --{flag}"
-            ));
-        }
-    }
-    Ok(())
 }
