@@ -29,7 +29,7 @@ complete -c dvemc -n "__fish_dvemc_needs_command" -s V -l version -d 'Print vers
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "explore" -d 'Explore a model\'s state space with a search strategy and report what it found'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "check" -d 'Parse and check a model; print its size in one line'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "ltl2ba" -d 'Print the Büchi automaton of an LTL formula (HOA format, or text)'
-complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "simulate" -d 'Follow one path through a model: random (--random), chosen (--guided) or from a file (--replay)'
+complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "simulate" -d 'Follow one path: random (--random), chosen (--guided) or a file\'s (--replay)'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "strategies" -d 'List the search strategies: what each does, its paper, the options it takes'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "bench" -d 'Benchmark matrices: run, list, report, merge, slurm, compare'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "verify-beem" -d 'Explore BEEM\'s instances up to a size and compare the state counts with BEEM\'s'
@@ -59,7 +59,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ltl-property -d 
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l trace-format -d 'How to print a counterexample: text or json [default: text]' -r -f -a "text\t'Readable text, a step after another'
 json\t'One JSON object'"
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l trace-out -d 'Write the counterexample to FILE as JSON, for `dvemc simulate --replay`' -r -F
-complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l export -d 'Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz) (bfs, dfs, highway, bbmc)' -r -F
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l export -d 'Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz)' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sample-interval -d 'Keep the counters every SECONDS in the record\'s `samples` (bfs, dfs, randomized)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l store -d 'Visited set: exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l threads -d 'Threads (bfs, dfs, LTL) [default: bfs --store exact: all cores; else 1]' -r
@@ -188,7 +188,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand completions" -s h -l help -d
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "explore" -d 'Explore a model\'s state space with a search strategy and report what it found'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "check" -d 'Parse and check a model; print its size in one line'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "ltl2ba" -d 'Print the Büchi automaton of an LTL formula (HOA format, or text)'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "simulate" -d 'Follow one path through a model: random (--random), chosen (--guided) or from a file (--replay)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "simulate" -d 'Follow one path: random (--random), chosen (--guided) or a file\'s (--replay)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "strategies" -d 'List the search strategies: what each does, its paper, the options it takes'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "bench" -d 'Benchmark matrices: run, list, report, merge, slurm, compare'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "verify-beem" -d 'Explore BEEM\'s instances up to a size and compare the state counts with BEEM\'s'

@@ -306,9 +306,9 @@ pub struct ExploreArgs {
     ///
     /// The object of --trace-format json, whatever the report's format;
     /// no file when the search found none.
-    #[arg(long, value_name = "FILE", help_heading = heading::OUTPUT)]
+    #[arg(long, value_name = "FILE", hide_short_help = true, help_heading = heading::OUTPUT)]
     pub trace_out: Option<PathBuf>,
-    /// Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz) (bfs, dfs, highway, bbmc)
+    /// Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz)
     ///
     /// bfs and dfs: every state and transition of a search that ran to its
     /// end (nothing is written after a budget or a violation stopped it;
@@ -316,7 +316,7 @@ pub struct ExploreArgs {
     /// initial state 0, transitions labelled `process: from -> to`.
     /// highway and bbmc: the first run's slice. The format comes from the
     /// extension. The old name --export-lts still works.
-    #[arg(long, value_name = "FILE", alias = "export-lts", help_heading = heading::OUTPUT)]
+    #[arg(long, value_name = "FILE", alias = "export-lts", hide_short_help = true, help_heading = heading::OUTPUT)]
     pub export: Option<PathBuf>,
     /// Label the states of a .dot export with their variables (--export)
     #[arg(long, requires = "export", hide_short_help = true, help_heading = heading::OUTPUT)]

@@ -79,7 +79,7 @@ pub(crate) enum Command {
     /// searches the product with. Transitions read the state they leave.
     #[command(after_long_help = exit_codes::text(exit_codes::LTL2BA))]
     Ltl2ba(ltl2ba::Ltl2baArgs),
-    /// Follow one path through a model: random (--random), chosen (--guided) or from a file (--replay)
+    /// Follow one path: random (--random), chosen (--guided) or a file's (--replay)
     #[command(after_long_help = exit_codes::text(exit_codes::SIMULATE))]
     Simulate(simulate::SimulateArgs),
     /// List the search strategies: what each does, its paper, the options it takes
