@@ -499,7 +499,7 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__explore)
-            opts="-h -q --strategy --backend --beem --seed --runs --por --por-check --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --ltl --ltl-file --ltl-property --all-violations --json --stats --trace-format --sample-interval --quiet --progress-interval --store --threads --distributed --partition --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --sweep-measure --sweep-level --sweep-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --export-lts --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
+            opts="-h -q --strategy --backend --beem --seed --runs --por --por-check --ignore-property --help --max-states --time-limit --memory-limit --check --goal --property --ltl --ltl-file --ltl-property --all-violations --json --stats --trace-format --trace-out --export --export-state-labels --sample-interval --quiet --progress-interval --store --threads --distributed --partition --checkpoint --cache --replacement --chain-reduction --edge-lean --max-visits --sweep-measure --sweep-level --sweep-derivation --depth-cutoff --increment --dbdfs --frontier --breadth --degrade-depth --memory-states --steps --mixing --restart --successor-choice --cover-targets --stop-when-covered"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -563,6 +563,14 @@ _dvemc() {
                     ;;
                 --trace-format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --trace-out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --export)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --sample-interval)
@@ -634,10 +642,6 @@ _dvemc() {
                     return 0
                     ;;
                 --degrade-depth)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --export-lts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -983,17 +987,33 @@ _dvemc() {
             return 0
             ;;
         dvemc__subcmd__simulate)
-            opts="-h --random --guided --seed --steps --beem --help"
+            opts="-h --random --guided --replay --all --seed --steps --check --goal --ltl --beem --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --replay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --seed)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --steps)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check)
+                    COMPREPLY=($(compgen -W "deadlock assert error none" -- "${cur}"))
+                    return 0
+                    ;;
+                --goal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ltl)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

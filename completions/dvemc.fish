@@ -29,7 +29,7 @@ complete -c dvemc -n "__fish_dvemc_needs_command" -s V -l version -d 'Print vers
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "explore" -d 'Explore a model\'s state space with a search strategy and report what it found'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "check" -d 'Parse and check a model; print its size in one line'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "ltl2ba" -d 'Print the Büchi automaton of an LTL formula (HOA format, or text)'
-complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "simulate" -d 'Follow one path through a model: random (--random) or chosen (--guided)'
+complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "simulate" -d 'Follow one path: random (--random), chosen (--guided) or a file\'s (--replay)'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "strategies" -d 'List the search strategies: what each does, its paper, the options it takes'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "bench" -d 'Benchmark matrices: run, list, report, merge, slurm, compare'
 complete -c dvemc -n "__fish_dvemc_needs_command" -f -a "verify-beem" -d 'Explore BEEM\'s instances up to a size and compare the state counts with BEEM\'s'
@@ -58,6 +58,8 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ltl-file -d 'Che
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l ltl-property -d 'Which property of --ltl-file, from 1 [default: 1]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l trace-format -d 'How to print a counterexample: text or json [default: text]' -r -f -a "text\t'Readable text, a step after another'
 json\t'One JSON object'"
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l trace-out -d 'Write the counterexample to FILE as JSON, for `dvemc simulate --replay`' -r -F
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l export -d 'Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz)' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l sample-interval -d 'Keep the counters every SECONDS in the record\'s `samples` (bfs, dfs, randomized)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l progress-interval -d 'Seconds between two progress lines when standard error is not a terminal [default: 5]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l store -d 'Visited set: exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]' -r
@@ -76,7 +78,6 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l dbdfs -d 'Bounde
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l frontier -d 'How frontier states are kept: states, traces or tree [default: tree]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l breadth -d 'The breadth bound: most states per queue (required)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l degrade-depth -d 'Graceful degradation from depth D on (bbmc, Algorithm 3)' -r
-complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l export-lts -d 'Write the first run\'s slice to FILE: .aut (Aldebaran) or .dot (Graphviz)' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l memory-states -d 'Memory bound: most states stored (urs, sdrs, rurs, rsdrs; required)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l steps -d 'Most steps [default: 1000000]' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l mixing -d 'Probability X of selecting a leaf, not an inner node (urs, rurs)' -r
@@ -90,6 +91,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -s h -l help -d 'Pr
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l all-violations -d 'Count every violation instead of stopping at the first (bfs, dfs)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l json -d 'Print one JSON object on standard output (an error too)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l stats -d 'Also print the statistics of BEEM\'s stat.xml files (bfs, dfs)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l export-state-labels -d 'Label the states of a .dot export with their variables (--export)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -s q -l quiet -d 'No progress on standard error (the result is printed as always)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l distributed -d 'Search over the ranks of an MPI job: mpirun -np N dvemc explore --distributed'
 complete -c dvemc -n "__fish_dvemc_using_subcommand explore" -l chain-reduction -d 'Single-successor chain reduction (state-caching paper, Sect. 4.1)'
@@ -103,11 +105,19 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -l model -d 'Check t
 complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -l beem -d 'BEEM directory [default: $BEEM_DIR, else ../shared/beem]' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -l negate -d 'The automaton of the negated formula (the one a check searches the product with)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand ltl2ba" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l replay -d 'Replay a counterexample FILE (explore --trace-format json, --trace-out, --json)' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l seed -d 'Seed of the random choices (--random)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l steps -d 'Most steps to take (--random)' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l check -d 'State checks of --random: deadlock, assert, error, none [default: assert]' -r -f -a "deadlock\t'A state with no enabled transition'
+assert\t'A failed `assert`'
+error\t'A run-time error of a transition (e.g. an array index out of range)'
+none\t'No state check (explore only)'"
+complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l goal -d 'Stop --random at a state that satisfies this DVE expression (repeatable)' -r
+complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l ltl -d 'Replay in the product with this LTL formula\'s automaton (--replay)' -r
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l beem -d 'BEEM directory [default: $BEEM_DIR, else ../shared/beem]' -r -F
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l random -d 'Take a uniformly random enabled transition at each step'
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l guided -d 'Choose each step: list the enabled transitions, read the choice from standard input'
+complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -l all -d 'Replay every step at once, without waiting for Enter (--replay)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand simulate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c dvemc -n "__fish_dvemc_using_subcommand strategies" -l json -d 'One JSON array of objects (form, family, summary, paper, options)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand strategies" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -180,7 +190,7 @@ complete -c dvemc -n "__fish_dvemc_using_subcommand completions" -s h -l help -d
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "explore" -d 'Explore a model\'s state space with a search strategy and report what it found'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "check" -d 'Parse and check a model; print its size in one line'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "ltl2ba" -d 'Print the Büchi automaton of an LTL formula (HOA format, or text)'
-complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "simulate" -d 'Follow one path through a model: random (--random) or chosen (--guided)'
+complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "simulate" -d 'Follow one path: random (--random), chosen (--guided) or a file\'s (--replay)'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "strategies" -d 'List the search strategies: what each does, its paper, the options it takes'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "bench" -d 'Benchmark matrices: run, list, report, merge, slurm, compare'
 complete -c dvemc -n "__fish_dvemc_using_subcommand help; and not __fish_seen_subcommand_from explore check ltl2ba simulate strategies bench verify-beem verify-properties verify-jit gen completions help" -f -a "verify-beem" -d 'Explore BEEM\'s instances up to a size and compare the state counts with BEEM\'s'

@@ -527,3 +527,320 @@ fn binary_input_errors() {
     let o = dvemc(&["simulate", "--random", "--beem", "/no/such/beem/dir"], "");
     assert_eq!(o.status.code(), Some(3));
 }
+
+// ---------------------------------------------------------------- checks
+
+/// A model whose assertion fails two steps in.
+const ASSERTING: &str = "byte x; process P { state a, b; init a; assert a: x < 2; \
+    trans a -> a { guard x < 5; effect x = x + 1; }; } system async;";
+
+#[test]
+fn random_stops_at_a_failed_assertion_with_the_path() {
+    let file = TempFile::new("asserting", ASSERTING.as_bytes());
+    let o = dvemc(&["simulate", file.path(), "--random"], "");
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("violation kind: assert\n"), "{out}");
+    assert!(
+        out.contains("violation: P: assert in a: x < 2, where x = 2\n"),
+        "{out}"
+    );
+    assert!(out.contains("\ncounterexample (path, 2 steps):\n"), "{out}");
+    assert!(!out.contains("step 3:"), "{out}");
+    // Not checked, the run goes on to its deadlock.
+    let o = dvemc(&["simulate", file.path(), "--random", "--check", "none"], "");
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).contains("step 5:"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("deadlock: no enabled transition"));
+}
+
+#[test]
+fn random_checks_deadlocks_and_goals_when_asked() {
+    // phils2 deadlocks on some seeds: --check deadlock makes it a violation.
+    let mut violated = 0;
+    for seed in ["0", "1", "2", "3", "4", "5"] {
+        let plain = dvemc(&["simulate", "--random", "--seed", seed], "");
+        let checked = dvemc(
+            &["simulate", "--random", "--seed", seed, "--check", "deadlock"],
+            "",
+        );
+        assert_eq!(plain.status.code(), Some(0));
+        let deadlocked = stdout(&plain).contains("deadlock: no enabled transition");
+        assert_eq!(
+            checked.status.code(),
+            Some(if deadlocked { 1 } else { 0 }),
+            "seed {seed}"
+        );
+        if deadlocked {
+            violated += 1;
+            let out = stdout(&checked);
+            assert!(out.contains("violation kind: deadlock\n"), "{out}");
+            assert!(
+                out.contains(&format!("state: {PHILS_DEADLOCK}\n\ncounterexample (path, ")),
+                "{out}"
+            );
+        }
+    }
+    assert!(violated > 0, "no seed deadlocked");
+    let o = dvemc(&["simulate", "--random", "--goal", "fork2 == 1"], "");
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("violation kind: goal\nviolation: fork2 == 1\nstate: "),
+        "{out}"
+    );
+    assert!(out.contains("\n\ncounterexample (path, "), "{out}");
+    // A malformed goal names the option.
+    let o = dvemc(&["simulate", "--random", "--goal", "x =="], "");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("--goal"), "{}", stderr(&o));
+}
+
+// ---------------------------------------------------------------- replay
+
+/// The JSON counterexample of the built-in example's deadlock, from
+/// `explore --trace-format json`.
+fn deadlock_trace() -> String {
+    let o = dvemc(
+        &[
+            "explore",
+            "--check",
+            "deadlock",
+            "--threads",
+            "1",
+            "--trace-format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn replay(contents: &str, extra: &[&str]) -> Output {
+    let file = TempFile::new("trace", contents.as_bytes());
+    let mut args = vec!["simulate", "--replay", file.path()];
+    args.extend(extra);
+    dvemc(&args, "")
+}
+
+#[test]
+fn replay_of_a_deadlock_counterexample_agrees() {
+    let trace = deadlock_trace();
+    let o = replay(&trace, &[]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(&format!("initial state: {PHILS_INIT}\n")), "{out}");
+    assert!(out.contains("\nstep 1: Philosopher"), "{out}");
+    assert!(out.contains("\nstep 2: Philosopher"), "{out}");
+    assert!(
+        out.ends_with(&format!(
+            "replayed 2 steps: the file agrees with the model\nstate: {PHILS_DEADLOCK}\ndeadlock: no enabled transition\n"
+        )),
+        "{out}"
+    );
+    // --all gives the same (standard input is not a terminal here), but
+    // for the file's name.
+    let after_name = |s: &str| s.split_once(": 2 steps\n").map(|x| x.1.to_string());
+    assert_eq!(after_name(&stdout(&replay(&trace, &["--all"]))), after_name(&out));
+}
+
+#[test]
+fn trace_out_writes_the_json_counterexample() {
+    let dir = std::env::temp_dir().join(format!("dvemc-trace-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cex.json");
+    let o = dvemc(
+        &[
+            "explore",
+            "--check",
+            "deadlock",
+            "--threads",
+            "1",
+            "--trace-out",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    // The text report is on standard output as usual.
+    assert!(
+        stdout(&o).contains("counterexample (path, 2 steps)"),
+        "{}",
+        stdout(&o)
+    );
+    let written = std::fs::read_to_string(&path).expect("the trace file");
+    assert_eq!(written, deadlock_trace());
+    let o = dvemc(&["simulate", "--replay", path.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    // No counterexample, no file.
+    let none = dir.join("none.json");
+    let o = dvemc(&["explore", "--trace-out", none.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    assert!(!none.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn replay_refuses_a_broken_step_at_that_step() {
+    let trace = deadlock_trace();
+    // Step 2 names a transition that is enabled after step 1 but that
+    // the file's state does not follow.
+    let second = trace
+        .match_indices("\"transition\": \"")
+        .nth(1)
+        .map(|(i, m)| i + m.len())
+        .expect("two steps");
+    let end = second + trace[second..].find('"').unwrap();
+    let named = &trace[second..end];
+    let other = if named.starts_with("Philosopher1") {
+        "Philosopher2: think -> hungry"
+    } else {
+        "Philosopher1: think -> hungry"
+    };
+    let o = replay(&format!("{}{other}{}", &trace[..second], &trace[end..]), &[]);
+    assert_eq!(o.status.code(), Some(3), "stdout: {}", stdout(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("the file and the model disagree at step 2:"),
+        "{err}"
+    );
+    // What the file says, and what the model offers there.
+    assert!(err.contains(&format!("`{other}`")), "{err}");
+    let out = stdout(&o);
+    assert!(out.contains("step 1: "), "{out}");
+    assert!(!out.contains("step 2: "), "{out}");
+    assert!(!out.contains("replayed"), "{out}");
+
+    // A transition that is not enabled at all: the model's are listed.
+    let o = replay(&trace.replacen(named, "Philosopher1: eat -> done", 1), &[]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(
+        err.contains("step 2: the file says `Philosopher1: eat -> done`, which is not enabled here; the model offers `Philosopher1: hungry -> eat`, `Philosopher2: think -> hungry`"),
+        "{err}"
+    );
+
+    // A value changed in step 2's state.
+    let state2 = trace.rfind("\"fork2\": 1").expect("fork2 in the last state");
+    let edited = format!("{}\"fork2\": 0{}", &trace[..state2], &trace[state2 + 10..]);
+    let o = replay(&edited, &[]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("step 2: the file's transition `")
+            && stderr(&o).contains("fork2: file 0, model 1"),
+        "{}",
+        stderr(&o)
+    );
+
+    // Another initial state: refused before any step, nothing printed.
+    let first = trace.find("\"fork1\": 0").unwrap();
+    let edited = format!("{}\"fork1\": 1{}", &trace[..first], &trace[first + 10..]);
+    let o = replay(&edited, &[]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("at the initial state: not the model's initial state: fork1: file 1, model 0"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn replay_of_a_file_that_is_no_counterexample_is_an_input_error() {
+    for (contents, says) in [
+        ("{ not json", "not JSON"),
+        ("{\"x\": 1}", "no `initial` state"),
+        (
+            "{\"initial\": {}, \"steps\": [{\"state\": {}}]}",
+            "step 1: no `transition`",
+        ),
+    ] {
+        let o = replay(contents, &[]);
+        assert_eq!(o.status.code(), Some(3), "{contents}");
+        assert!(stderr(&o).contains(says), "{contents}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("dvemc-sim-"),
+            "names the file: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty());
+    }
+    let o = dvemc(&["simulate", "--replay", "/no/such/trace.json"], "");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("/no/such/trace.json"));
+    for args in [
+        &["simulate", "--all"][..],
+        &["simulate", "--random", "--replay", "x.json"],
+        &["simulate", "--replay", "x.json", "--seed", "3"],
+        &["simulate", "--guided", "--check", "deadlock"],
+    ] {
+        let o = dvemc(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+}
+
+/// A lasso (an LTL counterexample) replays, its cycle closed.
+#[test]
+fn replay_of_a_lasso() {
+    let o = dvemc(
+        &[
+            "explore",
+            "--ltl",
+            "G F Philosopher1.eat",
+            "--check",
+            "none",
+            "--trace-format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
+    let lasso = stdout(&o);
+    // Without the formula, the automaton's state is not the model's.
+    let o = replay(&lasso, &[]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("LTL_property: in the file, not a variable of the model"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("with the --ltl formula"), "{}", stderr(&o));
+    let o = replay(&lasso, &["--ltl", "G F Philosopher1.eat"]);
+    assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("-- the cycle starts here --\n"), "{out}");
+    assert!(out.contains("the cycle repeats --\nreplayed "), "{out}");
+}
+
+/// Interactive replay waits for a line before each step; `q` stops it.
+#[test]
+fn replay_pauses_between_steps() {
+    let m = example("phils2.dve");
+    let json = r#"{"initial": {"fork1": 0, "fork2": 0, "Philosopher1": "think", "Philosopher2": "think"},
+        "steps": [{"transition": "Philosopher1: think -> hungry", "state":
+        {"fork1": 1, "fork2": 0, "Philosopher1": "hungry", "Philosopher2": "think"}},
+        {"transition": "Philosopher1: hungry -> eat", "state":
+        {"fork1": 1, "fork2": 1, "Philosopher1": "eat", "Philosopher2": "think"}}],
+        "cycle_start": null}"#;
+    let trace = harness::algo::replay::parse(json).expect("a trace");
+    let run = |input: &str| {
+        let mut out = Vec::new();
+        let mut input = Cursor::new(input.as_bytes().to_vec());
+        let r = harness::algo::replay::replay(&m, "m", "f", &trace, Some(&mut input), &mut out).unwrap();
+        (String::from_utf8(out).unwrap(), r)
+    };
+    let (out, r) = run("\n\n");
+    assert_eq!(r.unwrap().steps, 2);
+    assert!(
+        out.contains("press Enter for step 1 (q to stop)> step 1: "),
+        "{out}"
+    );
+    assert!(
+        out.contains("press Enter for step 2 (q to stop)> step 2: "),
+        "{out}"
+    );
+    let (out, r) = run("\nq\n");
+    assert_eq!(r.unwrap().steps, 1);
+    assert!(out.ends_with("replay stopped before step 2\n"), "{out}");
+}

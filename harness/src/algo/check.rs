@@ -26,6 +26,7 @@ use dve_frontend::model::{ModelInfo, NextState, Succ, NONE};
 use crate::engine::loops::parallel::ParallelRun;
 use serde::Serialize;
 
+use crate::algo::export::{LoggedObserver, LoggedWatch};
 use crate::algo::por::Reducer;
 use crate::algo::system_deadlock::SystemView;
 use crate::engine::Reduce;
@@ -34,6 +35,7 @@ use crate::engine::{
     Root, StateStore, Store, StoreKind,
 };
 pub use crate::engine::{Step, Trace};
+use crate::output::lts::EdgeLog;
 
 /// The state checks to make besides goals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -338,6 +340,36 @@ fn explain(ir: &ir::Model, model: &dyn NextState, mut v: Violation) -> Violation
         v.detail = format!("{why} in {}", info.label_detail(&step.label));
     }
     v
+}
+
+/// The checks of [`CheckOptions`] one state at a time, for a run that
+/// follows one path (`dvemc simulate`): the same goals, assertions and
+/// messages as the searches.
+pub struct StateChecks<'a> {
+    prop: Prop<'a>,
+}
+
+impl<'a> StateChecks<'a> {
+    pub fn new(model: &'a dyn NextState, ir: &'a ir::Model, opts: &'a CheckOptions) -> StateChecks<'a> {
+        StateChecks {
+            prop: Prop::new(ir, model, opts, None),
+        }
+    }
+
+    /// A goal reached or an assertion violated in `s`.
+    pub fn state(&self, s: &[u8]) -> Option<(ViolationKind, String)> {
+        self.prop.state_violation(s)
+    }
+
+    /// The checks asked besides goals and assertions.
+    pub fn checks(&self) -> Checks {
+        self.prop.opts.checks
+    }
+
+    /// The violation as the searches report it (a run-time error named).
+    pub fn explain(&self, v: Violation) -> Violation {
+        explain(self.prop.model, self.prop.backend, v)
+    }
 }
 
 /// A state predicate (a reachability goal), shareable between threads.
@@ -690,22 +722,70 @@ pub fn check_reduced(
     threads: usize,
     reducer: Option<&Reducer>,
 ) -> CheckReport {
+    check_with(model, ir, opts, threads, reducer, None)
+}
+
+/// [`check_threads`] recording every transition in `log` (`--export`;
+/// BFS and DFS).
+pub fn check_logged(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+    log: &EdgeLog,
+) -> CheckReport {
+    assert!(
+        matches!(opts.search, Search::Bfs | Search::Dfs),
+        "the export is of BFS or DFS"
+    );
+    check_with(model, ir, opts, threads, None, Some(log))
+}
+
+fn check_with(
+    model: &dyn NextState,
+    ir: &ir::Model,
+    opts: &CheckOptions,
+    threads: usize,
+    reducer: Option<&Reducer>,
+    log: Option<&EdgeLog>,
+) -> CheckReport {
     assert!(
         reducer.is_none() || opts.search != Search::Ndfs,
         "nested DFS is not reduced"
     );
     if threads <= 1 {
-        return check_one(model, ir, opts, reducer);
+        return check_one(model, ir, opts, reducer, log);
     }
-    check_on(model, ir, opts, reducer, |prop, budget| match opts.search {
+    check_on(model, ir, opts, reducer, |prop, budget| match log {
+        None => parallel_search(model, threads, budget, prop, opts.search),
+        Some(log) => {
+            let watch = LoggedWatch { inner: prop, log };
+            parallel_search(model, threads, budget, &watch, opts.search)
+        }
+    })
+}
+
+/// The parallel search of `search` with `watch`.
+fn parallel_search<W: engine::loops::parallel::Watch>(
+    model: &dyn NextState,
+    threads: usize,
+    budget: &Budget,
+    watch: &W,
+    search: Search,
+) -> (
+    ParallelRun,
+    u64,
+    Option<engine::loops::parallel::Violation<W::Found>>,
+) {
+    match search {
         Search::Bfs => {
-            engine::loops::parallel::parallel_check(model, threads, budget, prop, StoreKind::Exact)
+            engine::loops::parallel::parallel_check(model, threads, budget, watch, StoreKind::Exact)
         }
         Search::Dfs => {
-            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, budget, prop, StoreKind::Exact)
+            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, budget, watch, StoreKind::Exact)
         }
-        Search::Ndfs | Search::Cndfs => engine::loops::cndfs::cndfs_check(model, threads, budget, prop),
-    })
+        Search::Ndfs | Search::Cndfs => engine::loops::cndfs::cndfs_check(model, threads, budget, watch),
+    }
 }
 
 /// A violation as a [`Watch`](engine::loops::parallel::Watch) search reports it.
@@ -788,7 +868,7 @@ pub(crate) fn check_on(
 /// Runs the check. `ir` is the model's IR (for assertions); the successors
 /// come from `model`, which may be any backend of the same IR.
 pub fn check(model: &dyn NextState, ir: &ir::Model, opts: &CheckOptions) -> CheckReport {
-    check_one(model, ir, opts, None)
+    check_one(model, ir, opts, None, None)
 }
 
 fn check_one(
@@ -796,6 +876,7 @@ fn check_one(
     ir: &ir::Model,
     opts: &CheckOptions,
     reducer: Option<&Reducer>,
+    log: Option<&EdgeLog>,
 ) -> CheckReport {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
@@ -807,13 +888,17 @@ fn check_one(
     let mut store = StateStore::new(model.state_len());
     let (result, transitions, deadlocks, errors, run) = match opts.search {
         Search::Bfs => {
-            let r = engine::bfs(
-                model,
-                &mut store,
-                &budget,
-                BfsOptions { parents: true },
-                &mut checker,
-            );
+            let bfs_opts = BfsOptions { parents: true };
+            let r = match log {
+                None => engine::bfs(model, &mut store, &budget, bfs_opts, &mut checker),
+                Some(log) => {
+                    let mut obs = LoggedObserver {
+                        inner: &mut checker,
+                        log,
+                    };
+                    engine::bfs(model, &mut store, &budget, bfs_opts, &mut obs)
+                }
+            };
             (
                 r.result,
                 r.transitions,
@@ -823,7 +908,17 @@ fn check_one(
             )
         }
         Search::Dfs => {
-            let r = engine::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut checker);
+            let dfs_opts = DfsOptions::new(&budget);
+            let r = match log {
+                None => engine::dfs(model, &mut store, &budget, dfs_opts, &mut checker),
+                Some(log) => {
+                    let mut obs = LoggedObserver {
+                        inner: &mut checker,
+                        log,
+                    };
+                    engine::dfs(model, &mut store, &budget, dfs_opts, &mut obs)
+                }
+            };
             (
                 r.result,
                 r.transitions,

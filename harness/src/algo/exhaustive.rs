@@ -49,13 +49,16 @@ use std::time::Instant;
 
 use dve_frontend::model::NextState;
 
+use crate::algo::export::{LoggedObserver, LoggedWatch};
 use crate::engine::loops::dfs::keep_cap;
+use crate::engine::loops::parallel::NoWatch;
 use crate::engine::progress::Meter;
 use crate::engine::{
     self, BfsOptions, BitstateStore, Budget, CompactStore, DfsOptions, Nothing, Root, StateStore, Store,
     StoreKind,
 };
 pub use crate::engine::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
+use crate::output::lts::EdgeLog;
 use crate::output::record::{BfsMetrics, Core, Cost, Details, DfsMetrics, RunRecord};
 
 /// The order of an exhaustive search (the general algorithm of
@@ -94,33 +97,64 @@ pub struct ExploreOptions {
 
 /// Explores `model` with the options' strategy (BFS by default).
 pub fn explore(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+    explore_with(model, opts, None)
+}
+
+/// [`explore`] recording every transition in `log` (`--export`; the
+/// exact store).
+pub fn explore_logged(model: &dyn NextState, opts: &ExploreOptions, log: &EdgeLog) -> RunRecord {
+    assert_eq!(
+        opts.store,
+        StoreKind::Exact,
+        "the export numbers states by the exact store's ids"
+    );
+    explore_with(model, opts, Some(log))
+}
+
+fn explore_with(model: &dyn NextState, opts: &ExploreOptions, log: Option<&EdgeLog>) -> RunRecord {
     if opts.threads > 1 {
-        return explore_parallel(model, opts);
+        return explore_parallel(model, opts, log);
     }
     match opts.store {
-        StoreKind::Exact => explore_into(model, opts, |_| StateStore::new(model.state_len())),
-        StoreKind::Tree => explore_into(model, opts, |b| {
-            engine::store::tree::leaf_order::tree_store_for(model, b)
-        }),
+        StoreKind::Exact => explore_into(model, opts, |_| StateStore::new(model.state_len()), log),
+        StoreKind::Tree => explore_into(
+            model,
+            opts,
+            |b| engine::store::tree::leaf_order::tree_store_for(model, b),
+            None,
+        ),
         StoreKind::CTree => explore_ctree(model, opts),
-        StoreKind::Compact(bits) => explore_into(model, opts, |_| CompactStore::new(model.state_len(), bits)),
-        StoreKind::Bitstate { log2m, k } => {
-            explore_into(model, opts, |_| BitstateStore::new(model.state_len(), log2m, k))
+        StoreKind::Compact(bits) => {
+            explore_into(model, opts, |_| CompactStore::new(model.state_len(), bits), None)
         }
+        StoreKind::Bitstate { log2m, k } => explore_into(
+            model,
+            opts,
+            |_| BitstateStore::new(model.state_len(), log2m, k),
+            None,
+        ),
     }
 }
 
 /// [`explore`] on `opts.threads` threads (exact or tree store): BFS, or the
 /// depth-first-like order for DFS.
-fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions) -> RunRecord {
+fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions, log: Option<&EdgeLog>) -> RunRecord {
     let start = Instant::now();
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let strategy = opts.traversal;
     let bfs = strategy == Traversal::Bfs;
-    let r = if bfs {
-        engine::loops::parallel::parallel_bfs(model, opts.threads, &budget, opts.store)
-    } else {
-        engine::loops::parallel_dfs::parallel_dfs(model, opts.threads, &budget, opts.store)
+    let (threads, store) = (opts.threads, opts.store);
+    let r = match (bfs, log) {
+        (true, None) => engine::loops::parallel::parallel_bfs(model, threads, &budget, store),
+        (false, None) => engine::loops::parallel_dfs::parallel_dfs(model, threads, &budget, store),
+        (true, Some(log)) => {
+            let watch = LoggedWatch { inner: &NoWatch, log };
+            engine::loops::parallel::parallel_check(model, threads, &budget, &watch, store).0
+        }
+        (false, Some(log)) => {
+            let watch = LoggedWatch { inner: &NoWatch, log };
+            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, &budget, &watch, store).0
+        }
     };
     let time_s = start.elapsed().as_secs_f64();
     let mut rec = RunRecord {
@@ -251,6 +285,7 @@ fn explore_into<S: Store>(
     model: &dyn NextState,
     opts: &ExploreOptions,
     make: impl FnOnce(&Budget) -> S,
+    log: Option<&EdgeLog>,
 ) -> RunRecord {
     let strategy = opts.traversal;
     let start = Instant::now();
@@ -282,7 +317,16 @@ fn explore_into<S: Store>(
                 keep_bytes: keep_cap(opts.limits.memory_bytes),
                 root: Root::Initial,
             };
-            let r = engine::dfs(model, &mut store, &budget, opts, &mut Nothing);
+            let r = match log {
+                None => engine::dfs(model, &mut store, &budget, opts, &mut Nothing),
+                Some(log) => {
+                    let mut obs = LoggedObserver {
+                        inner: &mut Nothing,
+                        log,
+                    };
+                    engine::dfs(model, &mut store, &budget, opts, &mut obs)
+                }
+            };
             rec.core.result = r.result;
             rec.core.transitions = r.transitions;
             rec.core.deadlocks = Some(r.deadlocks);
@@ -291,7 +335,16 @@ fn explore_into<S: Store>(
             rec.cost.frontier_bytes = Some(r.frontier_bytes);
         }
         Traversal::Bfs => {
-            let r = engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut Nothing);
+            let r = match log {
+                None => engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut Nothing),
+                Some(log) => {
+                    let mut obs = LoggedObserver {
+                        inner: &mut Nothing,
+                        log,
+                    };
+                    engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut obs)
+                }
+            };
             rec.core.result = r.result;
             rec.core.transitions = r.transitions;
             rec.core.deadlocks = Some(r.deadlocks);

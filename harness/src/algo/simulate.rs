@@ -22,8 +22,10 @@ use std::io::{self, BufRead, Write};
 
 use dve_frontend::model::{ModelInfo, NextState, SuccBuf};
 
+use crate::algo::check::{StateChecks, Violation, ViolationKind};
 use crate::engine::rng::Rng;
-use crate::output::counterexample::{changes, step_label};
+use crate::engine::trace::{Step, Trace};
+use crate::output::counterexample::{changes, step_label, write_text};
 
 /// How a random simulation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,17 +48,56 @@ where
     M: NextState + ?Sized,
     W: Write,
 {
+    random_checked(model, None, name, seed, steps, out).map(|(run, _)| run)
+}
+
+/// [`random`] checking every state of the run with `checks` (goals,
+/// assertions; deadlocks and run-time errors when asked), as a search
+/// checks them: the first violation stops the run, which then ends with
+/// the violation and the path to it printed as `dvemc explore` prints a
+/// counterexample; the violation is returned too.
+pub fn random_checked<M, W>(
+    model: &M,
+    checks: Option<&StateChecks<'_>>,
+    name: &str,
+    seed: u64,
+    steps: u64,
+    out: &mut W,
+) -> io::Result<(RandomRun, Option<Violation>)>
+where
+    M: NextState + ?Sized,
+    W: Write,
+{
     let info = model.info();
     let mut rng = Rng::seeded(seed);
     let mut state = model.initial_vec();
     let mut succs = SuccBuf::new(model.state_len());
+    // The path so far, kept only when something is checked (a violation
+    // prints it).
+    let mut trace = Trace {
+        initial: state.clone(),
+        steps: Vec::new(),
+        cycle_start: None,
+    };
+    let asked = checks.map(StateChecks::checks).unwrap_or_default();
+    let found = |kind, detail: String, trace: &Trace| {
+        let v = Violation {
+            kind,
+            detail,
+            trace: trace.clone(),
+        };
+        Some(checks.map_or(v.clone(), |c| c.explain(v)))
+    };
 
     writeln!(out, "model: {name}")?;
     writeln!(out, "random simulation: seed {seed}, at most {steps} steps")?;
     writeln!(out, "initial state: {}", info.state_text(&state))?;
+    let mut violation = checks
+        .and_then(|c| c.state(&state))
+        .and_then(|(kind, detail)| found(kind, detail, &trace));
     let mut taken = 0;
     let mut deadlock = false;
-    while taken < steps {
+    while taken < steps && violation.is_none() {
         model.successors(&state, &mut succs);
         if succs.is_empty() {
             deadlock = true;
@@ -81,13 +122,28 @@ where
             writeln!(out, "    {c}")?;
         }
         state.copy_from_slice(next);
+        if let Some(c) = checks {
+            trace.steps.push(Step::new(entry, next));
+            violation = if entry.error && asked.error {
+                found(ViolationKind::ErrorState, "run-time error".into(), &trace)
+            } else {
+                c.state(&state)
+                    .and_then(|(kind, detail)| found(kind, detail, &trace))
+            };
+        }
     }
-    if !deadlock {
+    if !deadlock && violation.is_none() {
         // A deadlock right after the last step is still worth reporting.
         model.successors(&state, &mut succs);
         deadlock = succs.is_empty();
     }
-    if deadlock {
+    if deadlock && asked.deadlock && violation.is_none() {
+        violation = found(ViolationKind::Deadlock, "deadlock".into(), &trace);
+    }
+    if let Some(v) = &violation {
+        writeln!(out, "violation kind: {}", v.kind.name())?;
+        writeln!(out, "violation: {}", v.detail)?;
+    } else if deadlock {
         writeln!(out, "deadlock: no enabled transition")?;
     } else {
         writeln!(out, "stopped after {}", steps_text(taken))?;
@@ -96,11 +152,16 @@ where
     if is_error_state(info, &state) {
         writeln!(out, "{ERROR_STATE_NOTE}")?;
     }
+    if let Some(v) = &violation {
+        writeln!(out)?;
+        write_text(out, info, &v.trace)?;
+    }
     out.flush()?;
-    Ok(RandomRun {
+    let run = RandomRun {
         steps: taken,
         deadlock,
-    })
+    };
+    Ok((run, violation))
 }
 
 /// One command of the guided mode.

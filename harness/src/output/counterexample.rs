@@ -92,12 +92,13 @@ fn write_steps(
     Ok(())
 }
 
-fn state_object(info: &ModelInfo, state: &[u8]) -> Value {
+/// A state as a JSON object: each variable and control state by name.
+pub fn state_object(info: &ModelInfo, state: &[u8]) -> Map<String, Value> {
     let mut m = Map::new();
     for (i, s) in info.slots.iter().enumerate() {
         m.insert(s.name.clone(), value(info, i, state));
     }
-    Value::Object(m)
+    m
 }
 
 /// The trace as a JSON value: `initial` (name → value), then the steps
@@ -116,18 +117,18 @@ pub fn to_json(info: &ModelInfo, t: &Trace) -> Value {
             "transition": info.label_text(&step.label),
             "error": step.error,
             "changes": changed,
-            "state": state_object(info, &step.state),
+            "state": Value::Object(state_object(info, &step.state)),
         })
     };
     let steps = |r: std::ops::Range<usize>| Value::Array(r.map(step).collect());
     match t.lasso() {
         None => json!({
-            "initial": state_object(info, &t.initial),
+            "initial": Value::Object(state_object(info, &t.initial)),
             "steps": steps(0..t.steps.len()),
             "cycle_start": null,
         }),
         Some((stem, _)) => json!({
-            "initial": state_object(info, &t.initial),
+            "initial": Value::Object(state_object(info, &t.initial)),
             "stem": steps(0..stem),
             "cycle": steps(stem..t.steps.len()),
             "cycle_start": stem,

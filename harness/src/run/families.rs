@@ -17,6 +17,7 @@ use crate::algo::random::{self, Algo, Restart, SearchOptions};
 use crate::engine::comm::Partitioning;
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::beem::Beem;
+use crate::output::lts::EdgeLog;
 use crate::output::record::{
     CachingMetrics, Checked, DbdfsMetrics, PorMetrics, RandomMetrics, RunRecord, SliceMetrics,
 };
@@ -24,6 +25,7 @@ use crate::run::strategy::{Params, Strategy};
 
 /// Exhaustive BFS or DFS on the engine's fast paths (`crate::algo::exhaustive`),
 /// into the run's record.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn exhaustive(
     model: &dyn NextState,
     strategy: Strategy,
@@ -31,6 +33,7 @@ pub(crate) fn exhaustive(
     threads: usize,
     meter: &Option<engine::progress::Meter>,
     checkpoint: Option<engine::checkpoint::CheckpointSpec>,
+    log: Option<&EdgeLog>,
     rec: &mut RunRecord,
 ) -> Result<(), RunError> {
     let opts = crate::algo::exhaustive::ExploreOptions {
@@ -44,7 +47,10 @@ pub(crate) fn exhaustive(
     let r = match &checkpoint {
         None => match &req.cluster {
             Some(c) => crate::algo::distributed::explore(model, &opts, &*c.0, c.1),
-            None => crate::algo::exhaustive::explore(model, &opts),
+            None => match log {
+                Some(log) => crate::algo::exhaustive::explore_logged(model, &opts, log),
+                None => crate::algo::exhaustive::explore(model, &opts),
+            },
         },
         Some(spec) => match &req.cluster {
             Some(c) => crate::algo::distributed::explore_checkpointed(model, &opts, &*c.0, spec),
@@ -274,7 +280,7 @@ pub(crate) fn slices(
     };
     let seed = p.seed.unwrap_or(0);
     let (summary, mut kept) = bbmc::run_many(model, &opts, &targets, seed, runs, workers);
-    if let (Some(path), Some(slice)) = (&p.slices.export_lts, &kept.first_slice) {
+    if let (Some(path), Some(slice)) = (&p.export, &kept.first_slice) {
         bbmc::export(path, slice, info).map_err(|e| match e {
             bbmc::ExportError::TooBig(m) => RunError::usage(m),
             bbmc::ExportError::Io(m) => RunError::input(m),
@@ -524,6 +530,12 @@ pub(super) fn exhaustive_or_check(
     if por && ltl {
         ltl_reduction_refusal(req, p, beem_ltl)?;
     }
+    if p.export.is_some() && ltl {
+        return Err(RunError::usage(
+            "--export writes the model's state space, not a product with an LTL property: drop --property or --ltl",
+        ));
+    }
+    let log = p.export.as_ref().map(|_| EdgeLog::new(p.export_state_labels));
     if checking && req.cluster.is_none() && req.params.store.is_some_and(|s| s != engine::StoreKind::Exact) {
         return Err(RunError::input(
             "--store: property checks (deadlocks, assertions, goals, LTL) keep the exact store for now; drop --check, --goal and --property to only explore"
@@ -610,7 +622,10 @@ pub(super) fn exhaustive_or_check(
                 rec.por = Some(reducer.metrics());
                 r
             }
-            None => check::check_threads(model, ir, &opts, threads),
+            None => match &log {
+                Some(log) => check::check_logged(model, ir, &opts, threads, log),
+                None => check::check_threads(model, ir, &opts, threads),
+            },
         };
         if threads > 1 {
             rec.details.threads = Some(threads as u64);
@@ -665,11 +680,20 @@ pub(super) fn exhaustive_or_check(
             } else {
                 Por::new(ir, model)
             };
-            exhaustive(&reduced, strategy, req, threads, &meter, checkpoint, rec)?;
+            exhaustive(&reduced, strategy, req, threads, &meter, checkpoint, None, rec)?;
             rec.por = Some(reduced.metrics());
             rec.warn_por_cost();
         } else {
-            exhaustive(model, strategy, req, threads, &meter, checkpoint, rec)?;
+            exhaustive(
+                model,
+                strategy,
+                req,
+                threads,
+                &meter,
+                checkpoint,
+                log.as_ref(),
+                rec,
+            )?;
         }
         if req.stats {
             *reference =
@@ -680,6 +704,9 @@ pub(super) fn exhaustive_or_check(
         } else {
             rec.details.level_table = None;
         }
+    }
+    if let (Some(path), Some(log)) = (&p.export, log) {
+        notes.push(crate::run::export::write_export(path, log, model, req, rec)?);
     }
     Ok(())
 }

@@ -12,6 +12,7 @@
 pub mod strategy;
 
 mod check_states;
+mod export;
 mod families;
 pub mod options;
 mod request;

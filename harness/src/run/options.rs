@@ -155,8 +155,12 @@ pub const OPTIONS: &[OptionInfo] = &[
         takers: Takers::Only(&["bbmc"]),
     },
     OptionInfo {
-        flag: "export-lts",
-        takers: Takers::Only(SLICES),
+        flag: "export",
+        takers: Takers::Only(&["bfs", "dfs", "highway", "bbmc"]),
+    },
+    OptionInfo {
+        flag: "export-state-labels",
+        takers: Takers::Only(&["bfs", "dfs"]),
     },
     OptionInfo {
         flag: "runs",
@@ -224,6 +228,10 @@ pub const OPTIONS: &[OptionInfo] = &[
     },
     OptionInfo {
         flag: "trace-format",
+        takers: Takers::Only(PROPERTIES),
+    },
+    OptionInfo {
+        flag: "trace-out",
         takers: Takers::Only(PROPERTIES),
     },
     OptionInfo {
@@ -362,14 +370,8 @@ pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), St
             ));
         }
     }
-    if let Some(path) = &p.slices.export_lts {
-        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if ext != "aut" && ext != "dot" {
-            return Err(format!(
-                "--export-lts {}: the format comes from the extension, .aut or .dot",
-                path.display()
-            ));
-        }
+    if let Some(path) = &p.export {
+        export_refusal(path, p, &has)?;
     }
     if let Some(x) = p.random.mixing {
         if !(0.0..=1.0).contains(&x) {
@@ -456,6 +458,41 @@ pub(crate) fn sequential(strategy: Strategy, p: &Params) -> Option<String> {
             "each run of {strategy} is sequential, and its --runs go side by side on every core (--threads 1: one at a time)"
         ),
     })
+}
+
+/// Why `--export FILE` cannot be written with the other options given.
+fn export_refusal(path: &std::path::Path, p: &Params, has: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    if crate::output::lts::Format::of(path).is_none() {
+        return Err(format!(
+            "--export {}: the format comes from the extension: .aut (Aldebaran) or .dot (Graphviz)",
+            path.display()
+        ));
+    }
+    if p.general_algorithm() {
+        return Err(
+            "--export: the general algorithm (state caching, sweep-line) forgets states; drop one of them"
+                .into(),
+        );
+    }
+    if p.store.is_some_and(|s| s != StoreKind::Exact) {
+        return Err("--export numbers the states by the exact store; drop --store".into());
+    }
+    for flag in [
+        "por",
+        "por-check",
+        "checkpoint",
+        "distributed",
+        "ltl",
+        "ltl-file",
+        "ltl-property",
+    ] {
+        if has(flag) {
+            return Err(format!(
+                "--export writes the model's whole state space; it does not take --{flag}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

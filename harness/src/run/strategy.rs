@@ -337,6 +337,11 @@ pub struct Params {
     pub por: bool,
     /// The reduced and the full search side by side, compared.
     pub por_check: bool,
+    /// Write the state space explored to this file (bfs, dfs: all of it;
+    /// highway, bbmc: the first run's slice).
+    pub export: Option<PathBuf>,
+    /// Label the states of a DOT export with their variables.
+    pub export_state_labels: bool,
 }
 
 /// The general state exploring algorithm (state caching, sweep-line).
@@ -367,7 +372,6 @@ pub struct DbdfsParams {
 pub struct SliceParams {
     pub breadth: Option<u64>,
     pub degrade_depth: Option<u32>,
-    pub export_lts: Option<PathBuf>,
 }
 
 /// Randomized searches.

@@ -1,67 +1,47 @@
-//! A slice written out as Aldebaran (`.aut`) or Graphviz (`.dot`).
+//! A slice written out as Aldebaran (`.aut`) or Graphviz (`.dot`), by the
+//! shared writer of `crate::output::lts`.
 
 use super::runs::*;
 use super::slice::*;
+use crate::output::lts::{self, DotStyle, Format, LtsEdge};
 use dve_frontend::model::ModelInfo;
 use std::io::Write;
 
-pub(crate) fn edge_label(info: &ModelInfo, e: &SliceEdge) -> String {
-    let mut text = info.label_text(&e.label);
-    if text.is_empty() {
-        text = format!("t{}", e.label.trans);
-    }
-    if e.error {
-        text.push_str(" [error]");
-    }
-    text
+fn edges(slice: &Slice) -> Vec<LtsEdge> {
+    slice
+        .edges
+        .iter()
+        .map(|e| LtsEdge {
+            from: e.from,
+            to: e.to,
+            label: e.label,
+            error: e.error,
+        })
+        .collect()
 }
 
-/// The slice in Aldebaran format: `des (initial, transitions, states)` and
-/// one `(from, "label", to)` line per transition; state 0 is the initial
-/// state. Double quotes inside labels become single quotes.
+/// The slice in Aldebaran format ([`lts::write_aut`]); state 0 is the
+/// initial state.
 pub fn write_aut(out: &mut impl Write, slice: &Slice, info: &ModelInfo) -> std::io::Result<()> {
-    writeln!(out, "des (0, {}, {})", slice.edges.len(), slice.len())?;
-    for e in &slice.edges {
-        writeln!(
-            out,
-            "({}, \"{}\", {})",
-            e.from,
-            edge_label(info, e).replace('"', "'"),
-            e.to
-        )?;
-    }
-    Ok(())
+    lts::write_aut(out, info, slice.len(), &edges(slice))
 }
 
 /// The slice in Graphviz DOT: one rank per queue; single steps solid, back
 /// edges dotted, jumps dashed (the paper's Fig. 2); deadlocks as boxes,
 /// accepting states as double circles.
 pub fn write_dot(out: &mut impl Write, slice: &Slice, info: &ModelInfo) -> std::io::Result<()> {
-    let esc = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
-    writeln!(out, "digraph slice {{")?;
-    writeln!(
-        out,
-        "  // {} states, {} transitions, {} queues",
-        slice.len(),
-        slice.edges.len(),
-        slice.queues()
-    )?;
-    writeln!(out, "  node [shape=circle, fontsize=10];")?;
-    writeln!(out, "  edge [fontsize=8];")?;
-    for (q, &lo) in slice.queue_starts.iter().enumerate() {
-        let hi = slice.queue_starts.get(q + 1).map_or(slice.len() as u32, |&h| h);
-        write!(out, "  {{ rank=same;")?;
-        for v in lo..hi {
-            write!(out, " {v};")?;
-        }
-        writeln!(out, " }}")?;
-    }
-    for v in 0..slice.len() as u32 {
+    let ranks = (0..slice.queue_starts.len())
+        .map(|q| {
+            let hi = slice.queue_starts.get(q + 1).map_or(slice.len() as u32, |&h| h);
+            slice.queue_starts[q]..hi
+        })
+        .collect();
+    let node = |v: u32| {
         let s = slice.states.get(v);
         let mut attrs = vec![format!(
             "tooltip=\"Q{}: {}\"",
             slice.queue[v as usize],
-            esc(&info.state_text(s))
+            lts::dot_escape(&info.state_text(s))
         )];
         if slice.model_degree[v as usize] == 0 {
             attrs.push("shape=box".into());
@@ -71,23 +51,28 @@ pub fn write_dot(out: &mut impl Write, slice: &Slice, info: &ModelInfo) -> std::
         if v == 0 {
             attrs.push("style=bold".into());
         }
-        writeln!(out, "  {v} [{}];", attrs.join(", "))?;
-    }
-    for e in &slice.edges {
-        let style = match e.kind {
+        attrs
+    };
+    let edge_style = |i: usize| {
+        Some(match slice.edges[i].kind {
             EdgeKind::SingleStep => "solid",
             EdgeKind::BackEdge => "dotted",
             EdgeKind::Jump => "dashed",
-        };
-        writeln!(
-            out,
-            "  {} -> {} [label=\"{}\", style={style}];",
-            e.from,
-            e.to,
-            esc(&edge_label(info, e))
-        )?;
-    }
-    writeln!(out, "}}")
+        })
+    };
+    let style = DotStyle {
+        name: "slice",
+        comment: format!(
+            "{} states, {} transitions, {} queues",
+            slice.len(),
+            slice.edges.len(),
+            slice.queues()
+        ),
+        ranks,
+        node: &node,
+        edge_style: &edge_style,
+    };
+    lts::write_dot(out, info, slice.len(), &edges(slice), &style)
 }
 
 /// Why a slice could not be exported.
@@ -102,21 +87,19 @@ pub enum ExportError {
 /// Writes `slice` as Aldebaran (`.aut`) or Graphviz (`.dot`, at most
 /// [`DOT_MAX_STATES`] states) by the file's extension.
 pub fn export(path: &std::path::Path, slice: &Slice, info: &ModelInfo) -> Result<(), ExportError> {
-    let is_dot = path.extension().is_some_and(|e| e == "dot");
+    let is_dot = Format::of(path) == Some(Format::Dot);
     if is_dot && slice.len() > DOT_MAX_STATES {
         return Err(ExportError::TooBig(format!(
             "the slice has {} states: DOT export is for slices of at most {DOT_MAX_STATES} states; use a .aut file",
             slice.len()
         )));
     }
-    let io = |e: std::io::Error| ExportError::Io(format!("writing {}: {e}", path.display()));
-    let file = std::fs::File::create(path)
-        .map_err(|e| ExportError::Io(format!("cannot create {}: {e}", path.display())))?;
-    let mut w = std::io::BufWriter::new(file);
-    if is_dot {
-        write_dot(&mut w, slice, info).map_err(io)?;
-    } else {
-        write_aut(&mut w, slice, info).map_err(io)?;
-    }
-    w.flush().map_err(io)
+    lts::write_file(path, |w| {
+        if is_dot {
+            write_dot(w, slice, info)
+        } else {
+            write_aut(w, slice, info)
+        }
+    })
+    .map_err(ExportError::Io)
 }

@@ -48,10 +48,12 @@ pub const CHECK: Codes = &[
 
 pub const SIMULATE: Codes = &[
     "0 the run was printed (it ended after --steps steps, at a deadlock, at `quit` or at the \
-     end of the input)",
+     end of the input); --replay: every step of the file agrees with the model",
+    "1 --random: a check failed or a goal was reached; the path to it is printed",
     USAGE,
-    "3 input error: missing or malformed model, BEEM directory not found, standard input or \
-     output failed",
+    "3 input error: missing or malformed model or --goal, BEEM directory not found, standard \
+     input or output failed; --replay: a file that is not a counterexample, or a step where \
+     the file and the model disagree (named on standard error)",
 ];
 
 pub const GEN: Codes = &["0 the model was printed", USAGE];

@@ -302,6 +302,25 @@ pub struct ExploreArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = TraceFormat::Text,
         hide_default_value = true, hide_possible_values = true, help_heading = heading::OUTPUT)]
     pub trace_format: TraceFormat,
+    /// Write the counterexample to FILE as JSON, for `dvemc simulate --replay`
+    ///
+    /// The object of --trace-format json, whatever the report's format;
+    /// no file when the search found none.
+    #[arg(long, value_name = "FILE", hide_short_help = true, help_heading = heading::OUTPUT)]
+    pub trace_out: Option<PathBuf>,
+    /// Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz)
+    ///
+    /// bfs and dfs: every state and transition of a search that ran to its
+    /// end (nothing is written after a budget or a violation stopped it;
+    /// --max-states bounds what it may hold), states numbered from 0, the
+    /// initial state 0, transitions labelled `process: from -> to`.
+    /// highway and bbmc: the first run's slice. The format comes from the
+    /// extension. The old name --export-lts still works.
+    #[arg(long, value_name = "FILE", alias = "export-lts", hide_short_help = true, help_heading = heading::OUTPUT)]
+    pub export: Option<PathBuf>,
+    /// Label the states of a .dot export with their variables (--export)
+    #[arg(long, requires = "export", hide_short_help = true, help_heading = heading::OUTPUT)]
+    pub export_state_labels: bool,
     /// Keep the counters every SECONDS in the record's `samples` (bfs, dfs, randomized)
     ///
     /// States, transitions or steps over time, for plots.
@@ -447,11 +466,6 @@ pub struct ExploreArgs {
     /// Graceful degradation from depth D on (bbmc, Algorithm 3)
     #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::BREADTH)]
     pub degrade_depth: Option<u32>,
-    /// Write the first run's slice to FILE: .aut (Aldebaran) or .dot (Graphviz)
-    ///
-    /// The format comes from the extension; .dot suits small slices.
-    #[arg(long, value_name = "FILE", hide_short_help = true, help_heading = heading::BREADTH)]
-    pub export_lts: Option<PathBuf>,
 
     /// Memory bound: most states stored (urs, sdrs, rurs, rsdrs; required)
     #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
@@ -517,7 +531,6 @@ impl ExploreArgs {
             slices: SliceParams {
                 breadth: self.breadth,
                 degrade_depth: self.degrade_depth,
-                export_lts: self.export_lts.clone(),
             },
             random: RandomParams {
                 memory_states: self.memory_states,
@@ -536,6 +549,8 @@ impl ExploreArgs {
             checkpoint: self.checkpoint.clone(),
             por: self.por,
             por_check: self.por_check,
+            export: self.export.clone(),
+            export_state_labels: self.export_state_labels,
         };
         Request {
             model: self.model.clone(),
@@ -710,6 +725,14 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     });
     for n in &ran.notes {
         eprintln!("dvemc: {n}");
+    }
+    if let (Some(path), Some(t)) = (&args.trace_out, &ran.trace) {
+        let json = harness::output::counterexample::to_json(&ran.info, t);
+        let body = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(path, body) {
+            eprintln!("dvemc: error: --trace-out: cannot write {}: {e}", path.display());
+            return 3;
+        }
     }
     let rec = &ran.record;
     let mut text = Vec::new();

@@ -7,6 +7,7 @@ mod ltl2ba;
 mod man;
 mod memory;
 mod progress;
+mod simulate;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
 /// too (loading, compiling): `harness::engine::guard`.
@@ -16,18 +17,17 @@ static ALLOC: harness::engine::guard::CappedAlloc = harness::engine::guard::Capp
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use harness::experiments::util::parse_bytes;
 use harness::model::beem::Beem;
-use harness::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
 use harness::run::resolve_model;
 
-const EXIT_OK: u8 = 0;
+pub(crate) const EXIT_OK: u8 = 0;
 /// A property was violated (for `verify-beem`: a count differs from BEEM's).
-const EXIT_VIOLATED: u8 = 1;
+pub(crate) const EXIT_VIOLATED: u8 = 1;
 // 2 = usage error, produced by clap itself.
-const EXIT_INPUT: u8 = 3;
+pub(crate) const EXIT_INPUT: u8 = 3;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -80,9 +80,9 @@ pub(crate) enum Command {
     /// searches the product with. Transitions read the state they leave.
     #[command(after_long_help = exit_codes::text(exit_codes::LTL2BA))]
     Ltl2ba(ltl2ba::Ltl2baArgs),
-    /// Follow one path through a model: random (--random) or chosen (--guided)
+    /// Follow one path: random (--random), chosen (--guided) or a file's (--replay)
     #[command(after_long_help = exit_codes::text(exit_codes::SIMULATE))]
-    Simulate(SimulateArgs),
+    Simulate(simulate::SimulateArgs),
     /// List the search strategies: what each does, its paper, the options it takes
     #[command(after_long_help = exit_codes::text(exit_codes::STRATEGIES))]
     Strategies {
@@ -187,42 +187,9 @@ pub(crate) enum Command {
     },
 }
 
-#[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("mode").required(true).args(["random", "guided"])))]
-struct SimulateArgs {
-    /// A .dve file or a BEEM instance name such as adding.1 [default: the built-in example]
-    ///
-    /// Without a model: the built-in example (two dining philosophers).
-    model: Option<PathBuf>,
-    /// Take a uniformly random enabled transition at each step
-    ///
-    /// Reproducible with --seed; the run stops after --steps steps or at a
-    /// deadlock.
-    #[arg(long)]
-    random: bool,
-    /// Choose each step: list the enabled transitions, read the choice from standard input
-    ///
-    /// A line is a transition number, `back` (undo the last step) or `quit`;
-    /// the end of the input ends the run too.
-    #[arg(long)]
-    guided: bool,
-    /// Seed of the random choices (--random)
-    #[arg(long, value_name = "S", default_value_t = 0, conflicts_with = "guided")]
-    seed: u64,
-    /// Most steps to take (--random)
-    #[arg(long, value_name = "N", default_value_t = 100, conflicts_with = "guided")]
-    steps: u64,
-    /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
-    ///
-    /// Without --beem: the environment's BEEM_DIR, else ../shared/beem near
-    /// the working directory or the executable.
-    #[arg(long, value_name = "DIR")]
-    beem: Option<PathBuf>,
-}
-
 /// An error that already carries its full message (a model diagnostic).
 #[derive(Debug)]
-struct Printed(String);
+pub(crate) struct Printed(pub(crate) String);
 
 impl std::fmt::Display for Printed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -285,7 +252,7 @@ fn run(cli: Cli) -> Result<u8> {
         Command::Bench { command } => bench::run(command),
         Command::Check { model, beem } => check(&model, beem.as_deref()),
         Command::Explore(_) => unreachable!("explore is run by main"),
-        Command::Simulate(args) => simulate_cmd(&args),
+        Command::Simulate(args) => simulate::run(&args),
         Command::Ltl2ba(args) => ltl2ba::run(&args),
         Command::Gen { seed } => {
             let g = dve_gen::generate(seed);
@@ -472,42 +439,6 @@ fn check(model: &Path, beem: Option<&Path>) -> Result<u8> {
         m.state_len,
         m.transitions.len()
     );
-    Ok(EXIT_OK)
-}
-
-/// `dvemc simulate`: a random or guided run, written to standard output.
-fn simulate_cmd(args: &SimulateArgs) -> Result<u8> {
-    use std::io::IsTerminal;
-    if let Some(b) = &args.beem {
-        if !b.is_dir() {
-            bail!("BEEM directory {} does not exist", b.display());
-        }
-    }
-    let (ir, display_name) = match &args.model {
-        Some(m) => {
-            let (path, _) = resolve_model(m, args.beem.as_deref())?;
-            (load_model(&path)?, path.display().to_string())
-        }
-        None => (
-            dve_frontend::load_str(EMBEDDED_NAME, EMBEDDED_SOURCE).map_err(|e| Printed(e.to_string()))?,
-            format!("{EMBEDDED_NAME} (built-in)"),
-        ),
-    };
-    let model = dve_frontend::interp::Interpreter::new(ir);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = if args.guided {
-        let stdin = std::io::stdin();
-        // Piped commands are echoed so that the transcript reads as a dialogue.
-        let echo = !stdin.is_terminal();
-        harness::algo::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo).map(|_| ())
-    } else {
-        harness::algo::simulate::random(&model, &display_name, args.seed, args.steps, &mut out).map(|_| ())
-    };
-    match written {
-        // A closed pipe (`dvemc simulate ... | head`) is not an error of the run.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        r => r.context("simulating")?,
-    }
     Ok(EXIT_OK)
 }
 

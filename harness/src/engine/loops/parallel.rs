@@ -107,6 +107,13 @@ pub trait Watch: Sync {
     fn all(&self) -> bool {
         false
     }
+    /// Whether [`Watch::edge`] is called (a search that does not ask pays
+    /// nothing for it).
+    const EDGES: bool = false;
+    /// Transition `e` from `src` to `dst` (store ids) was taken; `new` is
+    /// `dst`'s state when this transition stored it.
+    #[inline]
+    fn edge(&self, _src: u32, _e: Succ, _dst: u32, _new: Option<&[u8]>) {}
     /// A reduction of every state's successors, as
     /// [`Observer::reducer`](crate::engine::Observer::reducer); the
     /// proviso here: some kept successor is not stored yet.
@@ -395,6 +402,9 @@ impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
             let extra: &[u8] = if W::PARENTS { &link } else { &[] };
             match self.visit(w, succ, extra, fp) {
                 Some(Insert::New(id)) => {
+                    if W::EDGES {
+                        self.watch.edge(src, e, id, Some(succ));
+                    }
                     if let Some(v) = self.watch.state(succ) {
                         if !self.violation(v, || trace_to(store, src, Some((e, succ)))) {
                             return false;
@@ -402,7 +412,12 @@ impl<'a, W: Watch, S: ConcurrentStore> Shared<'a, W, S> {
                     }
                     new(id);
                 }
-                Some(Insert::Seen(id)) => seen(id, t),
+                Some(Insert::Seen(id)) => {
+                    if W::EDGES {
+                        self.watch.edge(src, e, id, None);
+                    }
+                    seen(id, t)
+                }
                 None => {
                     // Unless something else stopped the search first.
                     if !self.stop.load(Ordering::Relaxed) {
