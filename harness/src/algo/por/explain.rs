@@ -104,7 +104,10 @@ mod tests {
              system async;",
         );
         let d = Deps::new(&m);
-        assert_eq!(may_err(&m, &d).as_deref(), Some("P: s -> s (its effects)"));
+        assert_eq!(
+            may_err(&m, &d).as_deref(),
+            Some("P: s -> s (its effects: x may be given a value outside byte)")
+        );
         // x: both touch and write it; y: both touch it, Q alone writes it.
         assert_eq!(shared(&m, &d).as_deref(), Some("x"));
     }
