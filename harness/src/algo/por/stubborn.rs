@@ -86,6 +86,8 @@ struct Scratch {
     set_bits: Vec<u64>,
     /// The enabled groups, once each.
     distinct: Vec<u32>,
+    /// The closure every key starts from ([`base`]).
+    base: Base,
 }
 
 impl Scratch {
@@ -444,13 +446,14 @@ fn take(s: &mut Scratch, state: u32, set: u32, h: usize) {
 }
 
 /// What every closure in a state starts from: the closure of the groups
-/// that may err and may be co-enabled with some enabled group.
+/// that may err and may be co-enabled with some enabled group (buffers
+/// kept in [`Scratch`] from state to state).
+#[derive(Default)]
 struct Base {
     members: Vec<u32>,
     bits: Vec<u64>,
     /// Conjuncts whose enabling sets it took in.
     added: Vec<u32>,
-    enabled: usize,
 }
 
 /// The closure from each seed of `order` in the state stamped `state`, whose
@@ -472,17 +475,18 @@ fn closure(
     enabled: &[usize],
 ) -> Option<Vec<bool>> {
     let n_enabled = s.distinct.len();
+    // The base's enabled groups, if there is a base.
     let base = base(s, state, rel, src)?;
     let mut best: Option<usize> = None;
     // A base with an enabled group is a stubborn set itself, with that group
     // as its key, and every closure holds it.
-    if let Some(b) = base.as_ref().filter(|b| b.enabled > 0) {
-        s.best.clone_from(&b.members);
-        best = Some(b.enabled);
+    if let Some(enabled) = base.filter(|&e| e > 0) {
+        s.best.clone_from(&s.base.members);
+        best = Some(enabled);
     }
     for &(seed, least) in order {
         let bound = best.unwrap_or(n_enabled);
-        if least.max(base.as_ref().map_or(0, |b| b.enabled)) >= bound {
+        if least.max(base.unwrap_or(0)) >= bound {
             break;
         }
         let seed = s.distinct[seed] as usize;
@@ -493,17 +497,17 @@ fn closure(
         s.pending.clear();
         s.added_list.clear();
         let mut count = 0;
-        match &base {
-            Some(b) => {
-                for &h in &b.members {
+        match base {
+            Some(enabled) => {
+                for &h in &s.base.members {
                     s.in_set[h as usize] = set;
                 }
-                for &c in &b.added {
+                for &c in &s.base.added {
                     s.added[c as usize] = set;
                 }
-                s.members.extend_from_slice(&b.members);
-                s.set_bits.copy_from_slice(&b.bits);
-                count = b.enabled;
+                s.members.extend_from_slice(&s.base.members);
+                s.set_bits.copy_from_slice(&s.base.bits);
+                count = enabled;
             }
             None => s.set_bits.fill(0),
         }
@@ -527,9 +531,10 @@ fn closure(
 }
 
 /// The closure of the groups that may err and may be co-enabled with an
-/// enabled group, if there are any; `None` (outer) when it leaves no set
-/// that could cut anything.
-fn base(s: &mut Scratch, state: u32, rel: &Relations, src: &[u8]) -> Option<Option<Base>> {
+/// enabled group, left in `s.base`, and how many enabled groups it holds,
+/// if there are such groups; `None` (outer) when it leaves no set that
+/// could cut anything.
+fn base(s: &mut Scratch, state: u32, rel: &Relations, src: &[u8]) -> Option<Option<usize>> {
     let set = s.next();
     s.members.clear();
     s.stack.clear();
@@ -546,12 +551,12 @@ fn base(s: &mut Scratch, state: u32, rel: &Relations, src: &[u8]) -> Option<Opti
         return Some(None);
     }
     match close(s, state, set, 0, s.distinct.len(), rel, src) {
-        Closed::Complete(enabled) => Some(Some(Base {
-            members: s.members.clone(),
-            bits: s.set_bits.clone(),
-            added: s.added_list.clone(),
-            enabled,
-        })),
+        Closed::Complete(enabled) => {
+            s.base.members.clone_from(&s.members);
+            s.base.bits.clone_from(&s.set_bits);
+            s.base.added.clone_from(&s.added_list);
+            Some(Some(enabled))
+        }
         Closed::Dropped | Closed::Everything => None,
     }
 }

@@ -38,9 +38,8 @@ pub(crate) fn bytes_per_state(r: &Row) -> Option<f64> {
 }
 
 /// Below this many states the store's first allocation (its first hash
-/// table and arena chunk, some 230 KB for the exact store), not the
-/// states, decides the bytes per state: 7 states show 33,000 bytes each.
-/// From here on it is less than half of the store's bytes.
+/// table and arena chunk), not the states, decides the bytes per state
+/// (results/report/NOTES.md).
 pub const MIN_STATES_FOR_BYTES: f64 = 10_000.0;
 
 /// The memory chart, with [`MEMORY_NOTE`] under it.
