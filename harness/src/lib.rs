@@ -14,7 +14,7 @@
 //! - the command line (`src/bin/`), the only place that knows clap.
 
 pub mod algo;
-pub mod engine;
+pub use dvemc_engine as engine;
 pub mod experiments;
 pub mod model;
 pub mod output;

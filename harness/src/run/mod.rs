@@ -14,11 +14,13 @@ pub mod strategy;
 mod check_states;
 mod export;
 mod families;
+mod guards;
 pub mod options;
 mod request;
 mod resolve;
 
 use families::*;
+pub use guards::arm_guard_reports;
 pub use request::{ErrorKind, Ran, Request, RunError};
 pub use resolve::{known_size, ltl_definitions, resolve_model};
 use resolve::{load, Loaded};

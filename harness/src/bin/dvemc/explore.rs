@@ -11,9 +11,9 @@ use harness::algo::caching::{CacheSize, Derivation, Replacement};
 use harness::algo::check::Checks;
 use harness::algo::dbdfs::{FrontierKind, Variant};
 use harness::algo::random::{Restart, SuccessorChoice};
-use harness::engine::progress::{Meter, Ticker, TickerText};
+use harness::engine::progress::Meter;
 use harness::engine::Limits;
-use harness::experiments::util::{parse_bytes, parse_duration};
+use harness::experiments::util::parse_duration;
 use harness::model::beem::StatFile;
 use harness::output::record::{MemoryBudget, RunRecord};
 use harness::run::strategy::{
@@ -21,6 +21,10 @@ use harness::run::strategy::{
     Strategy,
 };
 use harness::run::{Request, RunError};
+
+use crate::heading;
+use crate::progress::{Ticker, TickerText};
+use crate::values::{factor, fraction, level, parse_memory_limit, percent, seconds, MemoryArg};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
@@ -57,83 +61,6 @@ pub enum TraceFormat {
     Text,
     /// One JSON object.
     Json,
-}
-
-/// `--memory-limit`: a byte count, or `none`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemoryArg {
-    Bytes(u64),
-    Unlimited,
-}
-
-fn parse_memory_limit(s: &str) -> Result<MemoryArg, String> {
-    if s.trim().eq_ignore_ascii_case("none") {
-        Ok(MemoryArg::Unlimited)
-    } else {
-        parse_bytes(s).map(MemoryArg::Bytes)
-    }
-}
-
-fn fraction(s: &str) -> Result<f64, String> {
-    let x: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| "must be a number from 0 to 1".to_string())?;
-    if (0.0..=1.0).contains(&x) {
-        Ok(x)
-    } else {
-        Err("must be a number from 0 to 1".into())
-    }
-}
-fn factor(s: &str) -> Result<f64, String> {
-    let x: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| "must be a positive number".to_string())?;
-    if x > 0.0 && x.is_finite() {
-        Ok(x)
-    } else {
-        Err("must be a positive number".into())
-    }
-}
-fn percent(s: &str) -> Result<f64, String> {
-    let x: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| "must be a percentage above 0 and at most 100".to_string())?;
-    if x > 0.0 && x <= 100.0 {
-        Ok(x)
-    } else {
-        Err("must be a percentage above 0 and at most 100".into())
-    }
-}
-pub(crate) fn seconds(s: &str) -> Result<f64, String> {
-    let x = factor(s).map_err(|_| "must be a positive number of seconds".to_string())?;
-    Duration::try_from_secs_f64(x)
-        .map(|_| x)
-        .map_err(|_| "is too long a duration".to_string())
-}
-fn level(s: &str) -> Result<u8, String> {
-    match parse_count(s) {
-        Ok(l) if l <= 5 => Ok(l as u8),
-        _ => Err("must be a level from 0 to 5".into()),
-    }
-}
-
-/// The headings of `explore --help`. A heading that names strategies holds
-/// only options the registry (`harness::run::options::OPTIONS`) gives to those
-/// strategies, and every one of them takes one of its options (the tests
-/// check both), so a user sees which options belong to the strategy chosen.
-pub mod heading {
-    pub const MODEL: &str = "Model and strategy";
-    pub const BUDGETS: &str = "Budgets";
-    pub const PROPERTIES: &str = "Properties (bfs, dfs, highway, bbmc, randomized)";
-    pub const OUTPUT: &str = "Output";
-    pub const STORE: &str = "Store and checkpoints (bfs, dfs, dbdfs)";
-    pub const CACHING: &str = "State caching and sweep-line (bfs, dfs, bbfs, alt)";
-    pub const DBDFS: &str = "Depth-bounded DFS (dbdfs)";
-    pub const BREADTH: &str = "Breadth-bounded (highway, bbmc)";
-    pub const RANDOMIZED: &str = "Randomized (urs, sdrs, rurs, rsdrs, random-walk)";
 }
 
 /// The options of `explore`. The first paragraph of each doc comment is the
@@ -662,7 +589,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         }
     }
     let memory_default = memory_default && req.limits.memory_bytes.is_some();
-    harness::engine::guard::set_report(
+    harness::run::arm_guard_reports(
         args.json,
         req.limits.memory_bytes,
         memory_default,

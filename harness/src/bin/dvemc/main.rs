@@ -3,11 +3,13 @@
 mod bench;
 mod exit_codes;
 mod explore;
+mod heading;
 mod ltl2ba;
 mod man;
 mod memory;
 mod progress;
 mod simulate;
+mod values;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
 /// too (loading, compiling): `harness::engine::guard`.
