@@ -13,7 +13,7 @@
 //! - [`experiments`]: matrices, reports, the papers' tables, verifications;
 //! - the command line (`src/bin/`), the only place that knows clap.
 
-pub mod algo;
+pub use dvemc_algo as algo;
 pub use dvemc_engine as engine;
 pub mod experiments;
 pub mod model;

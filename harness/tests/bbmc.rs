@@ -17,10 +17,10 @@ use harness::algo::bbmc::{
     Slice, SliceOptions, Targets,
 };
 use harness::algo::check::{check, CheckOptions, Checks, Goal, Search, Trace, ViolationKind};
-use harness::algo::exhaustive::{bfs, Limits, Outcome};
 use harness::engine::rng::Rng;
 use harness::engine::store::StateStore;
 use harness::model::beem::Beem;
+use harness::run::exhaustive::{bfs, Limits, Outcome};
 
 mod common;
 use common::Graph;

@@ -11,10 +11,10 @@ use std::time::Duration;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
 use harness::algo::dbdfs::{self, FrontierKind, Options, Run, Variant};
-use harness::algo::exhaustive::{Limits, Outcome};
 use harness::engine::store::StateStore;
 use harness::engine::{Store, StoreKind};
 use harness::model::beem::Beem;
+use harness::run::exhaustive::{Limits, Outcome};
 
 mod common;
 use common::Graph;

@@ -35,13 +35,15 @@ use dve_gen::Generated;
 use harness::algo::check::{
     check_reduced, check_threads, CheckOptions, CheckReport, Checks, Goal, Search, Verdict,
 };
-use harness::algo::exhaustive::{explore, explore_checkpointed, ExploreOptions, Traversal};
-use harness::algo::por::{product, Por, Reducer, Tapped};
+use harness::algo::ltl_reduced::{self, System};
+use harness::algo::por::{Por, Reducer, Tapped};
+use harness::algo::property::{property_guards, system_view};
 use harness::engine::checkpoint::CheckpointSpec;
 use harness::engine::comm::{local, Cluster, Partitioning};
 use harness::engine::{Limits, Outcome, StoreKind};
 use harness::model::backend::{build, Backend};
 use harness::output::record::RunRecord;
+use harness::run::exhaustive::{explore, explore_checkpointed, ExploreOptions, Traversal};
 use harness::run::strategy::{Params, Strategy};
 use harness::run::{run, Request};
 
@@ -335,20 +337,24 @@ fn por_keeps_deadlocks_errors_and_verdicts(c: &Case, reference: &Reference) -> R
     );
     // An automaton without transitions (the formula is valid) leaves
     // nothing to reduce: `--por` searches that product whole.
-    let Some(system) = product::system_view(&c.ltl) else {
+    let Some(system) = system_view(&c.ltl) else {
         return Ok(());
     };
+    let system_model = build(system.clone(), Backend::Interp).model;
     if want.verdict == Verdict::Unknown {
         return Ok(()); // too large a product
     }
     for threads in [1, 2] {
-        let reducer = Reducer::for_product(&system, &product::property_guards(&c.ltl), false);
-        let r = product::check(
+        let reducer = Reducer::for_product(&system, &property_guards(&c.ltl), false);
+        let r = ltl_reduced::check(
             product_model.as_ref(),
             &c.ltl,
+            System {
+                ir: &system,
+                model: system_model.as_ref(),
+            },
             &options(Search::Ndfs, NOTHING, vec![]),
             threads,
-            Backend::Interp,
             &reducer,
         )
         .report;

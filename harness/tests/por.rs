@@ -26,10 +26,12 @@ use dve_frontend::model::NextState;
 use harness::algo::check::{
     check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
 };
-use harness::algo::exhaustive::{explore, ExploreOptions, Outcome};
-use harness::algo::por::{product, Por, PorStats, Reducer, Tapped};
+use harness::algo::ltl_reduced::{self, System};
+use harness::algo::por::{Por, PorStats, Reducer, Tapped};
+use harness::algo::property::{property_guards, system_view};
 use harness::model::backend::{build, Backend};
 use harness::model::beem::Beem;
+use harness::run::exhaustive::{explore, ExploreOptions, Outcome};
 
 use common::Recorder;
 
@@ -500,7 +502,7 @@ fn ltl_properties(beem: &Beem) -> Vec<harness::model::beem::PropertyRow> {
 }
 
 /// Every LTL property of [`ltl_properties`], checked on the product reduced
-/// in two passes (`product::check`), with one thread (nested DFS) and two
+/// in two passes (`ltl_reduced::check`), with one thread (nested DFS) and two
 /// (CNDFS), gets BEEM's answer, and every lasso replays in the full product.
 #[test]
 fn beem_ltl_properties_keep_their_answers_under_reduction() {
@@ -511,12 +513,17 @@ fn beem_ltl_properties_keep_their_answers_under_reduction() {
     for p in ltl_properties(&beem) {
         let m = dve_frontend::load_file(&beem.property_model_path(&p.instance, p.prop_id)).unwrap();
         let model = build(m.clone(), Backend::Jit).model;
-        let system = product::system_view(&m).unwrap();
+        let system = system_view(&m).unwrap();
+        let system_model = build(system.clone(), Backend::Jit).model;
         for threads in [1, 2] {
-            let reducer = Reducer::for_product(&system, &product::property_guards(&m), false);
+            let reducer = Reducer::for_product(&system, &property_guards(&m), false);
             let mut opts = check_options(&[], &[], Search::Ndfs);
             opts.checks = Checks::default();
-            let r = product::check(model.as_ref(), &m, &opts, threads, Backend::Jit, &reducer);
+            let system = System {
+                ir: &system,
+                model: system_model.as_ref(),
+            };
+            let r = ltl_reduced::check(model.as_ref(), &m, system, &opts, threads, &reducer);
             let what = format!(
                 "{} property {} ({}) on {threads} threads",
                 p.instance, p.prop_id, p.formula

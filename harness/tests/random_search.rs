@@ -10,9 +10,9 @@ use dve_frontend::model::{NextState, SuccBuf};
 use dve_frontend::LoadOptions;
 use harness::algo::bbmc::goal_predicate;
 use harness::algo::check::{Goal, Trace};
-use harness::algo::exhaustive::{bfs, Limits};
 use harness::algo::random::{run_many, search, summarize, Algo, Restart, SearchOptions, SearchRun, Stop};
 use harness::model::beem::Beem;
+use harness::run::exhaustive::{bfs, Limits};
 
 mod common;
 use common::Graph;

@@ -4,8 +4,8 @@
 //! The CSV is written to a temporary file beside the target and renamed
 //! when the run ends, so an interrupted run leaves no partial report.
 
-use crate::algo::exhaustive::{explore, ExploreOptions, Limits, Outcome, Traversal};
 use crate::model::beem::Beem;
+use crate::run::exhaustive::{explore, ExploreOptions, Limits, Outcome, Traversal};
 use anyhow::{Context, Result};
 use dve_frontend::model::NextState;
 use serde::Serialize;

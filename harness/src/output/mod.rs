@@ -5,6 +5,5 @@
 //! Uses: `engine` (the result vocabulary: outcomes, level and DFS statistics).
 
 pub mod counterexample;
-pub mod lts;
 pub mod record;
 pub mod verdicts;

@@ -15,6 +15,7 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::algo::por::PorReport;
 pub use crate::engine::units::{human_bytes, human_secs};
 use crate::engine::{LevelStats, Outcome};
 
@@ -399,6 +400,25 @@ pub struct PorMetrics {
     pub por_check_full_transitions: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub por_check_full_s: Option<f64>,
+}
+
+impl PorMetrics {
+    /// The columns of a reducer's report.
+    pub fn of(r: &PorReport) -> PorMetrics {
+        let s = &r.stats;
+        PorMetrics {
+            por_full: Some(s.full()),
+            por_full_share: (s.expanded > 0).then(|| s.full() as f64 / s.expanded as f64),
+            por_proviso: Some(s.proviso),
+            por_select_s: Some(s.select_ns as f64 * 1e-9),
+            por_groups: Some(s.groups),
+            por_groups_may_err: Some(s.groups_may_err),
+            por_not_reduced: r.not_reduced.clone(),
+            por_may_err: r.may_err.clone(),
+            por_shared: r.shared.clone(),
+            ..PorMetrics::default()
+        }
+    }
 }
 
 /// Structured details and the thread count: in the JSON, not columns (rows

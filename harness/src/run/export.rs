@@ -3,7 +3,7 @@
 
 use dve_frontend::model::NextState;
 
-use crate::output::lts::{EdgeLog, Format};
+use crate::algo::lts::{EdgeLog, Format};
 use crate::output::record::RunRecord;
 use crate::run::{Request, RunError};
 

@@ -11,19 +11,22 @@ use crate::algo::caching::{
 };
 use crate::algo::check::{self, CheckOptions, Goal, Search, Verdict};
 use crate::algo::dbdfs::{self, FrontierKind, Variant};
-use crate::algo::exhaustive::Traversal;
-use crate::algo::por::{compare, product, Por, Reducer};
+use crate::algo::ltl_reduced::{self, System};
+use crate::algo::lts::EdgeLog;
+use crate::algo::por::{Por, Reducer};
+use crate::algo::property::{property_guards, system_view};
 use crate::algo::random::{self, Algo, Restart, SearchOptions};
 use crate::engine::comm::Partitioning;
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::beem::Beem;
-use crate::output::lts::EdgeLog;
 use crate::output::record::{
     CachingMetrics, Checked, DbdfsMetrics, PorMetrics, RandomMetrics, RunRecord, SliceMetrics,
 };
+use crate::run::exhaustive::Traversal;
+use crate::run::por_check;
 use crate::run::strategy::{Params, Strategy};
 
-/// Exhaustive BFS or DFS on the engine's fast paths (`crate::algo::exhaustive`),
+/// Exhaustive BFS or DFS on the engine's fast paths (`crate::run::exhaustive`),
 /// into the run's record.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn exhaustive(
@@ -36,7 +39,7 @@ pub(crate) fn exhaustive(
     log: Option<&EdgeLog>,
     rec: &mut RunRecord,
 ) -> Result<(), RunError> {
-    let opts = crate::algo::exhaustive::ExploreOptions {
+    let opts = crate::run::exhaustive::ExploreOptions {
         traversal: strategy.traversal().expect("an exhaustive strategy"),
         limits: req.limits,
         level_table: true,
@@ -46,15 +49,15 @@ pub(crate) fn exhaustive(
     };
     let r = match &checkpoint {
         None => match &req.cluster {
-            Some(c) => crate::algo::distributed::explore(model, &opts, &*c.0, c.1),
+            Some(c) => crate::run::distributed::explore(model, &opts, &*c.0, c.1),
             None => match log {
-                Some(log) => crate::algo::exhaustive::explore_logged(model, &opts, log),
-                None => crate::algo::exhaustive::explore(model, &opts),
+                Some(log) => crate::run::exhaustive::explore_logged(model, &opts, log),
+                None => crate::run::exhaustive::explore(model, &opts),
             },
         },
         Some(spec) => match &req.cluster {
-            Some(c) => crate::algo::distributed::explore_checkpointed(model, &opts, &*c.0, spec),
-            None => crate::algo::exhaustive::explore_checkpointed(model, &opts, spec),
+            Some(c) => crate::run::distributed::explore_checkpointed(model, &opts, &*c.0, spec),
+            None => crate::run::exhaustive::explore_checkpointed(model, &opts, spec),
         }
         .map_err(|e| RunError {
             file: Some(spec.path.display().to_string()),
@@ -146,9 +149,9 @@ pub(crate) fn general_algorithm(
     if size.is_none() && matches!(p.caching.cache, Some(CacheSize::Percent(_))) {
         notes.push("|S| is not in instances.csv: exhaustive run first".into());
         // Under the run's budgets: the states it reaches count as the run's.
-        let r = crate::algo::exhaustive::explore(
+        let r = crate::run::exhaustive::explore(
             model,
-            &crate::algo::exhaustive::ExploreOptions {
+            &crate::run::exhaustive::ExploreOptions {
                 traversal: Traversal::Bfs,
                 limits: req.limits,
                 level_table: false,
@@ -568,9 +571,9 @@ pub(super) fn exhaustive_or_check(
         };
         let reducer = por.then(|| {
             let exprs: Vec<_> = opts.goals.iter().map(|g| g.expr.clone()).collect();
-            match product::system_view(ir).filter(|_| ltl) {
+            match system_view(ir).filter(|_| ltl) {
                 Some(system) => {
-                    let mut read = product::property_guards(ir);
+                    let mut read = property_guards(ir);
                     read.extend(exprs);
                     Reducer::for_product(&system, &read, rec.checked.assert)
                 }
@@ -582,27 +585,27 @@ pub(super) fn exhaustive_or_check(
                 let c = req.cluster.as_ref().expect("a cluster");
                 let store = req.params.store.unwrap_or_default();
                 let (r, metrics, cost, ranks) =
-                    crate::algo::distributed::check(model, ir, &opts, &*c.0, store, c.1);
+                    crate::run::distributed::check(model, ir, &opts, &*c.0, store, c.1);
                 rec.distributed = Some(metrics);
                 rec.details.rank_figures = Some(ranks);
                 rec.cost.frontier_bytes = cost.frontier_bytes;
                 r
             }
             Some(reducer) if p.por_check => {
-                let c = compare::compare(model, ir, &opts, threads, reducer, rec.checked);
+                let c = por_check::compare(model, ir, &opts, threads, reducer, rec.checked);
                 notes.extend(c.lines());
                 rec.por = Some(PorMetrics {
                     por_check: Some(c.differences.first().cloned().unwrap_or_else(|| "agree".into())),
                     por_check_full_states: Some(c.full.states),
                     por_check_full_transitions: Some(c.full.transitions),
                     por_check_full_s: Some(c.full.time_s),
-                    ..reducer.metrics()
+                    ..PorMetrics::of(&reducer.report())
                 });
                 c.reduced
             }
             Some(reducer) if ltl => {
                 let (r, settled) = check_ltl_reduced(model, ir, &opts, threads, req.backend, reducer, notes);
-                let all = reducer.metrics();
+                let all = PorMetrics::of(&reducer.report());
                 rec.por = Some(match settled {
                     // The reduced search never ran: no counters of it.
                     Some(why) => PorMetrics {
@@ -619,7 +622,7 @@ pub(super) fn exhaustive_or_check(
             }
             Some(reducer) => {
                 let r = check::check_reduced(model, ir, &opts, threads, Some(reducer));
-                rec.por = Some(reducer.metrics());
+                rec.por = Some(PorMetrics::of(&reducer.report()));
                 r
             }
             None => match &log {
@@ -681,7 +684,7 @@ pub(super) fn exhaustive_or_check(
                 Por::new(ir, model)
             };
             exhaustive(&reduced, strategy, req, threads, &meter, checkpoint, None, rec)?;
-            rec.por = Some(reduced.metrics());
+            rec.por = Some(PorMetrics::of(&reduced.report()));
             rec.warn_por_cost();
         } else {
             exhaustive(
@@ -787,7 +790,7 @@ fn next_position(text: &str) -> Option<(usize, usize)> {
 /// ([`check_ltl_reduced`]).
 const LTL_PROBE_STATES: u64 = 1 << 16;
 
-/// An LTL check under `--por` (see [`product`]), with a note on each pass,
+/// An LTL check under `--por` (see [`ltl_reduced`]), with a note on each pass,
 /// and why nothing was reduced when the first, full pass settled the
 /// question.
 fn check_ltl_reduced(
@@ -837,7 +840,13 @@ fn check_ltl_reduced(
     if settled.is_some() {
         return (first, settled);
     }
-    let mut r = product::check(model, ir, opts, threads, backend, reducer);
+    let system = system_view(ir).expect("a model with a property process");
+    let built = crate::model::backend::build_with(system.clone(), backend, Vec::new());
+    let system = System {
+        ir: &system,
+        model: built.model.as_ref(),
+    };
+    let mut r = ltl_reduced::check(model, ir, system, opts, threads, reducer);
     r.report.add_time(first.time_s);
     notes.push(match r.system_states {
         Some(n) => format!(
@@ -872,7 +881,7 @@ fn distributed_refusal(
         "the model has a property process (LTL): accepting cycles are sought on one machine (nested DFS, or CNDFS with --threads), not across ranks".into()
     } else if p.threads.is_some_and(|t| t > 1) {
         "each rank runs one thread: start more ranks (mpirun -np N) instead of --threads".into()
-    } else if let Some(s) = p.store.filter(|&s| !crate::algo::distributed::supports(s)) {
+    } else if let Some(s) = p.store.filter(|&s| !crate::run::distributed::supports(s)) {
         format!("each rank keeps its states in the exact or the tree store (--store exact or tree), not --store {s}")
     } else if p.checkpoint.is_some() && checking {
         "a search that checks properties writes no checkpoint: drop --checkpoint, or the checks (--check none, no --goal or --property)".into()

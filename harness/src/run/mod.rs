@@ -9,6 +9,11 @@
 //!
 //! Uses: `algo`, `output`, `model`, `engine`.
 
+pub mod distributed;
+pub mod exhaustive;
+pub mod por_check;
+pub mod replay;
+pub mod simulate;
 pub mod strategy;
 
 mod check_states;

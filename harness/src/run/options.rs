@@ -462,7 +462,7 @@ pub(crate) fn sequential(strategy: Strategy, p: &Params) -> Option<String> {
 
 /// Why `--export FILE` cannot be written with the other options given.
 fn export_refusal(path: &std::path::Path, p: &Params, has: &dyn Fn(&str) -> bool) -> Result<(), String> {
-    if crate::output::lts::Format::of(path).is_none() {
+    if crate::algo::lts::Format::of(path).is_none() {
         return Err(format!(
             "--export {}: the format comes from the extension: .aut (Aldebaran) or .dot (Graphviz)",
             path.display()

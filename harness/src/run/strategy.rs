@@ -16,7 +16,7 @@
 //! general options (`--backend`, `--json`, `--beem`, `--ignore-property`)
 //! apply to every strategy.
 
-use crate::algo::exhaustive::Traversal;
+use crate::run::exhaustive::Traversal;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;

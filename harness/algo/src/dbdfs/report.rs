@@ -1,8 +1,8 @@
 //! What a dbdfs search reports, under the paper's names.
 
 use super::config::*;
-use crate::engine::store::StateStore;
-use crate::engine::Outcome;
+use dvemc_engine::store::StateStore;
+use dvemc_engine::Outcome;
 use serde::Serialize;
 
 /// One call of `BoundedDfsFromFrontier`.

@@ -3,7 +3,7 @@
 //!
 //! States live in numbered *slots* (state bytes packed in one arena, one
 //! [`Meta`] record per slot) and are found through an open-addressing table
-//! with linear probing; unlike [`crate::engine::store::StateStore`] a state can be
+//! with linear probing; unlike [`dvemc_engine::store::StateStore`] a state can be
 //! deleted (backward-shift deletion, the slot goes to a free list). Every
 //! deletion bumps the slot's generation, so a `pred` or `ancestor` link
 //! (slot, generation) to a deleted state is recognised as dead even after

@@ -1,8 +1,8 @@
 //! What a dbdfs search is asked: its variant, its frontier representation
 //! and its options, and the stores it can search in.
 
-use crate::engine::progress::Meter;
-use crate::engine::{Limits, StoreKind};
+use dvemc_engine::progress::Meter;
+use dvemc_engine::{Limits, StoreKind};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;

@@ -66,14 +66,15 @@
 //! receiver's guard may err (§8.2 makes every sender on the channel
 //! erroneous whatever its state) are not reduced: every successor is kept
 //! ([`Reducer::irreducible`] says why). Nor is a model with a property
-//! process by this reducer; [`product`] reduces an LTL property's product.
+//! process by this reducer; `crate::ltl_reduced` reduces an LTL
+//! property's product, with [`Reducer::for_product`] and [`ProductCut`].
 
-pub mod compare;
+mod cuts;
 mod explain;
-pub mod product;
 mod stubborn;
 mod tapped;
 
+pub use cuts::{Cuts, ProductCut};
 pub use tapped::{Tap, Tapped};
 
 use std::ops::Deref;
@@ -86,8 +87,7 @@ use dve_frontend::ir;
 use dve_frontend::model::{NextState, SuccBuf};
 use rustc_hash::FxHashMap;
 
-use crate::engine::{Proviso, Reduce};
-use crate::output::record::PorMetrics;
+use dvemc_engine::{Proviso, Reduce};
 
 /// The selection is timed in one expanded state of this many.
 const TIMED: u64 = 16;
@@ -103,8 +103,8 @@ pub struct Reducer {
     refusal: Option<String>,
     /// The cycle proviso even with no visible group (an LTL property).
     always_proviso: bool,
-    /// The groups kept in each state cut ([`product`]).
-    record: Option<Mutex<product::Cuts>>,
+    /// The groups kept in each state cut ([`cuts`]).
+    record: Option<Mutex<Cuts>>,
     deps: Deps,
     /// Per group, the groups dependent with it that may be co-enabled.
     dna: stubborn::Relation,
@@ -146,23 +146,22 @@ pub struct PorStats {
     pub groups_may_err: u64,
 }
 
+/// What a reducer reports at the end of a search ([`Reducer::report`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PorReport {
+    pub stats: PorStats,
+    /// Why no state was cut, when the model cannot be reduced.
+    pub not_reduced: Option<String>,
+    /// The groups that may err, named with what part of them may.
+    pub may_err: Option<String>,
+    /// Variables every process touches and several write.
+    pub shared: Option<String>,
+}
+
 impl PorStats {
     /// States whose successors were all kept.
     pub fn full(&self) -> u64 {
         self.expanded - self.reduced
-    }
-
-    /// The run record's columns.
-    pub fn metrics(&self) -> PorMetrics {
-        PorMetrics {
-            por_full: Some(self.full()),
-            por_full_share: (self.expanded > 0).then(|| self.full() as f64 / self.expanded as f64),
-            por_proviso: Some(self.proviso),
-            por_select_s: Some(self.select_ns as f64 * 1e-9),
-            por_groups: Some(self.groups),
-            por_groups_may_err: Some(self.groups_may_err),
-            ..PorMetrics::default()
-        }
     }
 }
 
@@ -287,14 +286,14 @@ impl Reducer {
         }
     }
 
-    /// The run record's columns: the counters, why nothing was cut when
-    /// the model cannot be, and what limits the cut.
-    pub fn metrics(&self) -> PorMetrics {
-        PorMetrics {
-            por_not_reduced: self.refusal.clone(),
-            por_may_err: self.may_err_text.clone(),
-            por_shared: self.shared_text.clone(),
-            ..self.stats().metrics()
+    /// The counters and what limits the cut: why nothing was cut when the
+    /// model cannot be, the groups that may err, the shared variables.
+    pub fn report(&self) -> PorReport {
+        PorReport {
+            stats: self.stats(),
+            not_reduced: self.refusal.clone(),
+            may_err: self.may_err_text.clone(),
+            shared: self.shared_text.clone(),
         }
     }
 
@@ -415,7 +414,7 @@ impl<M: Deref<Target: NextState>> Tapped<M, Reducer> {
         self.tap.stats()
     }
 
-    pub fn metrics(&self) -> PorMetrics {
-        self.tap.metrics()
+    pub fn report(&self) -> PorReport {
+        self.tap.report()
     }
 }

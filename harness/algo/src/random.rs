@@ -57,12 +57,12 @@ use std::time::{Duration, Instant};
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 use serde::Serialize;
 
-use crate::algo::check::GoalFn;
-use crate::algo::check::{Step, Trace};
-use crate::engine::progress::Meter;
-use crate::engine::rng::run_seeds;
-use crate::engine::rng::Rng;
-use crate::engine::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
+use crate::check::GoalFn;
+use crate::check::{Step, Trace};
+use dvemc_engine::progress::Meter;
+use dvemc_engine::rng::run_seeds;
+use dvemc_engine::rng::Rng;
+use dvemc_engine::{BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 
 const NONE: u32 = u32::MAX;
 
@@ -481,7 +481,7 @@ impl<'a> Eval<'a> {
     /// reached, a budget's stop when the state would exceed it (`held`:
     /// the bytes the search holds besides the covered set).
     fn visit(&mut self, s: &[u8], fp: u64, held: usize) -> Option<Stop> {
-        let new = match engine::visit(&mut self.covered, &self.budget, held, s, fp) {
+        let new = match dvemc_engine::visit(&mut self.covered, &self.budget, held, s, fp) {
             Ok(ins) => ins.is_new(),
             Err(o) => return Some(Stop::of(o)),
         };
@@ -760,7 +760,7 @@ fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     };
     let budget = Budget::new(&limits, w.ev.start);
     let mut store = StateStore::new(model.state_len());
-    let r = engine::bfs(model, &mut store, &budget, BfsOptions { parents: true }, &mut w);
+    let r = dvemc_engine::bfs(model, &mut store, &budget, BfsOptions { parents: true }, &mut w);
     if let Some((step, trace)) = w.witness {
         return w.ev.finish(opts.algo, seed, Stop::Goal, Some(step), Some(trace));
     }

@@ -1,6 +1,6 @@
 //! State-space export (`explore --export FILE`): the exhaustive searches,
 //! one thread or several, with every transition they take recorded in an
-//! [`EdgeLog`], written as `.aut` or `.dot` by `crate::output::lts` when
+//! [`EdgeLog`], written as `.aut` or `.dot` by `crate::lts` when
 //! the search has seen the whole state space.
 //!
 //! The recording wraps the search's own observer ([`LoggedObserver`], one
@@ -9,9 +9,9 @@
 
 use dve_frontend::model::Succ;
 
-use crate::engine::loops::parallel::Watch;
-use crate::engine::{Control, Cx, Observer, Reduce, Store};
-use crate::output::lts::EdgeLog;
+use crate::lts::EdgeLog;
+use dvemc_engine::loops::parallel::Watch;
+use dvemc_engine::{Control, Cx, Observer, Reduce, Store};
 
 /// `inner` with every transition recorded in `log`.
 pub struct LoggedObserver<'a, O> {

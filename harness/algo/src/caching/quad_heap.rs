@@ -79,7 +79,7 @@ impl<T: Ord + Copy> QuadHeap<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::rng::Rng;
+    use dvemc_engine::rng::Rng;
 
     /// Pops in the order `std`'s heap does, through pushes and pops mixed,
     /// with many equal keys.

@@ -50,6 +50,7 @@ use std::time::Instant;
 use dve_frontend::model::NextState;
 
 use crate::algo::export::{LoggedObserver, LoggedWatch};
+use crate::algo::lts::EdgeLog;
 use crate::engine::loops::dfs::keep_cap;
 use crate::engine::loops::parallel::NoWatch;
 use crate::engine::progress::Meter;
@@ -58,7 +59,6 @@ use crate::engine::{
     StoreKind,
 };
 pub use crate::engine::{peak_rss_bytes, DfsStats, LevelStats, Limits, Outcome};
-use crate::output::lts::EdgeLog;
 use crate::output::record::{BfsMetrics, Core, Cost, Details, DfsMetrics, RunRecord};
 
 /// The order of an exhaustive search (the general algorithm of
@@ -503,13 +503,13 @@ mod ctree_tests {
 
         // Stopped once more, the checkpoint is another model's for
         // another digest.
-        let r = crate::algo::exhaustive::explore_checkpointed(&model, &opts(Some(200_000)), &spec).unwrap();
+        let r = crate::run::exhaustive::explore_checkpointed(&model, &opts(Some(200_000)), &spec).unwrap();
         assert!(r.details.checkpoint.unwrap().saved);
         let other = CheckpointSpec {
             digest: 2,
             ..spec.clone()
         };
-        let e = crate::algo::exhaustive::explore_checkpointed(&model, &opts(None), &other).unwrap_err();
+        let e = crate::run::exhaustive::explore_checkpointed(&model, &opts(None), &other).unwrap_err();
         assert!(e.to_string().contains("another model"), "{e}");
         let _ = std::fs::remove_dir_all(spec.path.parent().unwrap());
     }
@@ -542,7 +542,7 @@ mod ctree_tests {
         let last = loop {
             // Each part may hold a little more than the last.
             let memory = (parts < 6).then(|| first + parts * step);
-            let r = crate::algo::exhaustive::explore_checkpointed(&model, &opts(memory), &spec).unwrap();
+            let r = crate::run::exhaustive::explore_checkpointed(&model, &opts(memory), &spec).unwrap();
             let info = r.details.checkpoint.clone().unwrap();
             assert_eq!(info.resumed_parts, parts);
             assert_eq!(info.saved, r.core.result == crate::engine::Outcome::MemoryLimit);

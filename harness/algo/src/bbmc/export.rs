@@ -1,9 +1,9 @@
 //! A slice written out as Aldebaran (`.aut`) or Graphviz (`.dot`), by the
-//! shared writer of `crate::output::lts`.
+//! shared writer of `crate::lts`.
 
 use super::runs::*;
 use super::slice::*;
-use crate::output::lts::{self, DotStyle, Format, LtsEdge};
+use crate::lts::{self, DotStyle, Format, LtsEdge};
 use dve_frontend::model::ModelInfo;
 use std::io::Write;
 

@@ -35,7 +35,7 @@ use std::str::FromStr;
 
 use super::quad_heap::QuadHeap;
 use super::tdtree::{Meta, NIL};
-use crate::engine::rng::Rng;
+use dvemc_engine::rng::Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Replacement {

@@ -23,19 +23,19 @@ use dve_frontend::interp;
 use dve_frontend::ir;
 use dve_frontend::model::{ModelInfo, NextState, Succ, NONE};
 
-use crate::engine::loops::parallel::ParallelRun;
+use dvemc_engine::loops::parallel::ParallelRun;
 use serde::Serialize;
 
-use crate::algo::export::{LoggedObserver, LoggedWatch};
-use crate::algo::por::Reducer;
-use crate::algo::system_deadlock::SystemView;
-use crate::engine::Reduce;
-use crate::engine::{
+use crate::export::{LoggedObserver, LoggedWatch};
+use crate::lts::EdgeLog;
+use crate::por::Reducer;
+use crate::system_deadlock::SystemView;
+use dvemc_engine::Reduce;
+use dvemc_engine::{
     self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
     Root, StateStore, Store, StoreKind,
 };
-pub use crate::engine::{Step, Trace};
-use crate::output::lts::EdgeLog;
+pub use dvemc_engine::{Step, Trace};
 
 /// The state checks to make besides goals.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,7 +103,7 @@ pub struct CheckOptions {
     pub all_violations: bool,
     pub limits: Limits,
     /// Where the progress line reads the counters.
-    pub meter: Option<crate::engine::progress::Meter>,
+    pub meter: Option<dvemc_engine::progress::Meter>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -222,7 +222,7 @@ pub fn state_functions(ir: &ir::Model, goals: &[Goal]) -> Vec<ir::Expr> {
 }
 
 /// The property side: what to check in a state.
-pub(crate) struct Prop<'a> {
+pub struct Prop<'a> {
     model: &'a ir::Model,
     /// Evaluates the state functions.
     backend: &'a dyn NextState,
@@ -259,7 +259,7 @@ impl<'a> Prop<'a> {
     }
 
     /// Whether a state without successors is a deadlock of the system
-    /// (see [`crate::algo::system_deadlock`]).
+    /// (see [`crate::system_deadlock`]).
     fn system_deadlock(&self, state: &[u8]) -> bool {
         self.system.as_ref().is_none_or(|v| v.deadlocked(state))
     }
@@ -326,11 +326,11 @@ fn assertion_text(info: &ModelInfo, e: &ir::Expr, text: &str, s: &[u8]) -> Strin
 /// The violation with what failed named: a run-time error's kind, found by
 /// re-evaluating the last step on the reference interpreter (the JIT only
 /// flags errors), and the transition it happened on; a lasso shortened
-/// ([`crate::algo::lasso`]).
+/// ([`crate::lasso`]).
 fn explain(ir: &ir::Model, model: &dyn NextState, mut v: Violation) -> Violation {
     let info = model.info();
     if v.trace.cycle_start.is_some() {
-        v.trace = crate::algo::lasso::shorten(model, &v.trace);
+        v.trace = crate::lasso::shorten(model, &v.trace);
     }
     if let (ViolationKind::ErrorState, Some(step)) = (v.kind, v.trace.steps.last()) {
         let src = v.trace.state(v.trace.steps.len() - 1);
@@ -552,7 +552,7 @@ impl<S: Store> Observer<S> for Nested<'_> {
             root: Root::Stored(id),
             ..DfsOptions::new(&self.budget)
         };
-        let r = engine::dfs(self.model, &mut marked, &self.budget, opts, &mut closer);
+        let r = dvemc_engine::dfs(self.model, &mut marked, &self.budget, opts, &mut closer);
         if let Some(v) = closer.found {
             let run = &mut self.checker.run;
             run.violations += 1;
@@ -663,7 +663,7 @@ impl Prop<'_> {
 }
 
 /// The parallel search's view of the properties.
-impl engine::loops::parallel::Watch for Prop<'_> {
+impl dvemc_engine::loops::parallel::Watch for Prop<'_> {
     type Found = (ViolationKind, String);
     fn state(&self, state: &[u8]) -> Option<Self::Found> {
         self.seen(self.state_violation(state))
@@ -766,7 +766,7 @@ fn check_with(
 }
 
 /// The parallel search of `search` with `watch`.
-fn parallel_search<W: engine::loops::parallel::Watch>(
+fn parallel_search<W: dvemc_engine::loops::parallel::Watch>(
     model: &dyn NextState,
     threads: usize,
     budget: &Budget,
@@ -775,27 +775,33 @@ fn parallel_search<W: engine::loops::parallel::Watch>(
 ) -> (
     ParallelRun,
     u64,
-    Option<engine::loops::parallel::Violation<W::Found>>,
+    Option<dvemc_engine::loops::parallel::Violation<W::Found>>,
 ) {
     match search {
         Search::Bfs => {
-            engine::loops::parallel::parallel_check(model, threads, budget, watch, StoreKind::Exact)
+            dvemc_engine::loops::parallel::parallel_check(model, threads, budget, watch, StoreKind::Exact)
         }
-        Search::Dfs => {
-            engine::loops::parallel_dfs::parallel_dfs_check(model, threads, budget, watch, StoreKind::Exact)
+        Search::Dfs => dvemc_engine::loops::parallel_dfs::parallel_dfs_check(
+            model,
+            threads,
+            budget,
+            watch,
+            StoreKind::Exact,
+        ),
+        Search::Ndfs | Search::Cndfs => {
+            dvemc_engine::loops::cndfs::cndfs_check(model, threads, budget, watch)
         }
-        Search::Ndfs | Search::Cndfs => engine::loops::cndfs::cndfs_check(model, threads, budget, watch),
     }
 }
 
-/// A violation as a [`Watch`](engine::loops::parallel::Watch) search reports it.
-pub(crate) type Found = engine::loops::parallel::Violation<(ViolationKind, String)>;
+/// A violation as a [`Watch`](dvemc_engine::loops::parallel::Watch) search reports it.
+pub type Found = dvemc_engine::loops::parallel::Violation<(ViolationKind, String)>;
 
 /// A check of `opts` by `search`, a search that takes the properties as a
-/// [`Watch`](engine::loops::parallel::Watch) (parallel or distributed):
+/// [`Watch`](dvemc_engine::loops::parallel::Watch) (parallel or distributed):
 /// its counters, the violations it counted and the first one; `reducer`
 /// as for [`check_reduced`].
-pub(crate) fn check_on(
+pub fn check_on(
     model: &dyn NextState,
     ir: &ir::Model,
     opts: &CheckOptions,
@@ -890,13 +896,13 @@ fn check_one(
         Search::Bfs => {
             let bfs_opts = BfsOptions { parents: true };
             let r = match log {
-                None => engine::bfs(model, &mut store, &budget, bfs_opts, &mut checker),
+                None => dvemc_engine::bfs(model, &mut store, &budget, bfs_opts, &mut checker),
                 Some(log) => {
                     let mut obs = LoggedObserver {
                         inner: &mut checker,
                         log,
                     };
-                    engine::bfs(model, &mut store, &budget, bfs_opts, &mut obs)
+                    dvemc_engine::bfs(model, &mut store, &budget, bfs_opts, &mut obs)
                 }
             };
             (
@@ -910,13 +916,13 @@ fn check_one(
         Search::Dfs => {
             let dfs_opts = DfsOptions::new(&budget);
             let r = match log {
-                None => engine::dfs(model, &mut store, &budget, dfs_opts, &mut checker),
+                None => dvemc_engine::dfs(model, &mut store, &budget, dfs_opts, &mut checker),
                 Some(log) => {
                     let mut obs = LoggedObserver {
                         inner: &mut checker,
                         log,
                     };
-                    engine::dfs(model, &mut store, &budget, dfs_opts, &mut obs)
+                    dvemc_engine::dfs(model, &mut store, &budget, dfs_opts, &mut obs)
                 }
             };
             (
@@ -941,7 +947,7 @@ fn check_one(
                 seen: Vec::new(),
                 inner_result: None,
             };
-            let r = engine::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut nested);
+            let r = dvemc_engine::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut nested);
             let result = nested.inner_result.unwrap_or(r.result);
             (
                 result,

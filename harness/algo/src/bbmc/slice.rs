@@ -1,12 +1,12 @@
 //! Slices and how the paper's three algorithms build them (Algorithms 1-3).
 
 use super::graph::{Csr, NONE};
-use crate::algo::check::{Step, Trace};
-use crate::engine::progress::Meter;
-use crate::engine::rng::Rng;
-use crate::engine::store::StateStore;
-use crate::engine::{visit, Budget, Limits, Outcome, POLL_MASK};
+use crate::check::{Step, Trace};
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
+use dvemc_engine::progress::Meter;
+use dvemc_engine::rng::Rng;
+use dvemc_engine::store::StateStore;
+use dvemc_engine::{visit, Budget, Limits, Outcome, POLL_MASK};
 use serde::Serialize;
 use std::time::Instant;
 

@@ -12,7 +12,6 @@ use dve_frontend::ir;
 use dve_frontend::model::NextState;
 
 use crate::algo::check::{self, CheckOptions, CheckReport};
-use crate::algo::exhaustive::ExploreOptions;
 use crate::engine::checkpoint::{CheckpointInfo, CheckpointSpec};
 use crate::engine::comm::{Comm, Partitioning};
 use crate::engine::loops::distributed::checkpoint::distributed_bfs_checkpointed;
@@ -21,6 +20,7 @@ use crate::engine::loops::parallel::{NoWatch, Watch};
 use crate::engine::store::tree::leaf_order::tree_store_for;
 use crate::engine::{Budget, Limits, StateStore, StoreKind};
 use crate::output::record::{BfsMetrics, Core, Cost, Details, DistributedMetrics, RunRecord};
+use crate::run::exhaustive::ExploreOptions;
 
 /// The stores a rank can keep its states in.
 pub fn supports(store: StoreKind) -> bool {
@@ -108,7 +108,7 @@ fn cost<F>(d: &Distributed<F>) -> Cost {
     }
 }
 
-/// [`crate::algo::exhaustive::explore`] over the ranks of `comm` (BFS,
+/// [`crate::run::exhaustive::explore`] over the ranks of `comm` (BFS,
 /// exact or tree store), its states spread by `partitioning`.
 pub fn explore(
     model: &dyn NextState,

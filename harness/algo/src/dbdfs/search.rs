@@ -3,9 +3,9 @@
 
 use super::config::*;
 use super::report::*;
-use crate::engine::store::StateStore;
-use crate::engine::{peak_rss_bytes, visit, Budget, Outcome, Store, StoreKind, POLL_MASK};
 use dve_frontend::model::{NextState, SuccBuf};
+use dvemc_engine::store::StateStore;
+use dvemc_engine::{peak_rss_bytes, visit, Budget, Outcome, Store, StoreKind, POLL_MASK};
 use std::time::Instant;
 
 /// Marks "absent" in the depth/threshold table and "no node" in the tree.
@@ -20,7 +20,7 @@ pub fn dbdfs(model: &dyn NextState, opts: &Options) -> Result<Report, String> {
     Ok(match opts.store {
         StoreKind::Tree => {
             run_in(model, opts, |b| {
-                crate::engine::store::tree::leaf_order::tree_store_for(model, b)
+                dvemc_engine::store::tree::leaf_order::tree_store_for(model, b)
             })
             .report
         }

@@ -34,8 +34,8 @@ use dve_frontend::interp::eval;
 use dve_frontend::ir::{Expr, Ty, UnOp};
 use dve_frontend::model::{read_slot, NextState, Slot, SlotKind, Succ};
 
-use crate::engine::progress::Meter;
-use crate::engine::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
+use dvemc_engine::progress::Meter;
+use dvemc_engine::{BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 
 /// A progress measure.
 #[derive(Clone, Debug)]
@@ -146,7 +146,7 @@ pub fn full_graph(
         memory: limits.memory_bytes,
         over: false,
     };
-    let r = engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut edges);
+    let r = dvemc_engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut edges);
     let result = match (r.result, edges.over) {
         (Outcome::Complete, false) => {
             return Ok(Graph {

@@ -34,15 +34,15 @@ use std::time::Instant;
 use dve_frontend::model::{NextState, SuccBuf};
 use serde::Serialize;
 
-use crate::engine::progress::Meter;
-use crate::engine::{Budget, Limits, Outcome};
+use dvemc_engine::progress::Meter;
+use dvemc_engine::{Budget, Limits, Outcome};
 
-pub use crate::engine::frontier::{Bound, OpenSet, Width};
+pub use dvemc_engine::frontier::{Bound, OpenSet, Width};
 pub use reductions::Independence;
 pub use replacement::Replacement;
 pub use sweep::{Derivation, Progress};
 
-use crate::engine::frontier::LevelStack;
+use dvemc_engine::frontier::LevelStack;
 use replacement::Candidates;
 use sweep::Classes;
 use tdtree::{Cache, IN_D, NIL, OPEN, PERSISTENT};
@@ -771,6 +771,6 @@ pub fn run(
         time_s,
         visits_per_s: if time_s > 0.0 { visits as f64 / time_s } else { 0.0 },
         cache_bytes: cache.bytes_used() as u64,
-        peak_rss_bytes: crate::engine::peak_rss_bytes(),
+        peak_rss_bytes: dvemc_engine::peak_rss_bytes(),
     }
 }

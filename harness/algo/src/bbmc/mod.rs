@@ -57,9 +57,9 @@ mod runs;
 mod slice;
 mod witness;
 
-pub use crate::algo::check::{goal_predicate, GoalFn};
-pub use crate::engine::rng::run_seeds;
+pub use crate::check::{goal_predicate, GoalFn};
 pub use bmc::*;
+pub use dvemc_engine::rng::run_seeds;
 pub use export::*;
 pub use graph::*;
 pub use runs::*;

@@ -3,8 +3,8 @@
 
 use super::graph::*;
 use super::slice::*;
-use crate::algo::check::GoalFn;
-use crate::algo::check::{Step, Trace, ViolationKind};
+use crate::check::GoalFn;
+use crate::check::{Step, Trace, ViolationKind};
 use dve_frontend::model::ModelInfo;
 
 /// What counts as a witness.

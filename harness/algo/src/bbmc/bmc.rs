@@ -3,10 +3,10 @@
 
 use super::graph::*;
 use super::witness::*;
-use crate::algo::check::ViolationKind;
-use crate::engine::store::StateStore;
-use crate::engine::{self, BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, Store};
+use crate::check::ViolationKind;
 use dve_frontend::model::{NextState, Succ};
+use dvemc_engine::store::StateStore;
+use dvemc_engine::{BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, Store};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -39,7 +39,7 @@ pub fn bmc(model: &dyn NextState, targets: &Targets, limits: &Limits) -> BmcRepo
         edges_after: vec![0],
         open: None,
     };
-    let r = engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut w);
+    let r = dvemc_engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut w);
     let mut result = r.result;
     if result.is_complete() && !r.stopped {
         w.close(&store);

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use dve_frontend::model::{NextState, SuccBuf};
 
-use crate::engine::{Step, Trace};
+use dvemc_engine::{Step, Trace};
 
 /// `t` with shortcuts taken (`t` itself unless a lasso through an
 /// accepting state).

@@ -2,11 +2,11 @@
 
 use super::slice::*;
 use super::witness::*;
-use crate::algo::check::ViolationKind;
-use crate::engine::rng::run_seeds;
-use crate::engine::rng::Rng;
-use crate::engine::Outcome;
+use crate::check::ViolationKind;
 use dve_frontend::model::NextState;
+use dvemc_engine::rng::run_seeds;
+use dvemc_engine::rng::Rng;
+use dvemc_engine::Outcome;
 use serde::Serialize;
 use std::time::Instant;
 
