@@ -85,6 +85,9 @@ pub struct LoadOptions {
 pub struct Loaded {
     pub model: ir::Model,
     pub exprs: Vec<ir::Expr>,
+    /// The LTL property of the options, as parsed (the model's property
+    /// process is its automaton).
+    pub property: Option<ltl::Property>,
 }
 
 /// Parses and checks a model given as text, with options.
@@ -96,9 +99,11 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
         }
     }
     let mut guards = None;
+    let mut property = None;
     if let Some(spec) = &opts.ltl {
         let formula = opts.formula_name.as_deref().unwrap_or("<formula>");
-        guards = Some(ltl::attach_property(&mut ast, name, source, spec, formula)?);
+        let (g, p) = ltl::attach_property(&mut ast, name, source, spec, formula)?;
+        (guards, property) = (Some(g), Some(p));
     }
     let label = |i: usize| {
         opts.expr_names
@@ -128,7 +133,11 @@ pub fn load_str_with(name: &str, source: &str, opts: &LoadOptions) -> Result<Loa
             }
         }
     }
-    Ok(Loaded { model, exprs: out })
+    Ok(Loaded {
+        model,
+        exprs: out,
+        property,
+    })
 }
 
 pub(crate) fn model_name(name: &str) -> String {

@@ -128,6 +128,15 @@ impl Drop for JitModel {
     }
 }
 
+/// Models compiled by this process: a run compiles its model once (a
+/// test counts it).
+static COMPILED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many models this process has compiled.
+pub fn compiled() -> u64 {
+    COMPILED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Compiles a model.
 pub fn compile(model: &Model) -> Result<JitModel, JitError> {
     compile_with(model, &[])
@@ -147,6 +156,7 @@ pub fn compile_cancellable(
     functions: &[dve_frontend::ir::Expr],
     cancel: &AtomicBool,
 ) -> Result<JitModel, JitError> {
+    COMPILED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let start = Instant::now();
     let c = codegen::compile(model, functions, cancel)?;
     let compile_time = start.elapsed();

@@ -10,6 +10,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 
 /// Parses a `.ltl` file; every property's spans point into `text`.
 pub fn parse_file(file: &str, text: &str, model: Option<&ast::Model>) -> Result<Vec<Property>, Diagnostics> {
+    super::count_parse();
     let names = Names::new(model);
     let fail = |d: Diagnostic| Diagnostics::new(file, text, vec![d]);
     let mut defs = Definitions::new();

@@ -57,14 +57,15 @@ pub fn property(model: &ast::Model, spec: &Spec, formula: &str) -> Result<Proper
 /// Attaches the automaton of the negated property to `model` (parsed from
 /// `file`, `source`) as its property process, after checking the model
 /// and the property's atoms, so that errors point into the model or the
-/// formula (named `formula` when given as text).
+/// formula (named `formula` when given as text). Returns the texts of the
+/// automaton's guards and the property as parsed.
 pub fn attach_property(
     model: &mut ast::Model,
     file: &str,
     source: &str,
     spec: &Spec,
     formula: &str,
-) -> Result<process::GuardTexts, LoadError> {
+) -> Result<(process::GuardTexts, Property), LoadError> {
     if let Some(p) = model.system.property.take() {
         model.processes.retain(|q| q.name.name != p.name);
     }
@@ -86,7 +87,7 @@ pub fn attach_property(
         let d = Diagnostic::new(prop.span, e);
         LoadError::Model(Diagnostics::new(prop.file.clone(), prop.source.clone(), vec![d]))
     })?;
-    Ok(process::attach(model, &prop, &automaton))
+    Ok((process::attach(model, &prop, &automaton), prop))
 }
 
 /// Loads `model_path` and the property `spec` over it (the plain model).

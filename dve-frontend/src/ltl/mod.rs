@@ -76,6 +76,19 @@ impl Property {
     }
 }
 
+/// Formulas and `.ltl` files parsed by this process: a run parses its
+/// property once (a test counts it).
+static PARSED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many formulas and `.ltl` files this process has parsed.
+pub fn parsed() -> u64 {
+    PARSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+pub(crate) fn count_parse() {
+    PARSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Parses one formula. `model` (when given) tells process and variable
 /// names apart for `P->v` and `P.v`; `definitions` are named propositions
 /// written elsewhere (BEEM's `<ap-name>`/`<ap-expression>`), each parsed on
@@ -86,6 +99,7 @@ pub fn parse_formula(
     model: Option<&ast::Model>,
     definitions: &[(String, String)],
 ) -> Result<Property, Diagnostics> {
+    count_parse();
     let names = Names::new(model);
     let mut defs = Definitions::new();
     for (name, expr) in definitions {

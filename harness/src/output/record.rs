@@ -18,6 +18,7 @@ use serde_json::Value;
 use crate::algo::por::PorReport;
 pub use crate::engine::units::{human_bytes, human_secs};
 use crate::engine::{LevelStats, Outcome};
+use crate::output::verdicts::{self, CheckState, Checked};
 
 /// One run: what every strategy reports ([`Core`], [`Cost`]) and the
 /// metrics of the family that ran (see the module documentation).
@@ -432,7 +433,7 @@ pub struct Details {
     /// A check: the state of each property checked (see
     /// [`crate::output::verdicts`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub checks: Option<Vec<crate::output::verdicts::CheckState>>,
+    pub checks: Option<Vec<CheckState>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub level_table: Option<Vec<LevelStats>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -508,22 +509,6 @@ pub struct Cost {
     /// Peak resident set size once the model was loaded and compiled,
     /// before the search (0 if unknown).
     pub setup_rss_bytes: u64,
-}
-
-/// The properties a run checked: what its verdict is about. A deadlock or a
-/// run-time error the run counted without checking is no violation, and the
-/// report says so.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Checked {
-    pub deadlock: bool,
-    /// Assertions, of a model that has some.
-    pub assert: bool,
-    /// Run-time errors.
-    pub error: bool,
-    /// Reachability goals.
-    pub goals: bool,
-    /// Accepting cycles of a property process (LTL).
-    pub cycles: bool,
 }
 
 /// The scalar fields, in order: the record's columns in a results row, read
@@ -707,7 +692,7 @@ impl RunRecord {
             // after the verdict's lines.
             if *key == "violations" {
                 if let Some(checks) = self.details.checks.as_ref().filter(|c| c.len() > 1) {
-                    for (label, text) in crate::output::verdicts::lines(checks) {
+                    for (label, text) in verdicts::lines(checks) {
                         writeln!(out, "{:<22}{text}", format!("{label}:"))?;
                     }
                 }
@@ -735,34 +720,6 @@ impl RunRecord {
             )?;
         }
         Ok(())
-    }
-}
-
-impl Checked {
-    /// The verdict as people read it: what holds when it holds; a goal
-    /// found is `reached` and one that cannot be is `unreachable` (BEEM's
-    /// "reachable: yes/no"), whatever else was checked beside it. `kind`
-    /// is the violation's (or witness's) kind.
-    pub fn verdict_text(&self, verdict: &str, kind: Option<&str>) -> String {
-        let c = self;
-        let what: Vec<&str> = [
-            (c.assert, "assertions"),
-            (c.deadlock, "no deadlock"),
-            (c.error, "no run-time error"),
-            (c.cycles, "no accepting cycle"),
-        ]
-        .into_iter()
-        .filter_map(|(on, what)| on.then_some(what))
-        .collect();
-        match verdict {
-            "violated" if kind == Some("goal") => "reached".into(),
-            "holds" if what.is_empty() && c.goals => "unreachable".into(),
-            "holds" if !what.is_empty() => {
-                let goals = if c.goals { "; goal unreachable" } else { "" };
-                format!("holds ({}){goals}", what.join(", "))
-            }
-            _ => verdict.to_string(),
-        }
     }
 }
 

@@ -3,11 +3,53 @@
 //! get to decide are said to be undecided, with the options that check one
 //! alone, rather than left out or said to hold.
 //!
-//! Uses: `output::record` (what the run checked).
+//! [`Checked`] says what a run checked and names its verdict in words.
 
 use serde::{Deserialize, Serialize};
 
-use super::record::Checked;
+/// The properties a run checked: what its verdict is about. A deadlock or a
+/// run-time error the run counted without checking is no violation, and the
+/// report says so.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    pub deadlock: bool,
+    /// Assertions, of a model that has some.
+    pub assert: bool,
+    /// Run-time errors.
+    pub error: bool,
+    /// Reachability goals.
+    pub goals: bool,
+    /// Accepting cycles of a property process (LTL).
+    pub cycles: bool,
+}
+
+impl Checked {
+    /// The verdict as people read it: what holds when it holds; a goal
+    /// found is `reached` and one that cannot be is `unreachable` (BEEM's
+    /// "reachable: yes/no"), whatever else was checked beside it. `kind`
+    /// is the violation's (or witness's) kind.
+    pub fn verdict_text(&self, verdict: &str, kind: Option<&str>) -> String {
+        let c = self;
+        let what: Vec<&str> = [
+            (c.assert, "assertions"),
+            (c.deadlock, "no deadlock"),
+            (c.error, "no run-time error"),
+            (c.cycles, "no accepting cycle"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        match verdict {
+            "violated" if kind == Some("goal") => "reached".into(),
+            "holds" if what.is_empty() && c.goals => "unreachable".into(),
+            "holds" if !what.is_empty() => {
+                let goals = if c.goals { "; goal unreachable" } else { "" };
+                format!("holds ({}){goals}", what.join(", "))
+            }
+            _ => verdict.to_string(),
+        }
+    }
+}
 
 /// One check of a run: `assert`, `deadlock`, `error`, `goal` (the goals
 /// together) or `ltl` (accepting cycles of the property process).

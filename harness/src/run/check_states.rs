@@ -3,7 +3,7 @@
 
 use super::request::Request;
 use crate::algo::check::{CheckReport, ViolationKind};
-use crate::output::record::Checked;
+use crate::output::verdicts::Checked;
 use crate::output::verdicts::{self, CheckState, Found, LtlSource};
 
 /// The state of each check of `checked` after the check `r`.

@@ -528,6 +528,9 @@ mod ctree_tests {
     /// and levels of the search run at once; the model and the (removed)
     /// checkpoint.
     fn in_parts(inst: &str, first: u64, step: u64) -> (dve_frontend::interp::Interpreter, CheckpointSpec) {
+        // Levels give back what they expanded from a few kilobytes on, so
+        // that checkpoints of these small models are written after it.
+        crate::engine::loops::tree_bfs::release_queues_from(4 << 10);
         let model = beem_model(inst);
         let opts = ctree_options;
         let once = explore(&model, &opts(None));

@@ -20,8 +20,9 @@ use crate::engine::comm::Partitioning;
 use crate::engine::{self, Limits, Outcome, Trace};
 use crate::model::beem::Beem;
 use crate::output::record::{
-    CachingMetrics, Checked, DbdfsMetrics, PorMetrics, RandomMetrics, RunRecord, SliceMetrics,
+    CachingMetrics, DbdfsMetrics, PorMetrics, RandomMetrics, RunRecord, SliceMetrics,
 };
+use crate::output::verdicts::Checked;
 use crate::run::exhaustive::Traversal;
 use crate::run::por_check;
 use crate::run::strategy::{Params, Strategy};
@@ -504,7 +505,7 @@ pub(super) fn exhaustive_or_check(
     has_asserts: bool,
     digest: u64,
     instance: Option<&str>,
-    beem_ltl: Option<&str>,
+    stated: Stated<'_>,
     rec: &mut RunRecord,
     trace: &mut Option<Trace>,
     reference: &mut Option<crate::model::beem::StatFile>,
@@ -531,7 +532,7 @@ pub(super) fn exhaustive_or_check(
     }
     let por = p.por || p.por_check;
     if por && ltl {
-        ltl_reduction_refusal(req, p, beem_ltl)?;
+        ltl_reduction_refusal(req, p, stated)?;
     }
     if p.export.is_some() && ltl {
         return Err(RunError::usage(
@@ -714,30 +715,31 @@ pub(super) fn exhaustive_or_check(
     Ok(())
 }
 
+/// The LTL property as stated: BEEM's formula of `--property N`
+/// (properties.csv) and the one given by `--ltl` or `--ltl-file`, as
+/// parsed when the model was loaded.
+pub(super) type Stated<'a> = (Option<&'a str>, Option<&'a dve_frontend::ltl::Property>);
+
 /// Why `--por` cannot reduce the product with this LTL property, if so:
 /// the reduction preserves properties that do not see stuttering, which a
 /// formula without next-time is; a property process given as a model says
 /// no formula.
-fn ltl_reduction_refusal(req: &Request, p: &Params, beem_ltl: Option<&str>) -> Result<(), RunError> {
+fn ltl_reduction_refusal(req: &Request, p: &Params, (beem_ltl, parsed): Stated<'_>) -> Result<(), RunError> {
     if p.por_check {
         return Err(RunError::usage(
             "--por-check compares deadlock states and safety verdicts; it does not take an LTL property (use --por, or drop the property)",
         ));
     }
     // Where the property uses X, as `file:line:column`, if it does.
+    let has_next =
+        |text: &str| parsed.map_or_else(|| next_position(text).is_some(), |f| f.formula.has_next());
     let next_at = match (&req.ltl, req.property) {
-        (Some(dve_frontend::ltl::Spec::Formula { text, definitions }), _) => {
-            let has = dve_frontend::ltl::parse_formula("<formula>", text, None, definitions)
-                .map_or_else(|_| next_position(text).is_some(), |f| f.formula.has_next());
-            has.then(|| at("--ltl", next_position(text)))
+        (Some(dve_frontend::ltl::Spec::Formula { text, .. }), _) => {
+            has_next(text).then(|| at("--ltl", next_position(text)))
         }
-        (Some(dve_frontend::ltl::Spec::File { path, index }), _) => {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            let has = dve_frontend::ltl::parse_file(&path.display().to_string(), &text, None)
-                .ok()
-                .and_then(|props| props.get(index.wrapping_sub(1)).map(|f| f.formula.has_next()))
-                .unwrap_or_else(|| next_position(&text).is_some());
-            has.then(|| at(&path.display().to_string(), next_position(&text)))
+        (Some(dve_frontend::ltl::Spec::File { path, .. }), _) => {
+            let text = parsed.map(|f| f.source.clone()).unwrap_or_default();
+            has_next(&text).then(|| at(&path.display().to_string(), next_position(&text)))
         }
         (None, Some(n)) => match beem_ltl {
             None => Some(format!("property {n} (its formula is not in properties.csv)")),

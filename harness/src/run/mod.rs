@@ -215,6 +215,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         instance,
         display_name,
         beem_ltl,
+        formula,
     } = load(req, &p.caching.progress, &mut notes)?;
     let ltl = ir.property.is_some();
     let general = strategy.family() == Family::Caching || p.general_algorithm();
@@ -277,7 +278,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
                 has_asserts,
                 digest,
                 instance.as_deref(),
-                beem_ltl.as_deref(),
+                (beem_ltl.as_deref(), formula.as_ref()),
                 &mut rec,
                 &mut trace,
                 &mut reference,

@@ -13,7 +13,7 @@ use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::algo::check::{check_reduced, CheckOptions, CheckReport};
 use crate::algo::por::{Reducer, Tap, Tapped};
-use crate::output::record::Checked;
+use crate::output::verdicts::Checked;
 
 /// Records the states without successors it sees.
 struct Deadlocks(Mutex<HashSet<Vec<u8>>>);

@@ -124,6 +124,8 @@ pub(super) struct Loaded {
     /// The formula of a BEEM LTL property (`--property N`), as
     /// properties.csv writes it.
     pub beem_ltl: Option<String>,
+    /// The LTL property given (`--ltl`, `--ltl-file`), as parsed.
+    pub formula: Option<dve_frontend::ltl::Property>,
 }
 
 /// How messages name the expressions given on the command line: `given`
@@ -249,6 +251,7 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
         ),
     };
     let ir = loaded.model;
+    let formula = loaded.property;
     let mut exprs = loaded.exprs;
     let progress_exprs = exprs.split_off(goals.len());
     let goals: Vec<Goal> = goals
@@ -264,5 +267,6 @@ pub(super) fn load(req: &Request, progress: &[String], notes: &mut Vec<String>) 
         instance,
         display_name,
         beem_ltl,
+        formula,
     })
 }

@@ -116,9 +116,19 @@ fn width(v: u32) -> u32 {
 const LARGE_QUEUE: usize = 32 << 20;
 /// Bytes of a level's queue from which it gives back what it expanded
 /// (a smaller one keeps them: it becomes the next level's queue, which
-/// would otherwise grow again by doublings). The library's tests give back from a
-/// few kilobytes, so that their small models do it.
-const RELEASE_FROM: usize = if cfg!(test) { 4 << 10 } else { LARGE_QUEUE };
+/// would otherwise grow again by doublings). Tests give back from a few
+/// kilobytes, so that their small models do it ([`release_queues_from`]).
+static RELEASE_FROM: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(LARGE_QUEUE);
+
+/// Levels' queues of at least `bytes` give back what was expanded (tests
+/// lower it from its default, so that small models do it).
+pub fn release_queues_from(bytes: usize) {
+    RELEASE_FROM.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn release_from() -> usize {
+    RELEASE_FROM.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 impl PairQueue {
     fn bits(&self) -> usize {
@@ -198,7 +208,7 @@ impl PairQueue {
     /// is large.
     fn release_before(&mut self, i: usize) {
         let done = (i - self.base) / 8 * 8;
-        if self.bytes.len() < RELEASE_FROM || 4 * done < self.len - self.base - done {
+        if self.bytes.len() < release_from() || 4 * done < self.len - self.base - done {
             return;
         }
         let (from, used) = (done * self.bits() / 8, self.used());
@@ -638,7 +648,7 @@ pub static REBASED_SAVES: std::sync::atomic::AtomicUsize = std::sync::atomic::At
 
 #[cfg(test)]
 mod tests {
-    use super::{PairQueue, LARGE_QUEUE, RELEASE_FROM};
+    use super::{release_from, release_queues_from, PairQueue, LARGE_QUEUE};
 
     #[test]
     fn the_queue_keeps_every_pair_through_widening() {
@@ -668,7 +678,8 @@ mod tests {
     fn a_level_gives_back_what_it_expanded_and_keeps_the_rest() {
         let mut rng = crate::rng::Rng::seeded(2);
         let mut q = PairQueue::default();
-        let n = 4 * RELEASE_FROM;
+        release_queues_from(4 << 10);
+        let n = 4 * release_from();
         let want: Vec<(u32, u32)> = (0..n)
             .map(|_| (rng.below(1 << 20) as u32, rng.below(1 << 9) as u32))
             .collect();
