@@ -1,7 +1,4 @@
-//! The search algorithms, each a small module that configures the engine
-//! with what is its own, and cites the paper and figure it implements.
-//!
-//! Uses: `engine`, `model`, `output`.
+#![doc = include_str!("../README.md")]
 
 pub mod bbmc;
 pub mod caching;

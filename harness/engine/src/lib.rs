@@ -1,21 +1,4 @@
-//! The search engine: the one core every exploration goes through.
-//!
-//! A search is a model ([`NextState`](dve_frontend::model::NextState), the
-//! boundary), a [`Store`] of visited states (exact, or tree-compressed:
-//! [`TreeStore`]), an order (the fast
-//! breadth-first [`bfs`] and depth-first [`dfs`] loops, or the open sets of
-//! [`frontier`] — stack, queue, BBFS(w), Alt(b, d), the sweep-line's
-//! priority queue — for the general state exploring algorithm of the
-//! caching paper), an [`Observer`] that turns it into a check or an algorithm's
-//! bookkeeping, and a [`Budget`] checked in one place (states, memory, wall
-//! time, interruption) that also feeds the live progress line.
-//!
-//! Algorithms (`crate::algo::caching`, `crate::algo::dbdfs`, `crate::algo::bbmc`,
-//! `crate::algo::random`, `crate::algo::check`) configure these pieces and hold
-//! only what is their own; every run ends with one [`Outcome`].
-//!
-//! Uses: nothing of the crate above it; models only through
-//! `dve_frontend::model`.
+#![doc = include_str!("../README.md")]
 
 pub mod checkpoint;
 pub mod comm;

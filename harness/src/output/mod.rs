@@ -2,7 +2,8 @@
 //! results CSV, `results/SCHEMA.md`) and its human printer, and counterexamples
 //! (the engine's traces) printed as text and JSON.
 //!
-//! Uses: `engine` (the result vocabulary: outcomes, level and DFS statistics).
+//! Uses: `engine` (the result vocabulary: outcomes, level and DFS
+//! statistics) and `algo` (the reports whose columns the record holds).
 
 pub mod counterexample;
 pub mod record;
