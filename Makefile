@@ -1,6 +1,6 @@
 # dvemc — common tasks. `make test` is the test command CI runs.
 CARGO ?= cargo
-# FEATURES=harness/mpi builds (and tests) the distributed search on MPI
+# FEATURES=dvemc/mpi builds (and tests) the distributed search on MPI
 # (needs OpenMPI or MPICH and libclang: see docs/src/distributed.md); every
 # build and test below then takes it, so the binary is built once.
 FEATURES ?=
@@ -20,11 +20,11 @@ build:
 
 # Explore the embedded example model.
 run:
-	$(CARGO) run --release -p harness --bin dvemc $(FEATURE_ARGS) -- explore
+	$(CARGO) run --release -p dvemc --bin dvemc $(FEATURE_ARGS) -- explore
 
 test:
 	$(CARGO) test --release --workspace $(FEATURE_ARGS)
-	@$(if $(FEATURES),,echo "make test: the distributed search ran on threads only; FEATURES=harness/mpi make test also runs it under mpirun")
+	@$(if $(FEATURES),,echo "make test: the distributed search ran on threads only; FEATURES=dvemc/mpi make test also runs it under mpirun")
 
 # Every differential oracle of harness/tests/generated.rs on freshly
 # generated models (dve-gen) for SECONDS seconds, from seed SEED (default:
@@ -32,7 +32,7 @@ test:
 # (each with its seed and the model shrunk), and the models' coverage.
 SECONDS ?= 60
 fuzz:
-	DVEMC_FUZZ_SECONDS=$(SECONDS) $(if $(SEED),DVEMC_FUZZ_SEED=$(SEED)) $(CARGO) test --release -p harness --test generated $(FEATURE_ARGS) fuzz -- --ignored --nocapture
+	DVEMC_FUZZ_SECONDS=$(SECONDS) $(if $(SEED),DVEMC_FUZZ_SEED=$(SEED)) $(CARGO) test --release -p dvemc --test generated $(FEATURE_ARGS) fuzz -- --ignored --nocapture
 
 # The user guide (docs/src) as a book in docs/book, with mdBook.
 docs:
@@ -44,7 +44,7 @@ docs:
 # zsh, fish), generated from the command line's definitions. Both are
 # committed; harness/tests/man.rs fails when they are not current.
 man:
-	$(CARGO) build --release -p harness --bin dvemc $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc --bin dvemc $(FEATURE_ARGS)
 	rm -rf man && ./target/release/dvemc man man
 	mkdir -p completions
 	./target/release/dvemc completions bash > completions/dvemc.bash
@@ -76,14 +76,14 @@ verify-properties: build
 # thread (nested DFS) and with two (CNDFS).
 LTL_MAX_STATES ?= 1000000
 verify-ltl:
-	DVEMC_LTL_MAX_STATES=$(LTL_MAX_STATES) $(CARGO) test --release -p harness --test ltl ltl_formulas_give_beems_answers $(FEATURE_ARGS) -- --nocapture
+	DVEMC_LTL_MAX_STATES=$(LTL_MAX_STATES) $(CARGO) test --release -p dvemc --test ltl ltl_formulas_give_beems_answers $(FEATURE_ARGS) -- --nocapture
 
 # The distributed search under mpirun (2 and 3 ranks, exact and tree
 # stores) on every complete instance of at most DISTRIBUTED_MAX_STATES
-# states, against the sequential search; needs MPI (FEATURES=harness/mpi).
+# states, against the sequential search; needs MPI (FEATURES=dvemc/mpi).
 DISTRIBUTED_MAX_STATES ?= 1000000
 verify-distributed:
-	DVEMC_DISTRIBUTED_MAX_STATES=$(DISTRIBUTED_MAX_STATES) $(CARGO) test --release -p harness --features mpi --test distributed every_family_under_mpirun -- --nocapture
+	DVEMC_DISTRIBUTED_MAX_STATES=$(DISTRIBUTED_MAX_STATES) $(CARGO) test --release -p dvemc --features mpi --test distributed every_family_under_mpirun -- --nocapture
 
 # Partial-order reduction against the full search on every complete BEEM
 # instance up to POR_MAX_STATES states: BFS and DFS, one and two threads,
@@ -91,7 +91,7 @@ verify-distributed:
 # reachability property, counterexamples that replay.
 POR_MAX_STATES ?= 1000000
 verify-por:
-	DVEMC_POR_MAX_STATES=$(POR_MAX_STATES) $(CARGO) test --release -p harness --test por beem_ $(FEATURE_ARGS) -- --nocapture
+	DVEMC_POR_MAX_STATES=$(POR_MAX_STATES) $(CARGO) test --release -p dvemc --test por beem_ $(FEATURE_ARGS) -- --nocapture
 
 # Partial-order reduction over the census: every instance it completed up
 # to POR_TABLE_MAX_STATES states with and without --por (one thread, BFS,
@@ -130,7 +130,7 @@ bench-ltl-spin: build
 # minute; an interrupted run resumes (delete results/bbmc/runs.csv to start
 # afresh).
 bench-bbmc:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	./target/release/dvemc bench run beem/matrices/meulen-bbmc.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/bbmc/runs.csv
 	./target/release/dvemc bench report results/bbmc/runs.csv --paper meulen-bbmc --beem $(BEEM_DIR) --out results/bbmc
 
@@ -140,7 +140,7 @@ bench-bbmc:
 # results/random/ (runs.csv, README.md, CSV, SVG). About 4 minutes; an
 # interrupted run resumes (delete results/random/runs.csv to start afresh).
 bench-random:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	./target/release/dvemc bench run beem/matrices/abed-random.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/random/runs.csv
 	./target/release/dvemc bench report results/random/runs.csv --paper abed-random --out results/random
 
@@ -153,7 +153,7 @@ bench-random:
 # table3.{csv,md} and table3-greedy.{csv,md}. An interrupted run resumes
 # (delete results/runs/caching/table*-runs.csv to start afresh).
 bench-caching:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	./target/release/dvemc bench run beem/matrices/evangelista-table2.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/caching/table2-runs.csv
 	./target/release/dvemc bench report results/runs/caching/table2-runs.csv --paper evangelista-table2 --out results/caching
 
@@ -181,7 +181,7 @@ restore = mkdir -p $(dir $(1)); if [ ! -f $(1) ] && ls $(2).*.csv.gz >/dev/null 
 save = if [ -f $(1) ]; then rm -f $(2).*.csv.gz && split -l 6000 -d -a 2 --additional-suffix=.csv $(1) $(2). && gzip -9 $(2).*.csv; fi
 
 bench-caching-family:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	$(call restore,$(FAMILY_RUNS),$(FAMILY_SAVED))
 	./target/release/dvemc bench run beem/matrices/evangelista-table2-family.toml --jobs $(BENCH_JOBS) --resume --retry-failed --beem $(BEEM_DIR) --out $(FAMILY_RUNS)
 	$(MAKE) save-long-runs
@@ -193,7 +193,7 @@ bench-caching-family:
 # small instances two at a time); its run file as the family run's above,
 # the table and report in results/census/.
 census:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	$(call restore,$(CENSUS_RUNS),$(CENSUS_SAVED))
 	./target/release/dvemc bench run beem/matrices/census.toml --jobs $(BENCH_JOBS) --resume --retry-failed --beem $(BEEM_DIR) --out $(CENSUS_RUNS)
 	$(MAKE) save-long-runs
@@ -205,7 +205,7 @@ save-long-runs:
 	$(call save,$(CENSUS_RUNS),$(CENSUS_SAVED))
 
 bench-sweepline:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	./target/release/dvemc bench run beem/matrices/evangelista-table3.toml --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out results/runs/caching/table3-runs.csv
 	./target/release/dvemc bench report results/runs/caching/table3-runs.csv --paper evangelista-table3 --out results/caching
 
@@ -221,12 +221,12 @@ bench-sweepline:
 # instances, --jobs = this machine's cores (beem/matrices/parallel-speedup.toml);
 # writes results/parallel/ (runs.csv, report). A few minutes on 2 cores.
 bench-parallel:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	./target/release/dvemc bench run beem/matrices/parallel-speedup.toml --jobs $$(nproc) --resume --beem $(BEEM_DIR) --out results/runs/parallel/runs.csv
 	./target/release/dvemc bench report results/runs/parallel/runs.csv --out results/parallel
 
 bench-dbdfs:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	./target/release/dvemc bench run beem/matrices/udupa-dbdfs.toml --resume --beem $(BEEM_DIR) --out results/dbdfs/runs.csv
 	./target/release/dvemc bench report results/dbdfs/runs.csv --paper udupa-dbdfs --out results/dbdfs
 
@@ -291,19 +291,19 @@ define run_slices
 endef
 
 bench:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	$(call run_slices,$(BENCH_SLICES),$(BENCH_DIR))
 	@if command -v chromium >/dev/null 2>&1; then python3 scripts/check_report.py $(BENCH_DIR)/report.html; \
 	else echo "note: Chromium is not installed, so $(BENCH_DIR)/report.html was not checked in a browser (apt-get install chromium; make check-report)"; fi
 
 check-report:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	rm -rf results/runs/check-report
 	$(call run_slices,$(CHECK_SLICES),results/runs/check-report)
 	python3 scripts/check_report.py results/runs/check-report/report.html
 
 bench-full:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	@status=0; for m in $(REPRO_MATRICES); do \
 	  n=$$(basename $$m .toml); \
 	  ./target/release/dvemc bench run $$m --jobs $(BENCH_JOBS) --resume --beem $(BEEM_DIR) --out $(BENCH_DIR)/$$n.csv || status=1; \
@@ -315,7 +315,7 @@ bench-full:
 #   python3 scripts/bench_spin.py --out /tmp/s.csv --write-baseline results/baseline/spin-ratio.csv $(SPIN_REGRESSION_INSTANCES)
 SPIN_REGRESSION_INSTANCES ?= at.3 fischer.4 hanoi.2
 check-regressions:
-	$(CARGO) build --release -p harness $(FEATURE_ARGS)
+	$(CARGO) build --release -p dvemc $(FEATURE_ARGS)
 	@mkdir -p target/bench && rm -f target/bench/regressions.csv
 	./target/release/dvemc bench run beem/matrices/regressions.toml --quiet --beem $(BEEM_DIR) --out target/bench/regressions.csv
 	@# A speed ratio of one short run can be thrown by another process on the

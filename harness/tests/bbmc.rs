@@ -12,15 +12,15 @@ use std::collections::HashMap;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{Label, NextState, SuccBuf};
 use dve_frontend::LoadOptions;
-use harness::algo::bbmc::{
+use dvemc_run::algo::bbmc::{
     bmc, build_slice, find_witness, goal_predicate, run_many, write_aut, write_dot, Algorithm, EdgeKind,
     Slice, SliceOptions, Targets,
 };
-use harness::algo::check::{check, CheckOptions, Checks, Goal, Search, Trace, ViolationKind};
-use harness::engine::rng::Rng;
-use harness::engine::store::StateStore;
-use harness::model::beem::Beem;
-use harness::run::exhaustive::{bfs, Limits, Outcome};
+use dvemc_run::algo::check::{check, CheckOptions, Checks, Goal, Search, Trace, ViolationKind};
+use dvemc_run::engine::rng::Rng;
+use dvemc_run::engine::store::StateStore;
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::exhaustive::{bfs, Limits, Outcome};
 
 mod common;
 use common::Graph;
@@ -618,7 +618,7 @@ fn a_construction_publishes_its_counters_to_the_progress_meter() {
     // States generated and successors, at the expansion's polls (every
     // 1,024 states): what the progress line and its samples show.
     let g = binary_tree(12);
-    let meter = harness::engine::progress::Meter::sampling(std::time::Duration::ZERO);
+    let meter = dvemc_run::engine::progress::Meter::sampling(std::time::Duration::ZERO);
     let opts = SliceOptions {
         meter: Some(meter.clone()),
         ..SliceOptions::bounded(1 << 20)

@@ -7,8 +7,8 @@
 //! every row of `instances.csv`.
 
 use dve_frontend::interp::Interpreter;
-use harness::model::beem::Beem;
-use harness::run::exhaustive::{explore, ExploreOptions, Traversal};
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::exhaustive::{explore, ExploreOptions, Traversal};
 use std::sync::Mutex;
 
 const MAX_STATES: u64 = 300_000;

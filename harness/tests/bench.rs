@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use harness::experiments::schema::{Row, Table, COLUMNS, VOLATILE};
+use dvemc_run::experiments::schema::{Row, Table, COLUMNS, VOLATILE};
 
 const DVEMC: &str = env!("CARGO_BIN_EXE_dvemc");
 
@@ -363,7 +363,7 @@ fn three_shards_merged_equal_the_unsharded_run() {
     }
     // Throughput is plotted from complete runs of at least 0.1 s only: the
     // plot exists exactly when the file has one.
-    let timed = harness::experiments::schema::Table::read(Path::new(&merged))
+    let timed = dvemc_run::experiments::schema::Table::read(Path::new(&merged))
         .unwrap()
         .rows
         .iter()

@@ -10,13 +10,13 @@ use std::sync::Mutex;
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
-use harness::algo::caching::sweep::{derive_progress, full_graph, Derivation};
-use harness::algo::caching::{
+use dvemc_run::algo::caching::sweep::{derive_progress, full_graph, Derivation};
+use dvemc_run::algo::caching::{
     run, CacheSize, CachingReport, Independence, Options, Order, Progress, Replacement, Step,
 };
-use harness::engine::store::StateStore;
-use harness::engine::Outcome;
-use harness::model::beem::Beem;
+use dvemc_run::engine::store::StateStore;
+use dvemc_run::engine::Outcome;
+use dvemc_run::model::beem::Beem;
 
 mod common;
 use common::Graph;
@@ -359,7 +359,7 @@ fn sweep_line_with_and_without_caching_visits_every_state() {
         match how {
             // The greedy derivation keeps the whole vector within the bound.
             Derivation::Greedy => assert!(
-                ap.regress <= harness::algo::caching::sweep::LEVEL_BOUNDS[level as usize] + 1e-12,
+                ap.regress <= dvemc_run::algo::caching::sweep::LEVEL_BOUNDS[level as usize] + 1e-12,
                 "{name} level {level}: {} regress",
                 ap.regress
             ),
@@ -512,7 +512,7 @@ fn fig2_bfs_with_a_tiny_cache_terminates_and_revisits_state_2() {
 fn tiny_caches_on_random_graphs_keep_invariant_i4() {
     // Random graphs with cycles; every order, strategy and reduction, with
     // I4 checked after every iteration (the cache stays below 64 states).
-    let mut rng = harness::engine::rng::Rng::seeded(11);
+    let mut rng = dvemc_run::engine::rng::Rng::seeded(11);
     for gi in 0..10 {
         let n = 20 + rng.below(40);
         let succ: Vec<Vec<u32>> = (0..n)

@@ -269,7 +269,7 @@ fn checks_on_threads_on_the_command_line() {
 /// `--threads 1` is one thread: every strategy takes it.
 #[test]
 fn every_strategy_takes_threads_1() {
-    for spec in harness::run::strategy::Strategy::EXAMPLES.map(|s| s.to_string()) {
+    for spec in dvemc_run::run::strategy::Strategy::EXAMPLES.map(|s| s.to_string()) {
         let needs: &[&str] = match spec.as_str() {
             "highway" | "bbmc" => &["--breadth", "2", "--runs", "3"],
             "random-walk" => &["--steps", "100", "--runs", "3"],
@@ -867,8 +867,8 @@ fn sections(help: &str) -> Vec<(String, Vec<String>)> {
 /// user sees under which heading the options of a strategy are.
 #[test]
 fn explore_options_are_grouped_by_the_strategies_that_take_them() {
-    use harness::run::options::OPTIONS;
-    use harness::run::strategy::Strategy;
+    use dvemc_run::run::options::OPTIONS;
+    use dvemc_run::run::strategy::Strategy;
     let long = help(&["explore", "--help"]);
     let named = |token: &str| -> Vec<&'static str> {
         let by_family: Vec<&'static str> = Strategy::EXAMPLES
@@ -935,7 +935,7 @@ fn strategies_lists_the_registry() {
     let forms: Vec<&str> = list.iter().map(|s| s["form"].as_str().expect("form")).collect();
     assert_eq!(
         forms.join(", "),
-        harness::run::strategy::Strategy::forms(),
+        dvemc_run::run::strategy::Strategy::forms(),
         "the strategies listed are those --strategy names"
     );
     let opts = |form: &str| -> Vec<String> {

@@ -1,4 +1,4 @@
-//! Iterative depth-bounded DFS (`harness::algo::dbdfs`, after Udupa, Desai and
+//! Iterative depth-bounded DFS (`dvemc_run::algo::dbdfs`, after Udupa, Desai and
 //! Rajamani): the sound variants explore exactly the states within the
 //! bound and return exactly the BFS level of the bound as frontier, with
 //! every frontier representation, on BEEM instances and on random graphs;
@@ -10,11 +10,11 @@ use std::time::Duration;
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
-use harness::algo::dbdfs::{self, FrontierKind, Options, Run, Variant};
-use harness::engine::store::StateStore;
-use harness::engine::{Store, StoreKind};
-use harness::model::beem::Beem;
-use harness::run::exhaustive::{Limits, Outcome};
+use dvemc_run::algo::dbdfs::{self, FrontierKind, Options, Run, Variant};
+use dvemc_run::engine::store::StateStore;
+use dvemc_run::engine::{Store, StoreKind};
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::exhaustive::{Limits, Outcome};
 
 mod common;
 use common::Graph;
@@ -552,7 +552,7 @@ fn the_tree_store_gives_the_same_search() {
                     let what = format!("{name} cutoff {cutoff} inc {inc} {variant} {frontier}");
                     let exact = dbdfs::run(&model, &o);
                     let tree = dbdfs::run_in(&model, &o, |b| {
-                        harness::engine::store::tree::leaf_order::tree_store_for(&model, b)
+                        dvemc_run::engine::store::tree::leaf_order::tree_store_for(&model, b)
                     });
                     let (a, b) = (&exact.report, &tree.report);
                     assert_eq!(a.result, b.result, "{what}");

@@ -19,14 +19,14 @@ mod common;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use harness::algo::check::Checks;
-use harness::engine::comm::{local, Cluster, Partitioning};
-use harness::engine::{LevelStats, Outcome, StoreKind, Trace};
-use harness::model::backend::{build, Backend};
-use harness::model::beem::Beem;
-use harness::output::record::RunRecord;
-use harness::run::strategy::{Params, Strategy};
-use harness::run::{run, ErrorKind, Request};
+use dvemc_run::algo::check::Checks;
+use dvemc_run::engine::comm::{local, Cluster, Partitioning};
+use dvemc_run::engine::{LevelStats, Outcome, StoreKind, Trace};
+use dvemc_run::model::backend::{build, Backend};
+use dvemc_run::model::beem::Beem;
+use dvemc_run::output::record::RunRecord;
+use dvemc_run::run::strategy::{Params, Strategy};
+use dvemc_run::run::{run, ErrorKind, Request};
 
 fn beem() -> Beem {
     Beem::locate(None).expect("the BEEM suite (../shared/beem or BEEM_DIR)")
@@ -90,7 +90,7 @@ fn counters(r: &RunRecord) -> Counters {
 
 /// `req` on `ranks` ranks (threads); every rank's record and trace, after
 /// checking that they agree.
-fn on_ranks(ranks: usize, req: &Request) -> Result<(RunRecord, Option<Trace>), harness::run::RunError> {
+fn on_ranks(ranks: usize, req: &Request) -> Result<(RunRecord, Option<Trace>), dvemc_run::run::RunError> {
     spread_on_ranks(ranks, req, Partitioning::Whole)
 }
 
@@ -99,7 +99,7 @@ fn spread_on_ranks(
     ranks: usize,
     req: &Request,
     spread: Partitioning,
-) -> Result<(RunRecord, Option<Trace>), harness::run::RunError> {
+) -> Result<(RunRecord, Option<Trace>), dvemc_run::run::RunError> {
     let all = local::run(ranks, |c| {
         let req = Request {
             cluster: Some(Cluster(Arc::new(c), spread)),
@@ -289,7 +289,7 @@ fn checks_across_ranks_give_the_sequential_verdict_and_counterexample_length() {
 fn the_state_limit_is_global() {
     let beem = beem();
     let req = Request {
-        limits: harness::engine::Limits {
+        limits: dvemc_run::engine::Limits {
             max_states: Some(5_000),
             ..Default::default()
         },
@@ -318,7 +318,7 @@ fn the_memory_limit_holds_on_every_rank() {
             for mib in [4, 9, 32] {
                 let limit = mib << 20;
                 let req = Request {
-                    limits: harness::engine::Limits {
+                    limits: dvemc_run::engine::Limits {
                         memory_bytes: Some(limit),
                         ..Default::default()
                     },
@@ -353,7 +353,7 @@ fn checkpointed(req: &Request, base: &std::path::Path, max: Option<u64>) -> Requ
             checkpoint: Some(base.to_path_buf()),
             ..req.params.clone()
         },
-        limits: harness::engine::Limits {
+        limits: dvemc_run::engine::Limits {
             max_states: max,
             ..Default::default()
         },
@@ -711,10 +711,10 @@ mod mpi {
                 .find(|(e, s)| {
                     let t = Trace {
                         initial: state.clone(),
-                        steps: vec![harness::engine::Step::new(*e, s)],
+                        steps: vec![dvemc_run::engine::Step::new(*e, s)],
                         cycle_start: None,
                     };
-                    let j = harness::output::counterexample::to_json(&info, &t);
+                    let j = dvemc_run::output::counterexample::to_json(&info, &t);
                     j["steps"][0]["transition"] == step["transition"]
                         && j["steps"][0]["state"] == step["state"]
                 })

@@ -208,7 +208,7 @@ fn repository_files(root: &Path) -> Vec<String> {
 }
 
 /// A source or document file the guide names in backquotes
-/// (`harness/src/run/mod.rs`, `sema/mod.rs`, `grammar.lalrpop`) is in the
+/// (`harness/run/src/run/mod.rs`, `sema/mod.rs`, `grammar.lalrpop`) is in the
 /// repository: at that path from the root or the page, or as the end of a
 /// path in it. (Data files, `instances.csv`, are BEEM's.)
 #[test]

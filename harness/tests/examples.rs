@@ -3,8 +3,8 @@
 //! four systems that neither parses DVE nor uses our interpreter.
 
 use dve_frontend::interp::Interpreter;
-use harness::run::exhaustive::Traversal;
-use harness::run::exhaustive::{explore, ExploreOptions};
+use dvemc_run::run::exhaustive::Traversal;
+use dvemc_run::run::exhaustive::{explore, ExploreOptions};
 use std::path::PathBuf;
 
 fn example(name: &str) -> Interpreter {

@@ -32,20 +32,20 @@ use dve_frontend::ltl::Spec;
 use dve_frontend::model::{NextState, SuccBuf};
 use dve_frontend::LoadOptions;
 use dve_gen::Generated;
-use harness::algo::check::{
+use dvemc_run::algo::check::{
     check_reduced, check_threads, CheckOptions, CheckReport, Checks, Goal, Search, Verdict,
 };
-use harness::algo::ltl_reduced::{self, System};
-use harness::algo::por::{Por, Reducer, Tapped};
-use harness::algo::property::{property_guards, system_view};
-use harness::engine::checkpoint::CheckpointSpec;
-use harness::engine::comm::{local, Cluster, Partitioning};
-use harness::engine::{Limits, Outcome, StoreKind};
-use harness::model::backend::{build, Backend};
-use harness::output::record::RunRecord;
-use harness::run::exhaustive::{explore, explore_checkpointed, ExploreOptions, Traversal};
-use harness::run::strategy::{Params, Strategy};
-use harness::run::{run, Request};
+use dvemc_run::algo::ltl_reduced::{self, System};
+use dvemc_run::algo::por::{Por, Reducer, Tapped};
+use dvemc_run::algo::property::{property_guards, system_view};
+use dvemc_run::engine::checkpoint::CheckpointSpec;
+use dvemc_run::engine::comm::{local, Cluster, Partitioning};
+use dvemc_run::engine::{Limits, Outcome, StoreKind};
+use dvemc_run::model::backend::{build, Backend};
+use dvemc_run::output::record::RunRecord;
+use dvemc_run::run::exhaustive::{explore, explore_checkpointed, ExploreOptions, Traversal};
+use dvemc_run::run::strategy::{Params, Strategy};
+use dvemc_run::run::{run, Request};
 
 use common::Recorder;
 

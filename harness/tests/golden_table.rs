@@ -28,13 +28,13 @@ mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use harness::algo::caching::{CacheSize, Replacement};
-use harness::algo::check::{check, CheckOptions, Checks, Search};
-use harness::algo::dbdfs::{FrontierKind, Variant};
-use harness::model::backend::Backend;
-use harness::model::beem::Beem;
-use harness::run::strategy::{CachingParams, DbdfsParams, Params, Strategy};
-use harness::run::{run, Request};
+use dvemc_run::algo::caching::{CacheSize, Replacement};
+use dvemc_run::algo::check::{check, CheckOptions, Checks, Search};
+use dvemc_run::algo::dbdfs::{FrontierKind, Variant};
+use dvemc_run::model::backend::Backend;
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::strategy::{CachingParams, DbdfsParams, Params, Strategy};
+use dvemc_run::run::{run, Request};
 
 const MAX_STATES: u64 = 300_000;
 
@@ -70,7 +70,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "bfs --store tree".into(),
             Strategy::Bfs,
             Params {
-                store: Some(harness::engine::StoreKind::Tree),
+                store: Some(dvemc_run::engine::StoreKind::Tree),
                 ..Params::default()
             },
         ),
@@ -78,7 +78,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "bfs --store ctree".into(),
             Strategy::Bfs,
             Params {
-                store: Some(harness::engine::StoreKind::CTree),
+                store: Some(dvemc_run::engine::StoreKind::CTree),
                 ..Params::default()
             },
         ),
@@ -118,7 +118,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "bfs --store tree --threads 2".into(),
             Strategy::Bfs,
             Params {
-                store: Some(harness::engine::StoreKind::Tree),
+                store: Some(dvemc_run::engine::StoreKind::Tree),
                 threads: Some(2),
                 ..Params::default()
             },
@@ -127,7 +127,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dfs --store tree --threads 4".into(),
             Strategy::Dfs,
             Params {
-                store: Some(harness::engine::StoreKind::Tree),
+                store: Some(dvemc_run::engine::StoreKind::Tree),
                 threads: Some(4),
                 ..Params::default()
             },
@@ -136,7 +136,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dfs --store tree".into(),
             Strategy::Dfs,
             Params {
-                store: Some(harness::engine::StoreKind::Tree),
+                store: Some(dvemc_run::engine::StoreKind::Tree),
                 ..Params::default()
             },
         ),
@@ -182,7 +182,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
             "dbdfs threshold --store tree".into(),
             Strategy::Dbdfs,
             Params {
-                store: Some(harness::engine::StoreKind::Tree),
+                store: Some(dvemc_run::engine::StoreKind::Tree),
                 ..dbdfs(Variant::Threshold)
             },
         ),
@@ -192,7 +192,7 @@ fn configurations() -> Vec<(String, Strategy, Params)> {
 /// The states nested DFS explores on the plain system of `instance`.
 fn nested_dfs_states(beem: &Beem, instance: &str, backend: Backend) -> Result<u64, String> {
     let model = dve_frontend::load_file(&beem.model_path(instance)).map_err(|e| e.to_string())?;
-    let built = harness::model::backend::build(model.clone(), backend);
+    let built = dvemc_run::model::backend::build(model.clone(), backend);
     let opts = CheckOptions {
         search: Search::Ndfs,
         checks: Checks::default(),

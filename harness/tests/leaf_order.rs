@@ -4,9 +4,9 @@
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::NextState;
-use harness::engine::store::tree::leaf_order::{leaf_order, sample, tree_store_for, SAMPLE};
-use harness::engine::{bfs, BfsOptions, Budget, Limits, Nothing, Store, TreeStore};
-use harness::model::beem::Beem;
+use dvemc_run::engine::store::tree::leaf_order::{leaf_order, sample, tree_store_for, SAMPLE};
+use dvemc_run::engine::{bfs, BfsOptions, Budget, Limits, Nothing, Store, TreeStore};
+use dvemc_run::model::beem::Beem;
 use std::time::Instant;
 
 /// States and bytes of a breadth-first search into `store`.

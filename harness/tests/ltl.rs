@@ -13,8 +13,8 @@ use std::process::{Command, Output};
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ltl::{self, Spec};
 use dve_frontend::LoadOptions;
-use harness::algo::check::{check_threads, Search, Verdict};
-use harness::model::beem::{Answer, Beem, PropertyKind};
+use dvemc_run::algo::check::{check_threads, Search, Verdict};
+use dvemc_run::model::beem::{Answer, Beem, PropertyKind};
 
 use common::beem::{assert_none, check_options, properties_up_to};
 use common::{check_lasso, problems_on_two_threads};

@@ -13,13 +13,13 @@ mod common;
 use common::replay;
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
-use harness::algo::check::{check, check_threads, CheckOptions, Checks, Search, Verdict};
-use harness::engine::StoreKind;
-use harness::model::backend::Backend;
-use harness::model::beem::Beem;
-use harness::output::record::RunRecord;
-use harness::run::strategy::{Params, Strategy};
-use harness::run::{run, Request};
+use dvemc_run::algo::check::{check, check_threads, CheckOptions, Checks, Search, Verdict};
+use dvemc_run::engine::StoreKind;
+use dvemc_run::model::backend::Backend;
+use dvemc_run::model::beem::Beem;
+use dvemc_run::output::record::RunRecord;
+use dvemc_run::run::strategy::{Params, Strategy};
+use dvemc_run::run::{run, Request};
 
 fn explore(beem: &Beem, inst: &str, threads: usize, backend: Backend) -> RunRecord {
     explore_with(beem, inst, Strategy::Bfs, threads, backend)

@@ -23,15 +23,15 @@ use std::sync::atomic::Ordering;
 
 use dve_frontend::ir;
 use dve_frontend::model::NextState;
-use harness::algo::check::{
+use dvemc_run::algo::check::{
     check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
 };
-use harness::algo::ltl_reduced::{self, System};
-use harness::algo::por::{Por, PorStats, Reducer, Tapped};
-use harness::algo::property::{property_guards, system_view};
-use harness::model::backend::{build, Backend};
-use harness::model::beem::Beem;
-use harness::run::exhaustive::{explore, ExploreOptions, Outcome};
+use dvemc_run::algo::ltl_reduced::{self, System};
+use dvemc_run::algo::por::{Por, PorStats, Reducer, Tapped};
+use dvemc_run::algo::property::{property_guards, system_view};
+use dvemc_run::model::backend::{build, Backend};
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::exhaustive::{explore, ExploreOptions, Outcome};
 
 use common::Recorder;
 
@@ -399,7 +399,7 @@ fn reduced_check(
 /// counterexample that replays in the full model.
 #[test]
 fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
-    use harness::model::beem::{Answer, PropertyKind};
+    use dvemc_run::model::beem::{Answer, PropertyKind};
     let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
     let props = beem.properties().unwrap();
     let mut checked = 0;
@@ -426,7 +426,7 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
         for p in props.iter().filter(|p| {
             p.instance == instance && p.kind == PropertyKind::Reachability && p.beem_answer != Answer::Unknown
         }) {
-            if harness::experiments::verify::known_discrepancy(&p.family, p.prop_id).is_some() {
+            if dvemc_run::experiments::verify::known_discrepancy(&p.family, p.prop_id).is_some() {
                 continue;
             }
             let goals = [p.formula.as_str()];
@@ -468,8 +468,8 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
 /// The LTL properties with a recorded answer of the smallest instance of
 /// every family that has some, up to [`MAX_STATES`] (with
 /// `DVEMC_POR_MAX_STATES=N`, of every instance up to N states).
-fn ltl_properties(beem: &Beem) -> Vec<harness::model::beem::PropertyRow> {
-    use harness::model::beem::{Answer, PropertyKind};
+fn ltl_properties(beem: &Beem) -> Vec<dvemc_run::model::beem::PropertyRow> {
+    use dvemc_run::model::beem::{Answer, PropertyKind};
     let sizes: std::collections::HashMap<String, u64> = beem
         .instances()
         .unwrap()
@@ -506,7 +506,7 @@ fn ltl_properties(beem: &Beem) -> Vec<harness::model::beem::PropertyRow> {
 /// (CNDFS), gets BEEM's answer, and every lasso replays in the full product.
 #[test]
 fn beem_ltl_properties_keep_their_answers_under_reduction() {
-    use harness::model::beem::Answer;
+    use dvemc_run::model::beem::Answer;
     let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
     let mut checked = 0;
     let mut reduced = 0;
@@ -555,7 +555,7 @@ fn beem_ltl_properties_keep_their_answers_under_reduction() {
 /// time: with no kept list at all, the search is the same as with them.
 #[test]
 fn a_dfs_that_regenerates_successors_cuts_them_the_same_way() {
-    use harness::engine::{dfs, Budget, DfsOptions, Limits, Nothing, Observer, Reduce, StateStore, Store};
+    use dvemc_run::engine::{dfs, Budget, DfsOptions, Limits, Nothing, Observer, Reduce, StateStore, Store};
 
     struct Cutting<'r>(&'r Reducer);
     impl<S: Store> Observer<S> for Cutting<'_> {

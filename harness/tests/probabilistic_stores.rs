@@ -7,10 +7,10 @@
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::NextState;
-use harness::engine::{
+use dvemc_run::engine::{
     bfs, BfsOptions, BitstateStore, Budget, CompactStore, Insert, Limits, Nothing, StateStore, Store,
 };
-use harness::model::beem::Beem;
+use dvemc_run::model::beem::Beem;
 use std::collections::HashSet;
 use std::time::Instant;
 

@@ -12,8 +12,8 @@ use common::beem::{assert_none, check_options, properties_up_to};
 use common::{check_lasso, problems_on_two_threads, replay};
 use dve_frontend::interp::Interpreter;
 use dve_frontend::LoadOptions;
-use harness::algo::check::{check, check_threads, CheckOptions, Goal, Search, Verdict, ViolationKind};
-use harness::model::beem::{Answer, Beem, PropertyKind};
+use dvemc_run::algo::check::{check, check_threads, CheckOptions, Goal, Search, Verdict, ViolationKind};
+use dvemc_run::model::beem::{Answer, Beem, PropertyKind};
 
 const MAX_STATES: u64 = 300_000;
 

@@ -8,11 +8,11 @@
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
 use dve_frontend::LoadOptions;
-use harness::algo::bbmc::goal_predicate;
-use harness::algo::check::{Goal, Trace};
-use harness::algo::random::{run_many, search, summarize, Algo, Restart, SearchOptions, SearchRun, Stop};
-use harness::model::beem::Beem;
-use harness::run::exhaustive::{bfs, Limits};
+use dvemc_run::algo::bbmc::goal_predicate;
+use dvemc_run::algo::check::{Goal, Trace};
+use dvemc_run::algo::random::{run_many, search, summarize, Algo, Restart, SearchOptions, SearchRun, Stop};
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::exhaustive::{bfs, Limits};
 
 mod common;
 use common::Graph;
@@ -156,7 +156,7 @@ fn a_run_publishes_its_counters_to_the_progress_meter() {
     // Covered states, steps and restarts, at the budget's polls (every 256
     // steps): what the progress line and its samples show.
     let t = tree(12, 2);
-    let meter = harness::engine::progress::Meter::sampling(std::time::Duration::ZERO);
+    let meter = dvemc_run::engine::progress::Meter::sampling(std::time::Duration::ZERO);
     let opts = SearchOptions {
         meter: Some(meter.clone()),
         ..SearchOptions::new(Algo::RandomWalk, 1, 10_000)
@@ -340,7 +340,7 @@ fn mixing_controls_depth() {
 /// transition-level choice, kept as `SuccessorChoice::Transition`).
 #[test]
 fn a_step_chooses_a_successor_state_uniformly() {
-    use harness::algo::random::SuccessorChoice;
+    use dvemc_run::algo::random::SuccessorChoice;
     let g = graph(vec![vec![1, 1, 1, 2], vec![], vec![]]);
     let is_two = |s: &[u8]| u32::from_le_bytes(s.try_into().unwrap()) == 2;
     let runs = 4000u64;

@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
-use harness::model::backend::Backend;
-use harness::run::strategy::{Params, Strategy};
-use harness::run::{run, Request};
+use dvemc_run::model::backend::Backend;
+use dvemc_run::run::strategy::{Params, Strategy};
+use dvemc_run::run::{run, Request};
 
 /// Three independent counters: 226,981 states, more than the full
 /// product's first pass takes, so that the reduced passes run.
@@ -27,7 +27,7 @@ fn model_file() -> PathBuf {
 }
 
 /// Formulas parsed and models compiled by `req`'s run, and its record.
-fn counted(req: &Request) -> (u64, u64, harness::output::record::RunRecord) {
+fn counted(req: &Request) -> (u64, u64, dvemc_run::output::record::RunRecord) {
     let (parsed, compiled) = (dve_frontend::ltl::parsed(), jit::compiled());
     let ran = run(req).unwrap_or_else(|e| panic!("{e:?}"));
     (

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
-use harness::run::simulate::{self, RandomRun};
+use dvemc_run::run::simulate::{self, RandomRun};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -178,7 +178,7 @@ fn random_run_replays() {
             printed.push(l.to_string());
             lines.next();
         }
-        let expected = harness::output::counterexample::changes(info, &state, &next);
+        let expected = dvemc_run::output::counterexample::changes(info, &state, &next);
         if expected.is_empty() {
             assert_eq!(printed, ["(no change)"]);
         } else {
@@ -823,11 +823,11 @@ fn replay_pauses_between_steps() {
         {"transition": "Philosopher1: hungry -> eat", "state":
         {"fork1": 1, "fork2": 1, "Philosopher1": "eat", "Philosopher2": "think"}}],
         "cycle_start": null}"#;
-    let trace = harness::run::replay::parse(json).expect("a trace");
+    let trace = dvemc_run::run::replay::parse(json).expect("a trace");
     let run = |input: &str| {
         let mut out = Vec::new();
         let mut input = Cursor::new(input.as_bytes().to_vec());
-        let r = harness::run::replay::replay(&m, "m", "f", &trace, Some(&mut input), &mut out).unwrap();
+        let r = dvemc_run::run::replay::replay(&m, "m", "f", &trace, Some(&mut input), &mut out).unwrap();
         (String::from_utf8(out).unwrap(), r)
     };
     let (out, r) = run("\n\n");

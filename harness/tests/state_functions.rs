@@ -5,9 +5,9 @@
 //! first states of a BFS.
 
 use dve_frontend::model::SuccBuf;
-use harness::algo::check::{state_functions, Goal};
-use harness::model::backend::{build_with, Backend};
-use harness::model::beem::{Beem, PropertyKind};
+use dvemc_run::algo::check::{state_functions, Goal};
+use dvemc_run::model::backend::{build_with, Backend};
+use dvemc_run::model::beem::{Beem, PropertyKind};
 use std::collections::{BTreeMap, HashSet, VecDeque};
 
 const STATES: usize = 5_000;

@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
-use harness::engine::StoreKind;
-use harness::model::beem::Beem;
-use harness::run::exhaustive::Traversal;
-use harness::run::exhaustive::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome};
+use dvemc_run::engine::StoreKind;
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::exhaustive::Traversal;
+use dvemc_run::run::exhaustive::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome};
 
 mod common;
 use common::Graph;

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
-use harness::algo::check::{CheckOptions, Checks, Search};
-use harness::model::beem::{Answer, Beem, PropertyKind, PropertyRow};
+use dvemc_run::algo::check::{CheckOptions, Checks, Search};
+use dvemc_run::model::beem::{Answer, Beem, PropertyKind, PropertyRow};
 
 /// The complete instances of at most `max_states` states (BEEM's count).
 pub fn instances_up_to(beem: &Beem, max_states: u64) -> HashMap<String, u64> {

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
-use harness::algo::check::Trace;
+use dvemc_run::algo::check::Trace;
 
 /// An explicit graph over `u32` node numbers (4-byte states, node 0
 /// initial): node `i`'s transitions lead to `succ[i]`, in order, the
@@ -114,7 +114,7 @@ pub struct Recorder {
     pub error: AtomicBool,
 }
 
-impl harness::algo::por::Tap for Recorder {
+impl dvemc_run::algo::por::Tap for Recorder {
     fn tap(&self, src: &[u8], out: &mut SuccBuf) {
         if out.is_empty() {
             self.deadlocks.lock().unwrap().insert(src.to_vec());

@@ -12,18 +12,18 @@ mod simulate;
 mod values;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
-/// too (loading, compiling): `harness::engine::guard`.
+/// too (loading, compiling): `dvemc_run::engine::guard`.
 #[global_allocator]
-static ALLOC: harness::engine::guard::CappedAlloc = harness::engine::guard::CappedAlloc;
+static ALLOC: dvemc_run::engine::guard::CappedAlloc = dvemc_run::engine::guard::CappedAlloc;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use harness::experiments::util::parse_bytes;
-use harness::model::beem::Beem;
-use harness::run::resolve_model;
+use dvemc_run::experiments::util::parse_bytes;
+use dvemc_run::model::beem::Beem;
+use dvemc_run::run::resolve_model;
 
 pub(crate) const EXIT_OK: u8 = 0;
 /// A property was violated (for `verify-beem`: a count differs from BEEM's).
@@ -120,7 +120,7 @@ pub(crate) enum Command {
         memory_limit: Option<u64>,
         /// The visited set: exact or tree (as `explore --store`)
         #[arg(long, value_name = "NAME", default_value = "exact")]
-        store: harness::engine::StoreKind,
+        store: dvemc_run::engine::StoreKind,
         /// BEEM directory [default: $BEEM_DIR, else ../shared/beem]
         #[arg(long, value_name = "DIR")]
         beem: Option<PathBuf>,
@@ -202,7 +202,7 @@ impl std::fmt::Display for Printed {
 impl std::error::Error for Printed {}
 
 fn main() -> ExitCode {
-    harness::engine::interrupt::install();
+    dvemc_run::engine::interrupt::install();
     if std::env::args().nth(1).as_deref() == Some("man") {
         return man_cmd();
     }
@@ -212,7 +212,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // With --json a usage error is a JSON object too.
             if json && e.use_stderr() {
-                let err = harness::run::RunError::usage(e.kind().to_string());
+                let err = dvemc_run::run::RunError::usage(e.kind().to_string());
                 let rendered = e.render().to_string();
                 // The error line and the indented lines under it (the
                 // arguments a "not provided" error names).
@@ -225,7 +225,7 @@ fn main() -> ExitCode {
                         .join(" "),
                     None => err.message.clone(),
                 };
-                explore::report_error(&harness::run::RunError { message, ..err }, true);
+                explore::report_error(&dvemc_run::run::RunError { message, ..err }, true);
                 return ExitCode::from(2);
             }
             e.exit()
@@ -270,9 +270,9 @@ fn run(cli: Cli) -> Result<u8> {
         }
         Command::Strategies { json } => {
             if json {
-                println!("{}", harness::run::options::registry_json());
+                println!("{}", dvemc_run::run::options::registry_json());
             } else {
-                print!("{}", harness::run::options::registry_text());
+                print!("{}", dvemc_run::run::options::registry_text());
             }
             Ok(EXIT_OK)
         }
@@ -282,7 +282,7 @@ fn run(cli: Cli) -> Result<u8> {
             beem,
         } => {
             let beem = Beem::locate(beem.as_deref())?;
-            let rows = harness::experiments::verify::verify_properties(&beem, max_states, &out, |r| {
+            let rows = dvemc_run::experiments::verify::verify_properties(&beem, max_states, &out, |r| {
                 eprintln!(
                     "{:<24} #{:<2} {:<12} BEEM {:<3} ours {:<7} {:<5} cex {:>5} / BEEM {:>5} {:>8.2} s",
                     r.instance,
@@ -329,7 +329,7 @@ fn run(cli: Cli) -> Result<u8> {
             beem,
         } => {
             let beem = Beem::locate(beem.as_deref())?;
-            let rows = harness::experiments::verify::verify_jit(&beem, max_states, jobs, &out, |r| {
+            let rows = dvemc_run::experiments::verify::verify_jit(&beem, max_states, jobs, &out, |r| {
                 eprintln!(
                     "{:<32} {:<13} {:>10} states {:>11} transitions {:>8.1} ms {:>8.2} s",
                     r.model, r.result, r.states, r.transitions, r.compile_ms, r.seconds
@@ -376,7 +376,7 @@ fn run(cli: Cli) -> Result<u8> {
             beem,
         } => {
             let beem = Beem::locate(beem.as_deref())?;
-            let summary = harness::experiments::verify::verify_beem(
+            let summary = dvemc_run::experiments::verify::verify_beem(
                 &beem,
                 max_states,
                 memory_limit,
@@ -393,7 +393,11 @@ fn run(cli: Cli) -> Result<u8> {
                     );
                 },
             )?;
-            harness::experiments::verify::print_summary(&mut std::io::stdout().lock(), &summary, max_states)?;
+            dvemc_run::experiments::verify::print_summary(
+                &mut std::io::stdout().lock(),
+                &summary,
+                max_states,
+            )?;
             println!("report: {}", out.display());
             Ok(if summary.matched() == summary.rows.len() {
                 EXIT_OK
@@ -462,7 +466,7 @@ mod tests {
 
     #[test]
     fn durations() {
-        use harness::experiments::util::parse_duration;
+        use dvemc_run::experiments::util::parse_duration;
         use std::time::Duration;
         assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));

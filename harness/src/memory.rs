@@ -10,7 +10,7 @@
 //! or `$DVEMC_MEMORY_AVAILABLE` (a byte count, as `--memory-limit` takes)
 //! in their place.
 
-use harness::experiments::util::parse_bytes;
+use dvemc_run::experiments::util::parse_bytes;
 
 /// The environment variable that replaces what the system says is available.
 pub const AVAILABLE_ENV: &str = "DVEMC_MEMORY_AVAILABLE";

@@ -14,9 +14,9 @@ use anyhow::{bail, Result};
 /// bare name.
 pub const MATRICES_ENV: &str = "DVEMC_MATRICES";
 
-/// The source tree's root (the harness crate's parent), as built.
+/// The source tree's root (two folders above this crate), as built.
 fn source_root() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     root.canonicalize().unwrap_or(root)
 }
 

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use harness::experiments::util::parse_bytes;
-use harness::run::strategy::parse_count;
+use dvemc_run::experiments::util::parse_bytes;
+use dvemc_run::run::strategy::parse_count;
 
 /// `--memory-limit`: a byte count, or `none`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

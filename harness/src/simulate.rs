@@ -5,10 +5,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use harness::algo::check::{CheckOptions, Checks, Goal, Search, StateChecks};
-use harness::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
-use harness::run::replay::{self, ReplayError};
-use harness::run::resolve_model;
+use dvemc_run::algo::check::{CheckOptions, Checks, Goal, Search, StateChecks};
+use dvemc_run::model::example::{EMBEDDED_NAME, EMBEDDED_SOURCE};
+use dvemc_run::run::replay::{self, ReplayError};
+use dvemc_run::run::resolve_model;
 
 use crate::explore::CheckArg;
 use crate::{Printed, EXIT_INPUT, EXIT_OK, EXIT_VIOLATED};
@@ -119,7 +119,7 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<u8> {
         let stdin = std::io::stdin();
         // Piped commands are echoed so that the transcript reads as a dialogue.
         let echo = !stdin.is_terminal();
-        harness::run::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo)
+        dvemc_run::run::simulate::guided(&model, &display_name, &mut stdin.lock(), &mut out, echo)
             .map(|_| false)
     } else {
         let opts = CheckOptions {
@@ -141,7 +141,7 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<u8> {
             meter: None,
         };
         let checks = StateChecks::new(&model, &ir, &opts);
-        harness::run::simulate::random_checked(
+        dvemc_run::run::simulate::random_checked(
             &model,
             Some(&checks),
             &display_name,

@@ -58,7 +58,7 @@ fn candidates(explicit: Option<&Path>) -> Vec<(PathBuf, &'static str)> {
         }
     }
     out.push((
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/beem"),
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/beem"),
         "source tree",
     ));
     out

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use harness::engine::progress::{Meter, Reading};
+use dvemc_run::engine::progress::{Meter, Reading};
 
 use crate::heading;
 
@@ -185,7 +185,7 @@ pub fn render(m: &Meter, text: &TickerText, elapsed: Duration) -> String {
         phase,
     } = m.read();
     let secs = elapsed.as_secs_f64();
-    let mem = harness::engine::process::rss_bytes();
+    let mem = dvemc_run::engine::process::rss_bytes();
     if states == 0 {
         let phase = if phase.is_empty() {
             "starting".to_string()

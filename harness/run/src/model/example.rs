@@ -2,4 +2,4 @@
 //! (`beem/examples/phils2.dve`, compiled into the binary).
 
 pub const EMBEDDED_NAME: &str = "phils2.dve";
-pub const EMBEDDED_SOURCE: &str = include_str!("../../../beem/examples/phils2.dve");
+pub const EMBEDDED_SOURCE: &str = include_str!("../../../../beem/examples/phils2.dve");

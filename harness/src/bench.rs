@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use harness::experiments::exec::ProcessExecutor;
-use harness::experiments::matrix::{only_instances, parse_shard, shard, Cell, Matrix};
-use harness::experiments::provenance::Provenance;
-use harness::experiments::runner::{run_cells, summary_table, ProgressMode, RunConfig};
-use harness::experiments::schema::Table;
-use harness::experiments::util::human_duration;
-use harness::model::beem::Beem;
+use dvemc_run::experiments::exec::ProcessExecutor;
+use dvemc_run::experiments::matrix::{only_instances, parse_shard, shard, Cell, Matrix};
+use dvemc_run::experiments::provenance::Provenance;
+use dvemc_run::experiments::runner::{run_cells, summary_table, ProgressMode, RunConfig};
+use dvemc_run::experiments::schema::Table;
+use dvemc_run::experiments::util::human_duration;
+use dvemc_run::model::beem::Beem;
 
 use crate::exit_codes;
 
@@ -237,7 +237,7 @@ fn validate_cells(m: &Matrix, cells: &[Cell], beem: Option<&Path>) -> Result<()>
                 let sub = matches.subcommand_matches("explore").expect("explore matches");
                 let req = args.request(sub);
                 let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
-                harness::run::options::validate(args.strategy, &given, &req.params)
+                dvemc_run::run::options::validate(args.strategy, &given, &req.params)
             });
         if let Err(e) = checked {
             problems.push(format!("{}: {e}", c.key));
@@ -267,11 +267,11 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         BenchCommand::Run(a) => {
             let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard, &a.instances)?;
             let exec = ProcessExecutor {
-                exe: harness::experiments::runner::current_exe()?,
+                exe: dvemc_run::experiments::runner::current_exe()?,
                 beem,
                 checkpoints: m
                     .checkpoints()
-                    .then(|| harness::experiments::exec::checkpoint_dir(&a.out)),
+                    .then(|| dvemc_run::experiments::exec::checkpoint_dir(&a.out)),
             };
             let cfg = RunConfig {
                 matrix_name: &m.name,
@@ -320,7 +320,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                 }
                 let again: Vec<String> = again
                     .iter()
-                    .map(|x| harness::experiments::util::shell_quote(x))
+                    .map(|x| dvemc_run::experiments::util::shell_quote(x))
                     .collect();
                 eprintln!(
                     "bench: interrupted after {} cells ({} recorded in {}); the rest runs with\n    {}",
@@ -357,7 +357,9 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             beem,
         } => {
             let (_, cells, beem) = cells_of(&matrix, beem.as_deref(), shard, &instances)?;
-            let exe = harness::experiments::runner::current_exe()?.display().to_string();
+            let exe = dvemc_run::experiments::runner::current_exe()?
+                .display()
+                .to_string();
             let mut out = std::io::stdout().lock();
             for c in &cells {
                 match writeln!(out, "{}\t{}", c.key, c.command_line(&exe, beem.as_deref())) {
@@ -387,7 +389,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                     }
                     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
                     let beem = Beem::locate(beem.as_deref()).ok();
-                    harness::experiments::papers::render(&p, &rows, &out, beem.as_ref())?
+                    dvemc_run::experiments::papers::render(&p, &rows, &out, beem.as_ref())?
                 }
                 None => {
                     let beem = if html {
@@ -395,7 +397,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
                     } else {
                         None
                     };
-                    harness::experiments::report::report(&csv, &out, &by, html, beem.as_ref())?
+                    dvemc_run::experiments::report::report(&csv, &out, &by, html, beem.as_ref())?
                 }
             };
             for f in written {
@@ -405,7 +407,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         }
         BenchCommand::Merge { inputs, out } => {
             let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let s = harness::experiments::merge::merge(&refs, &out)?;
+            let s = dvemc_run::experiments::merge::merge(&refs, &out)?;
             println!(
                 "merged {} files: {} rows ({} duplicate keys dropped) -> {}",
                 inputs.len(),
@@ -441,11 +443,11 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             };
             let results =
                 abs(&results.unwrap_or_else(|| PathBuf::from(format!("results/runs/slurm-{}", m.name))))?;
-            let exe = harness::experiments::runner::current_exe()?;
+            let exe = dvemc_run::experiments::runner::current_exe()?;
             let exe = exe.canonicalize().unwrap_or(exe);
             let matrix_abs = m.path.canonicalize().unwrap_or(abs(&m.path)?);
             let beem_abs = beem.map(|b| b.canonicalize().unwrap_or(b));
-            let text = harness::experiments::slurm::script(&harness::experiments::slurm::SlurmOptions {
+            let text = dvemc_run::experiments::slurm::script(&dvemc_run::experiments::slurm::SlurmOptions {
                 dvemc: &exe,
                 matrix: &matrix_abs,
                 matrix_name: &m.name,
@@ -460,7 +462,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             });
             match out {
                 Some(p) => {
-                    harness::experiments::util::write_atomically(&p, text.as_bytes())
+                    dvemc_run::experiments::util::write_atomically(&p, text.as_bytes())
                         .with_context(|| format!("writing {}", p.display()))?;
                     use std::os::unix::fs::PermissionsExt;
                     let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755));
@@ -482,7 +484,7 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
         } => {
             let cur = Table::read(&current)?;
             let base = Table::read(&baseline)?;
-            let c = harness::experiments::compare::compare(&cur, &base, speed_tolerance);
+            let c = dvemc_run::experiments::compare::compare(&cur, &base, speed_tolerance);
             for l in &c.ratio_lines {
                 println!("{l}");
             }

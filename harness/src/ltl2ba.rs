@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use dve_frontend::ltl;
-use harness::run::{ltl_definitions, resolve_model};
+use dvemc_run::run::{ltl_definitions, resolve_model};
 
 use crate::{Printed, EXIT_OK};
 

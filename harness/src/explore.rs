@@ -1,5 +1,5 @@
 //! `dvemc explore`: the options (every strategy's, checked by the registry,
-//! `harness::run::strategy`), the run (`harness::run`) and its report.
+//! `dvemc_run::run::strategy`), the run (`dvemc_run::run`) and its report.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,20 +7,20 @@ use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, ValueEnum};
-use harness::algo::caching::{CacheSize, Derivation, Replacement};
-use harness::algo::check::Checks;
-use harness::algo::dbdfs::{FrontierKind, Variant};
-use harness::algo::random::{Restart, SuccessorChoice};
-use harness::engine::progress::Meter;
-use harness::engine::Limits;
-use harness::experiments::util::parse_duration;
-use harness::model::beem::StatFile;
-use harness::output::record::{MemoryBudget, RunRecord};
-use harness::run::strategy::{
+use dvemc_run::algo::caching::{CacheSize, Derivation, Replacement};
+use dvemc_run::algo::check::Checks;
+use dvemc_run::algo::dbdfs::{FrontierKind, Variant};
+use dvemc_run::algo::random::{Restart, SuccessorChoice};
+use dvemc_run::engine::progress::Meter;
+use dvemc_run::engine::Limits;
+use dvemc_run::experiments::util::parse_duration;
+use dvemc_run::model::beem::StatFile;
+use dvemc_run::output::record::{MemoryBudget, RunRecord};
+use dvemc_run::run::strategy::{
     parse_count, parse_depth, parse_positive, CachingParams, DbdfsParams, Params, RandomParams, SliceParams,
     Strategy,
 };
-use harness::run::{Request, RunError};
+use dvemc_run::run::{Request, RunError};
 
 use crate::heading;
 use crate::progress::{Ticker, TickerText};
@@ -35,10 +35,10 @@ pub enum BackendArg {
 }
 
 impl BackendArg {
-    pub fn backend(self) -> harness::model::backend::Backend {
+    pub fn backend(self) -> dvemc_run::model::backend::Backend {
         match self {
-            BackendArg::Jit => harness::model::backend::Backend::Jit,
-            BackendArg::Interp => harness::model::backend::Backend::Interp,
+            BackendArg::Jit => dvemc_run::model::backend::Backend::Jit,
+            BackendArg::Interp => dvemc_run::model::backend::Backend::Interp,
         }
     }
 }
@@ -269,7 +269,7 @@ pub struct ExploreArgs {
     /// 2^LOG2M bits, K set per state (default 2^30 bits, 3). dbdfs takes
     /// exact or tree.
     #[arg(long, value_name = "NAME", help_heading = heading::STORE)]
-    pub store: Option<harness::engine::StoreKind>,
+    pub store: Option<dvemc_run::engine::StoreKind>,
     /// Threads (bfs, dfs, LTL) [default: bfs --store exact: all cores; else 1]
     ///
     /// bfs is level-synchronous over a shared exact or tree store (the same
@@ -313,7 +313,7 @@ pub struct ExploreArgs {
     /// even as the sample foretells (each rank's `states` in the report
     /// tells). Cannot be combined with --checkpoint.
     #[arg(long, value_name = "HOW", default_value = "whole", requires = "distributed", hide_short_help = true, help_heading = heading::MODEL)]
-    pub partition: harness::engine::comm::Partitioning,
+    pub partition: dvemc_run::engine::comm::Partitioning,
     /// Go on from FILE, and write it if the search stops (ctree, --distributed)
     ///
     /// If FILE exists the search goes on from it; if the search stops for
@@ -554,7 +554,7 @@ pub fn report_error(e: &RunError, json: bool) -> u8 {
         let text = serde_json::to_string(&e.to_record()).unwrap_or_default();
         let _ = write_stdout(format!("{text}\n").as_bytes());
     }
-    if e.kind == harness::run::ErrorKind::Input && e.line.is_some() {
+    if e.kind == dvemc_run::run::ErrorKind::Input && e.line.is_some() {
         // A model diagnostic: it already names file, line and column.
         eprintln!("{}", e.message);
     } else {
@@ -589,7 +589,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         }
     }
     let memory_default = memory_default && req.limits.memory_bytes.is_some();
-    harness::run::arm_guard_reports(
+    dvemc_run::run::arm_guard_reports(
         args.json,
         req.limits.memory_bytes,
         memory_default,
@@ -599,7 +599,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         Ok(t) => Some(t),
         Err(e) => return report_error(&e, args.json),
     };
-    harness::engine::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
+    dvemc_run::engine::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
     let meter = match args.sample_interval {
         Some(s) => Meter::sampling(Duration::from_secs_f64(s)),
         None => Meter::new(),
@@ -610,8 +610,8 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         .max_states
         .or_else(|| {
             let inst = req.model.as_deref()?;
-            let (_, name) = harness::run::resolve_model(inst, req.beem.as_deref()).ok()?;
-            harness::run::known_size(&name?, req.beem.as_deref())
+            let (_, name) = dvemc_run::run::resolve_model(inst, req.beem.as_deref()).ok()?;
+            dvemc_run::run::known_size(&name?, req.beem.as_deref())
         })
         .filter(|_| req.strategy.is_some_and(|s| s.keeps_visited_set()));
     let ticker = (!quiet)
@@ -625,7 +625,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
                     // search's restarts, any other's BFS level (or queue).
                     depth_name: if args.strategy == Strategy::Dfs {
                         "depth"
-                    } else if args.strategy.family() == harness::run::strategy::Family::Randomized {
+                    } else if args.strategy.family() == dvemc_run::run::strategy::Family::Randomized {
                         "restarts"
                     } else {
                         "level"
@@ -635,7 +635,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
                 display,
             )
         });
-    let ran = harness::run::run(&req);
+    let ran = dvemc_run::run::run(&req);
     if let Some(t) = ticker {
         t.finish();
     }
@@ -654,7 +654,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         eprintln!("dvemc: {n}");
     }
     if let (Some(path), Some(t)) = (&args.trace_out, &ran.trace) {
-        let json = harness::output::counterexample::to_json(&ran.info, t);
+        let json = dvemc_run::output::counterexample::to_json(&ran.info, t);
         let body = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
         if let Err(e) = std::fs::write(path, body) {
             eprintln!("dvemc: error: --trace-out: cannot write {}: {e}", path.display());
@@ -674,10 +674,10 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         match (&ran.trace, args.trace_format) {
             (Some(t), TraceFormat::Text) => {
                 let _ = writeln!(human);
-                let _ = harness::output::counterexample::write_text(&mut human, &ran.info, t);
+                let _ = dvemc_run::output::counterexample::write_text(&mut human, &ran.info, t);
             }
             (Some(t), TraceFormat::Json) => {
-                let json = harness::output::counterexample::to_json(&ran.info, t);
+                let json = dvemc_run::output::counterexample::to_json(&ran.info, t);
                 let _ = writeln!(
                     text,
                     "{}",
@@ -719,26 +719,26 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
 /// over them by `partitioning`.
 #[cfg(feature = "mpi")]
 fn mpi_cluster(
-    partitioning: harness::engine::comm::Partitioning,
+    partitioning: dvemc_run::engine::comm::Partitioning,
 ) -> Result<
     (
-        harness::engine::comm::mpi::Universe,
-        harness::engine::comm::Cluster,
+        dvemc_run::engine::comm::mpi::Universe,
+        dvemc_run::engine::comm::Cluster,
     ),
     RunError,
 > {
-    let (universe, world) = harness::engine::comm::mpi::initialize()
+    let (universe, world) = dvemc_run::engine::comm::mpi::initialize()
         .ok_or_else(|| RunError::usage("--distributed: MPI was initialised already"))?;
     Ok((
         universe,
-        harness::engine::comm::Cluster(std::sync::Arc::new(world), partitioning),
+        dvemc_run::engine::comm::Cluster(std::sync::Arc::new(world), partitioning),
     ))
 }
 
 #[cfg(not(feature = "mpi"))]
 fn mpi_cluster(
-    _: harness::engine::comm::Partitioning,
-) -> Result<((), harness::engine::comm::Cluster), RunError> {
+    _: dvemc_run::engine::comm::Partitioning,
+) -> Result<((), dvemc_run::engine::comm::Cluster), RunError> {
     Err(RunError::usage(
         "--distributed: this dvemc was built without MPI; build it with `cargo build --release --features mpi` (needs OpenMPI or MPICH, and libclang) and start it with mpirun",
     ))
@@ -754,7 +754,7 @@ pub fn memory_cap(limit: u64) -> u64 {
 
 /// What the budget that ended a run was.
 fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
-    use harness::engine::Outcome;
+    use dvemc_run::engine::Outcome;
     match rec.core.result {
         Outcome::StateLimit => format!(
             ": state limit of {} states reached",
@@ -765,7 +765,7 @@ fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
             limits.time.map(|d| d.as_secs_f64()).unwrap_or(0.0)
         ),
         Outcome::MemoryLimit => {
-            let h = harness::output::record::human_bytes;
+            let h = dvemc_run::output::record::human_bytes;
             let limit = h(limits.memory_bytes.unwrap_or(0));
             let mut t = match rec.distributed.as_ref().and_then(|d| d.ranks) {
                 Some(n) => format!(": memory limit of {limit} per rank reached ({n} ranks)"),
