@@ -469,7 +469,7 @@ fn plots(rows: &[Row], sizes: &BTreeMap<String, f64>) -> Vec<Plot> {
     let mut series = Vec::new();
     let mut seconds_series = Vec::new();
     for (name, rs) in by_series(&complete, MAX_SERIES) {
-        let (a, b) = instance_series(&name, &rs, &sizes);
+        let (a, b) = instance_series(&name, &rs, sizes);
         series.push(a);
         seconds_series.push(b);
     }
