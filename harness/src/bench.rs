@@ -264,111 +264,13 @@ fn validate_cells(m: &Matrix, cells: &[Cell], beem: Option<&Path>) -> Result<()>
 /// Runs a `dvemc bench` subcommand; returns the exit code.
 pub fn run(cmd: BenchCommand) -> Result<u8> {
     match cmd {
-        BenchCommand::Run(a) => {
-            let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard, &a.instances)?;
-            let exec = ProcessExecutor {
-                exe: dvemc_run::experiments::runner::current_exe()?,
-                beem,
-                checkpoints: m
-                    .checkpoints()
-                    .then(|| dvemc_run::experiments::exec::checkpoint_dir(&a.out)),
-            };
-            let cfg = RunConfig {
-                matrix_name: &m.name,
-                out: &a.out,
-                jobs: a.jobs as usize,
-                resume: a.resume,
-                retry_failed: a.retry_failed,
-                rerun: a.rerun,
-                provenance: Provenance::gather(),
-                progress: a.quiet.then_some(ProgressMode::Quiet),
-            };
-            let shard_text = a
-                .shard
-                .map(|(k, n)| format!(" (shard {k}/{n})"))
-                .unwrap_or_default();
-            if !a.quiet {
-                eprintln!(
-                    "bench: matrix {}{shard_text}: {} cells, {} jobs -> {}",
-                    m.name,
-                    cells.len(),
-                    a.jobs,
-                    a.out.display()
-                );
-            }
-            // Ctrl-C (main installed the handler): no new cells; those in
-            // flight end (they get the signal too) and are left for --resume.
-            let s = run_cells(&cells, &exec, &cfg)?;
-            if s.interrupted {
-                let mut again = vec![
-                    "dvemc".to_string(),
-                    "bench".into(),
-                    "run".into(),
-                    a.matrix.display().to_string(),
-                    "--out".into(),
-                    a.out.display().to_string(),
-                    "--resume".into(),
-                ];
-                if a.jobs != 1 {
-                    again.extend(["--jobs".into(), a.jobs.to_string()]);
-                }
-                if let Some((k, n)) = a.shard {
-                    again.extend(["--shard".into(), format!("{k}/{n}")]);
-                }
-                if let Some(b) = &a.beem {
-                    again.extend(["--beem".into(), b.display().to_string()]);
-                }
-                let again: Vec<String> = again
-                    .iter()
-                    .map(|x| dvemc_run::experiments::util::shell_quote(x))
-                    .collect();
-                eprintln!(
-                    "bench: interrupted after {} cells ({} recorded in {}); the rest runs with\n    {}",
-                    s.ran,
-                    s.rows.len(),
-                    a.out.display(),
-                    again.join(" ")
-                );
-                return Ok(130);
-            }
-            println!(
-                "matrix {}{shard_text}: {} cells ({} run now, {} already in the file) in {}; results: {}",
-                m.name,
-                s.cells,
-                s.ran,
-                s.skipped,
-                human_duration(s.wall),
-                a.out.display()
-            );
-            print!("{}", summary_table(&s.rows));
-            let failures = s.failures();
-            if failures > 0 {
-                println!(
-                    "{failures} cells crashed or could not run (result `crashed` or `error`; see `message`)"
-                );
-                return Ok(1);
-            }
-            Ok(0)
-        }
+        BenchCommand::Run(a) => run_matrix(a),
         BenchCommand::List {
             matrix,
             shard,
             instances,
             beem,
-        } => {
-            let (_, cells, beem) = cells_of(&matrix, beem.as_deref(), shard, &instances)?;
-            let exe = dvemc_run::experiments::runner::current_exe()?
-                .display()
-                .to_string();
-            let mut out = std::io::stdout().lock();
-            for c in &cells {
-                match writeln!(out, "{}\t{}", c.key, c.command_line(&exe, beem.as_deref())) {
-                    Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),
-                    r => r.context("writing the list")?,
-                }
-            }
-            Ok(0)
-        }
+        } => list(&matrix, shard, &instances, beem.as_deref()),
         BenchCommand::Report {
             csv,
             html,
@@ -376,52 +278,8 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             by,
             paper,
             beem,
-        } => {
-            let out = out.unwrap_or_else(|| match csv[0].parent() {
-                Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                _ => PathBuf::from("."),
-            });
-            let written = match paper {
-                Some(p) => {
-                    let mut rows = Vec::new();
-                    for c in &csv {
-                        rows.extend(Table::read(c)?.rows);
-                    }
-                    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-                    let beem = Beem::locate(beem.as_deref()).ok();
-                    dvemc_run::experiments::papers::render(&p, &rows, &out, beem.as_ref())?
-                }
-                None => {
-                    let beem = if html {
-                        Beem::locate(beem.as_deref()).ok()
-                    } else {
-                        None
-                    };
-                    dvemc_run::experiments::report::report(&csv, &out, &by, html, beem.as_ref())?
-                }
-            };
-            for f in written {
-                println!("wrote {}", f.display());
-            }
-            Ok(0)
-        }
-        BenchCommand::Merge { inputs, out } => {
-            let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-            let s = dvemc_run::experiments::merge::merge(&refs, &out)?;
-            println!(
-                "merged {} files: {} rows ({} duplicate keys dropped) -> {}",
-                inputs.len(),
-                s.rows,
-                s.duplicates,
-                out.display()
-            );
-            for k in &s.conflicts {
-                eprintln!(
-                    "bench merge: warning: {k}: inputs disagree on deterministic counters; kept the first"
-                );
-            }
-            Ok(0)
-        }
+        } => report(&csv, html, out, &by, paper, beem.as_deref()),
+        BenchCommand::Merge { inputs, out } => merge(&inputs, &out),
         BenchCommand::Slurm {
             matrix,
             shards,
@@ -434,80 +292,268 @@ pub fn run(cmd: BenchCommand) -> Result<u8> {
             beem,
         } => {
             let (m, cells, beem) = cells_of(&matrix, beem.as_deref(), None, &[])?;
-            let abs = |p: &Path| -> Result<PathBuf> {
-                Ok(if p.is_absolute() {
-                    p.to_path_buf()
-                } else {
-                    std::env::current_dir()?.join(p)
-                })
-            };
-            let results =
-                abs(&results.unwrap_or_else(|| PathBuf::from(format!("results/runs/slurm-{}", m.name))))?;
-            let exe = dvemc_run::experiments::runner::current_exe()?;
-            let exe = exe.canonicalize().unwrap_or(exe);
-            let matrix_abs = m.path.canonicalize().unwrap_or(abs(&m.path)?);
-            let beem_abs = beem.map(|b| b.canonicalize().unwrap_or(b));
+            let paths = SlurmPaths::of(&m, results, beem)?;
             let text = dvemc_run::experiments::slurm::script(&dvemc_run::experiments::slurm::SlurmOptions {
-                dvemc: &exe,
-                matrix: &matrix_abs,
+                dvemc: &paths.exe,
+                matrix: &paths.matrix,
                 matrix_name: &m.name,
                 cells: cells.len(),
                 shards: shards as usize,
                 jobs: jobs as usize,
-                results: &results,
-                beem: beem_abs.as_deref(),
+                results: &paths.results,
+                beem: paths.beem.as_deref(),
                 time: time.as_deref(),
                 mem: mem.as_deref(),
                 partition: partition.as_deref(),
             });
-            match out {
-                Some(p) => {
-                    dvemc_run::experiments::util::write_atomically(&p, text.as_bytes())
-                        .with_context(|| format!("writing {}", p.display()))?;
-                    use std::os::unix::fs::PermissionsExt;
-                    let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755));
-                    eprintln!(
-                        "wrote {} ({} cells in {shards} shards); submit with: bash {}",
-                        p.display(),
-                        cells.len(),
-                        p.display()
-                    );
-                }
-                None => print!("{text}"),
-            }
-            Ok(0)
+            write_slurm(out.as_deref(), &text, cells.len(), shards)
         }
         BenchCommand::Compare {
             current,
             baseline,
             speed_tolerance,
-        } => {
-            let cur = Table::read(&current)?;
-            let base = Table::read(&baseline)?;
-            let c = dvemc_run::experiments::compare::compare(&cur, &base, speed_tolerance);
-            for l in &c.ratio_lines {
-                println!("{l}");
-            }
-            for p in &c.problems {
-                println!("REGRESSION {p}");
-            }
-            let ratios = if c.ratios == 0 {
-                "no speed ratios (one backend)".to_string()
-            } else {
-                format!("{} speed ratios", c.ratios)
-            };
-            if c.ok() {
-                println!("ok: {} cells match {} ({ratios})", c.cells, baseline.display());
-                Ok(0)
-            } else {
-                println!(
-                    "{} differences from {} ({} cells, {ratios})",
-                    c.problems.len(),
-                    baseline.display(),
-                    c.cells
-                );
-                Ok(1)
-            }
+        } => compare(&current, &baseline, speed_tolerance),
+    }
+}
+
+/// `bench run`: runs the cells, then prints the summary (or how to resume).
+fn run_matrix(a: RunArgs) -> Result<u8> {
+    let (m, cells, beem) = cells_of(&a.matrix, a.beem.as_deref(), a.shard, &a.instances)?;
+    let exec = ProcessExecutor {
+        exe: dvemc_run::experiments::runner::current_exe()?,
+        beem,
+        checkpoints: m
+            .checkpoints()
+            .then(|| dvemc_run::experiments::exec::checkpoint_dir(&a.out)),
+    };
+    let cfg = RunConfig {
+        matrix_name: &m.name,
+        out: &a.out,
+        jobs: a.jobs as usize,
+        resume: a.resume,
+        retry_failed: a.retry_failed,
+        rerun: a.rerun,
+        provenance: Provenance::gather(),
+        progress: a.quiet.then_some(ProgressMode::Quiet),
+    };
+    let shard_text = a
+        .shard
+        .map(|(k, n)| format!(" (shard {k}/{n})"))
+        .unwrap_or_default();
+    if !a.quiet {
+        eprintln!(
+            "bench: matrix {}{shard_text}: {} cells, {} jobs -> {}",
+            m.name,
+            cells.len(),
+            a.jobs,
+            a.out.display()
+        );
+    }
+    // Ctrl-C (main installed the handler): no new cells; those in
+    // flight end (they get the signal too) and are left for --resume.
+    let s = run_cells(&cells, &exec, &cfg)?;
+    if s.interrupted {
+        eprintln!(
+            "bench: interrupted after {} cells ({} recorded in {}); the rest runs with\n    {}",
+            s.ran,
+            s.rows.len(),
+            a.out.display(),
+            resume_command(&a)
+        );
+        return Ok(130);
+    }
+    println!(
+        "matrix {}{shard_text}: {} cells ({} run now, {} already in the file) in {}; results: {}",
+        m.name,
+        s.cells,
+        s.ran,
+        s.skipped,
+        human_duration(s.wall),
+        a.out.display()
+    );
+    print!("{}", summary_table(&s.rows));
+    let failures = s.failures();
+    if failures > 0 {
+        println!("{failures} cells crashed or could not run (result `crashed` or `error`; see `message`)");
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+/// The command that resumes an interrupted `bench run`, shell-quoted.
+fn resume_command(a: &RunArgs) -> String {
+    let mut again = vec![
+        "dvemc".to_string(),
+        "bench".into(),
+        "run".into(),
+        a.matrix.display().to_string(),
+        "--out".into(),
+        a.out.display().to_string(),
+        "--resume".into(),
+    ];
+    if a.jobs != 1 {
+        again.extend(["--jobs".into(), a.jobs.to_string()]);
+    }
+    if let Some((k, n)) = a.shard {
+        again.extend(["--shard".into(), format!("{k}/{n}")]);
+    }
+    if let Some(b) = &a.beem {
+        again.extend(["--beem".into(), b.display().to_string()]);
+    }
+    again
+        .iter()
+        .map(|x| dvemc_run::experiments::util::shell_quote(x))
+        .collect::<Vec<String>>()
+        .join(" ")
+}
+
+/// `bench list`: each cell's key and command line.
+fn list(
+    matrix: &Path,
+    shard: Option<(usize, usize)>,
+    instances: &[String],
+    beem: Option<&Path>,
+) -> Result<u8> {
+    let (_, cells, beem) = cells_of(matrix, beem, shard, instances)?;
+    let exe = dvemc_run::experiments::runner::current_exe()?.display().to_string();
+    let mut out = std::io::stdout().lock();
+    for c in &cells {
+        match writeln!(out, "{}\t{}", c.key, c.command_line(&exe, beem.as_deref())) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(0),
+            r => r.context("writing the list")?,
         }
+    }
+    Ok(0)
+}
+
+/// `bench report`: a paper's tables, or the report of the results files.
+fn report(
+    csv: &[PathBuf],
+    html: bool,
+    out: Option<PathBuf>,
+    by: &[String],
+    paper: Option<String>,
+    beem: Option<&Path>,
+) -> Result<u8> {
+    let out = out.unwrap_or_else(|| match csv[0].parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    });
+    let written = match paper {
+        Some(p) => {
+            let mut rows = Vec::new();
+            for c in csv {
+                rows.extend(Table::read(c)?.rows);
+            }
+            std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+            let beem = Beem::locate(beem).ok();
+            dvemc_run::experiments::papers::render(&p, &rows, &out, beem.as_ref())?
+        }
+        None => {
+            let beem = if html { Beem::locate(beem).ok() } else { None };
+            dvemc_run::experiments::report::report(csv, &out, by, html, beem.as_ref())?
+        }
+    };
+    for f in written {
+        println!("wrote {}", f.display());
+    }
+    Ok(0)
+}
+
+/// `bench merge`: one row per cell key.
+fn merge(inputs: &[PathBuf], out: &Path) -> Result<u8> {
+    let refs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    let s = dvemc_run::experiments::merge::merge(&refs, out)?;
+    println!(
+        "merged {} files: {} rows ({} duplicate keys dropped) -> {}",
+        inputs.len(),
+        s.rows,
+        s.duplicates,
+        out.display()
+    );
+    for k in &s.conflicts {
+        eprintln!("bench merge: warning: {k}: inputs disagree on deterministic counters; kept the first");
+    }
+    Ok(0)
+}
+
+/// The absolute paths a Slurm script names.
+struct SlurmPaths {
+    exe: PathBuf,
+    matrix: PathBuf,
+    results: PathBuf,
+    beem: Option<PathBuf>,
+}
+
+impl SlurmPaths {
+    fn of(m: &Matrix, results: Option<PathBuf>, beem: Option<PathBuf>) -> Result<SlurmPaths> {
+        let abs = |p: &Path| -> Result<PathBuf> {
+            Ok(if p.is_absolute() {
+                p.to_path_buf()
+            } else {
+                std::env::current_dir()?.join(p)
+            })
+        };
+        let results =
+            abs(&results.unwrap_or_else(|| PathBuf::from(format!("results/runs/slurm-{}", m.name))))?;
+        let exe = dvemc_run::experiments::runner::current_exe()?;
+        let exe = exe.canonicalize().unwrap_or(exe);
+        let matrix = m.path.canonicalize().unwrap_or(abs(&m.path)?);
+        let beem = beem.map(|b| b.canonicalize().unwrap_or(b));
+        Ok(SlurmPaths {
+            exe,
+            matrix,
+            results,
+            beem,
+        })
+    }
+}
+
+/// Writes the Slurm script to `out` (executable), or prints it.
+fn write_slurm(out: Option<&Path>, text: &str, cells: usize, shards: u32) -> Result<u8> {
+    match out {
+        Some(p) => {
+            dvemc_run::experiments::util::write_atomically(p, text.as_bytes())
+                .with_context(|| format!("writing {}", p.display()))?;
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755));
+            eprintln!(
+                "wrote {} ({cells} cells in {shards} shards); submit with: bash {}",
+                p.display(),
+                p.display()
+            );
+        }
+        None => print!("{text}"),
+    }
+    Ok(0)
+}
+
+/// `bench compare`: the differences from a baseline; 1 if any.
+fn compare(current: &Path, baseline: &Path, speed_tolerance: f64) -> Result<u8> {
+    let cur = Table::read(current)?;
+    let base = Table::read(baseline)?;
+    let c = dvemc_run::experiments::compare::compare(&cur, &base, speed_tolerance);
+    for l in &c.ratio_lines {
+        println!("{l}");
+    }
+    for p in &c.problems {
+        println!("REGRESSION {p}");
+    }
+    let ratios = if c.ratios == 0 {
+        "no speed ratios (one backend)".to_string()
+    } else {
+        format!("{} speed ratios", c.ratios)
+    };
+    if c.ok() {
+        println!("ok: {} cells match {} ({ratios})", c.cells, baseline.display());
+        Ok(0)
+    } else {
+        println!(
+            "{} differences from {} ({} cells, {ratios})",
+            c.problems.len(),
+            baseline.display(),
+            c.cells
+        );
+        Ok(1)
     }
 }

@@ -84,21 +84,83 @@ impl Ctx<'_> {
     pub(super) fn lower_expr(&mut self, e: &ast::Expr, scope: Scope) -> Option<Expr> {
         let x = match &e.kind {
             ExprKind::Num(n) => Expr::Const(*n),
-            ExprKind::Var(id) => match self.lookup(&id.name, scope.process).cloned() {
+            ExprKind::Var(id) => self.lower_var(id, scope)?,
+            ExprKind::Index(id, i) => self.lower_index(id, i, scope)?,
+            ExprKind::InState(pid, sid) => self.lower_in_state(e, pid, sid, scope)?,
+            ExprKind::Remote(pid, vid) | ExprKind::RemoteIndex(pid, vid, _) => {
+                self.lower_remote(e, pid, vid, scope)?
+            }
+            ExprKind::Unary(op, a) => {
+                let a = self.lower_expr(a, scope)?;
+                fold(Expr::Unary(un_op(*op), Box::new(a)))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let a = self.lower_expr(a, scope);
+                let b = self.lower_expr(b, scope);
+                fold(Expr::Binary(bin_op(*op), Box::new(a?), Box::new(b?)))
+            }
+        };
+        Some(x)
+    }
+
+    /// A variable or constant by name.
+    fn lower_var(&mut self, id: &Ident, scope: Scope) -> Option<Expr> {
+        let x = match self.lookup(&id.name, scope.process).cloned() {
+            Some(Sym::Var(v)) => {
+                // An array without an index reads element 0 (see `lower_place`).
+                self.read_var(v, id.span, scope)?;
+                Expr::Load {
+                    ty: self.vars[v].ty,
+                    offset: self.vars[v].offset,
+                }
+            }
+            Some(Sym::Const(c)) => Expr::Const(c),
+            Some(Sym::ConstArray(_)) => {
+                self.error(id.span, format!("array `{}` used without an index", id.name));
+                return None;
+            }
+            Some(Sym::Channel(_)) | Some(Sym::Process) => {
+                self.error(id.span, format!("`{}` is not a variable", id.name));
+                return None;
+            }
+            None => {
+                self.error(id.span, format!("unknown variable `{}`", id.name));
+                return None;
+            }
+        };
+        Some(x)
+    }
+
+    /// `id[i]`: an element of an array variable or constant array (the
+    /// index is lowered first, so that its errors are reported too).
+    fn lower_index(&mut self, id: &Ident, i: &ast::Expr, scope: Scope) -> Option<Expr> {
+        let x = {
+            let index = self.lower_expr(i, scope);
+            match self.lookup(&id.name, scope.process).cloned() {
                 Some(Sym::Var(v)) => {
-                    // An array without an index reads element 0 (see `lower_place`).
+                    let var = &self.vars[v];
+                    let (ty, offset) = (var.ty, var.offset);
+                    let Some(len) = var.array_len else {
+                        self.error(id.span, format!("`{}` is not an array", id.name));
+                        return None;
+                    };
                     self.read_var(v, id.span, scope)?;
-                    Expr::Load {
-                        ty: self.vars[v].ty,
-                        offset: self.vars[v].offset,
+                    Expr::LoadIndex {
+                        ty,
+                        offset,
+                        len,
+                        index: Box::new(index?),
                     }
                 }
-                Some(Sym::Const(c)) => Expr::Const(c),
-                Some(Sym::ConstArray(_)) => {
-                    self.error(id.span, format!("array `{}` used without an index", id.name));
+                Some(Sym::ConstArray(values)) => Expr::ConstIndex {
+                    values,
+                    index: Box::new(index?),
+                },
+                Some(Sym::Const(_)) => {
+                    self.error(id.span, format!("`{}` is not an array", id.name));
                     return None;
                 }
-                Some(Sym::Channel(_)) | Some(Sym::Process) => {
+                Some(_) => {
                     self.error(id.span, format!("`{}` is not a variable", id.name));
                     return None;
                 }
@@ -106,162 +168,133 @@ impl Ctx<'_> {
                     self.error(id.span, format!("unknown variable `{}`", id.name));
                     return None;
                 }
-            },
-            ExprKind::Index(id, i) => {
-                let index = self.lower_expr(i, scope);
-                match self.lookup(&id.name, scope.process).cloned() {
-                    Some(Sym::Var(v)) => {
-                        let var = &self.vars[v];
-                        let (ty, offset) = (var.ty, var.offset);
-                        let Some(len) = var.array_len else {
-                            self.error(id.span, format!("`{}` is not an array", id.name));
-                            return None;
-                        };
-                        self.read_var(v, id.span, scope)?;
-                        Expr::LoadIndex {
-                            ty,
-                            offset,
-                            len,
-                            index: Box::new(index?),
-                        }
-                    }
-                    Some(Sym::ConstArray(values)) => Expr::ConstIndex {
-                        values,
-                        index: Box::new(index?),
-                    },
-                    Some(Sym::Const(_)) => {
-                        self.error(id.span, format!("`{}` is not an array", id.name));
-                        return None;
-                    }
-                    Some(_) => {
-                        self.error(id.span, format!("`{}` is not a variable", id.name));
-                        return None;
-                    }
-                    None => {
-                        self.error(id.span, format!("unknown variable `{}`", id.name));
-                        return None;
-                    }
-                }
-            }
-            ExprKind::InState(pid, sid) => {
-                let Some(&p) = self.process_index.get(&pid.name) else {
-                    self.error(pid.span, format!("unknown process `{}`", pid.name));
-                    return None;
-                };
-                let Some(s) = self.state_of(p, &sid.name) else {
-                    self.error(
-                        sid.span,
-                        format!("process `{}` has no state `{}`", pid.name, sid.name),
-                    );
-                    return None;
-                };
-                if scope.initialiser {
-                    self.error(e.span, "an initialiser cannot test process states");
-                    return None;
-                }
-                // Forward references are fine: offsets of all processes are known.
-                Expr::InState {
-                    offset: self.processes.get(p).map(|x| x.state_offset)?,
-                    state: s,
-                }
-            }
-            ExprKind::Remote(pid, vid) | ExprKind::RemoteIndex(pid, vid, _) => {
-                let Some(&p) = self.process_index.get(&pid.name) else {
-                    self.error(pid.span, format!("unknown process `{}`", pid.name));
-                    return None;
-                };
-                if let Some(cur) = scope.process {
-                    if p >= cur {
-                        self.error(
-                            pid.span,
-                            format!(
-                                "`{}->{}` reads a process that is not declared before this one",
-                                pid.name, vid.name
-                            ),
-                        );
-                        return None;
-                    }
-                }
-                let sym = self.locals[p].get(&vid.name).cloned();
-                let index = match &e.kind {
-                    ExprKind::RemoteIndex(_, _, i) => Some(self.lower_expr(i, scope)?),
-                    _ => None,
-                };
-                match (sym, index) {
-                    (Some(Sym::Var(v)), idx) => {
-                        let var = self.vars[v].clone();
-                        self.read_var(v, vid.span, scope)?;
-                        match (var.array_len, idx) {
-                            (None, None) => Expr::Load {
-                                ty: var.ty,
-                                offset: var.offset,
-                            },
-                            (Some(len), Some(i)) => Expr::LoadIndex {
-                                ty: var.ty,
-                                offset: var.offset,
-                                len,
-                                index: Box::new(i),
-                            },
-                            (Some(_), None) => Expr::Load {
-                                ty: var.ty,
-                                offset: var.offset,
-                            },
-                            (None, Some(_)) => {
-                                self.error(vid.span, format!("`{}` is not an array", vid.name));
-                                return None;
-                            }
-                        }
-                    }
-                    (Some(Sym::Const(c)), None) => Expr::Const(c),
-                    (Some(Sym::ConstArray(values)), Some(i)) => Expr::ConstIndex {
-                        values,
-                        index: Box::new(i),
-                    },
-                    _ => {
-                        self.error(
-                            vid.span,
-                            format!("process `{}` has no variable `{}`", pid.name, vid.name),
-                        );
-                        return None;
-                    }
-                }
-            }
-            ExprKind::Unary(op, a) => {
-                let a = self.lower_expr(a, scope)?;
-                let op = match op {
-                    ast::UnOp::Neg => UnOp::Neg,
-                    ast::UnOp::BitNot => UnOp::BitNot,
-                    ast::UnOp::Not => UnOp::Not,
-                };
-                fold(Expr::Unary(op, Box::new(a)))
-            }
-            ExprKind::Binary(op, a, b) => {
-                let a = self.lower_expr(a, scope);
-                let b = self.lower_expr(b, scope);
-                let op = match op {
-                    ast::BinOp::Imply => BinOp::Imply,
-                    ast::BinOp::And => BinOp::And,
-                    ast::BinOp::Or => BinOp::Or,
-                    ast::BinOp::BitAnd => BinOp::BitAnd,
-                    ast::BinOp::BitOr => BinOp::BitOr,
-                    ast::BinOp::BitXor => BinOp::BitXor,
-                    ast::BinOp::Eq => BinOp::Eq,
-                    ast::BinOp::Ne => BinOp::Ne,
-                    ast::BinOp::Lt => BinOp::Lt,
-                    ast::BinOp::Le => BinOp::Le,
-                    ast::BinOp::Gt => BinOp::Gt,
-                    ast::BinOp::Ge => BinOp::Ge,
-                    ast::BinOp::Shl => BinOp::Shl,
-                    ast::BinOp::Shr => BinOp::Shr,
-                    ast::BinOp::Add => BinOp::Add,
-                    ast::BinOp::Sub => BinOp::Sub,
-                    ast::BinOp::Mul => BinOp::Mul,
-                    ast::BinOp::Div => BinOp::Div,
-                    ast::BinOp::Rem => BinOp::Rem,
-                };
-                fold(Expr::Binary(op, Box::new(a?), Box::new(b?)))
             }
         };
         Some(x)
+    }
+
+    /// `P.s`: whether process `P` is in state `s`.
+    fn lower_in_state(&mut self, e: &ast::Expr, pid: &Ident, sid: &Ident, scope: Scope) -> Option<Expr> {
+        let x = {
+            let Some(&p) = self.process_index.get(&pid.name) else {
+                self.error(pid.span, format!("unknown process `{}`", pid.name));
+                return None;
+            };
+            let Some(s) = self.state_of(p, &sid.name) else {
+                self.error(
+                    sid.span,
+                    format!("process `{}` has no state `{}`", pid.name, sid.name),
+                );
+                return None;
+            };
+            if scope.initialiser {
+                self.error(e.span, "an initialiser cannot test process states");
+                return None;
+            }
+            // Forward references are fine: offsets of all processes are known.
+            Expr::InState {
+                offset: self.processes.get(p).map(|x| x.state_offset)?,
+                state: s,
+            }
+        };
+        Some(x)
+    }
+
+    /// `P->v` and `P->v[i]`: a variable of a process declared before this one.
+    fn lower_remote(&mut self, e: &ast::Expr, pid: &Ident, vid: &Ident, scope: Scope) -> Option<Expr> {
+        let x = {
+            let Some(&p) = self.process_index.get(&pid.name) else {
+                self.error(pid.span, format!("unknown process `{}`", pid.name));
+                return None;
+            };
+            if let Some(cur) = scope.process {
+                if p >= cur {
+                    self.error(
+                        pid.span,
+                        format!(
+                            "`{}->{}` reads a process that is not declared before this one",
+                            pid.name, vid.name
+                        ),
+                    );
+                    return None;
+                }
+            }
+            let sym = self.locals[p].get(&vid.name).cloned();
+            let index = match &e.kind {
+                ExprKind::RemoteIndex(_, _, i) => Some(self.lower_expr(i, scope)?),
+                _ => None,
+            };
+            match (sym, index) {
+                (Some(Sym::Var(v)), idx) => {
+                    let var = self.vars[v].clone();
+                    self.read_var(v, vid.span, scope)?;
+                    match (var.array_len, idx) {
+                        (None, None) => Expr::Load {
+                            ty: var.ty,
+                            offset: var.offset,
+                        },
+                        (Some(len), Some(i)) => Expr::LoadIndex {
+                            ty: var.ty,
+                            offset: var.offset,
+                            len,
+                            index: Box::new(i),
+                        },
+                        (Some(_), None) => Expr::Load {
+                            ty: var.ty,
+                            offset: var.offset,
+                        },
+                        (None, Some(_)) => {
+                            self.error(vid.span, format!("`{}` is not an array", vid.name));
+                            return None;
+                        }
+                    }
+                }
+                (Some(Sym::Const(c)), None) => Expr::Const(c),
+                (Some(Sym::ConstArray(values)), Some(i)) => Expr::ConstIndex {
+                    values,
+                    index: Box::new(i),
+                },
+                _ => {
+                    self.error(
+                        vid.span,
+                        format!("process `{}` has no variable `{}`", pid.name, vid.name),
+                    );
+                    return None;
+                }
+            }
+        };
+        Some(x)
+    }
+}
+
+fn un_op(op: ast::UnOp) -> UnOp {
+    match op {
+        ast::UnOp::Neg => UnOp::Neg,
+        ast::UnOp::BitNot => UnOp::BitNot,
+        ast::UnOp::Not => UnOp::Not,
+    }
+}
+
+fn bin_op(op: ast::BinOp) -> BinOp {
+    match op {
+        ast::BinOp::Imply => BinOp::Imply,
+        ast::BinOp::And => BinOp::And,
+        ast::BinOp::Or => BinOp::Or,
+        ast::BinOp::BitAnd => BinOp::BitAnd,
+        ast::BinOp::BitOr => BinOp::BitOr,
+        ast::BinOp::BitXor => BinOp::BitXor,
+        ast::BinOp::Eq => BinOp::Eq,
+        ast::BinOp::Ne => BinOp::Ne,
+        ast::BinOp::Lt => BinOp::Lt,
+        ast::BinOp::Le => BinOp::Le,
+        ast::BinOp::Gt => BinOp::Gt,
+        ast::BinOp::Ge => BinOp::Ge,
+        ast::BinOp::Shl => BinOp::Shl,
+        ast::BinOp::Shr => BinOp::Shr,
+        ast::BinOp::Add => BinOp::Add,
+        ast::BinOp::Sub => BinOp::Sub,
+        ast::BinOp::Mul => BinOp::Mul,
+        ast::BinOp::Div => BinOp::Div,
+        ast::BinOp::Rem => BinOp::Rem,
     }
 }

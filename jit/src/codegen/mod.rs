@@ -147,143 +147,15 @@ impl EntryLayout {
 const MIN_INSTS_PER_TRANSITION: usize = 10;
 
 pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Result<Compiled, JitError> {
-    if m.state_len > crate::MAX_STATE_BYTES {
-        return Err(JitError::TooLarge(format!(
-            "a state vector of {} bytes (the JIT compiles at most {})",
-            m.state_len,
-            crate::MAX_STATE_BYTES
-        )));
-    }
-    // Every transition takes some tens of instructions: decline before
-    // building code that `compile_all` would refuse anyway.
-    if m.transitions.len() * MIN_INSTS_PER_TRANSITION > crate::MAX_INSTRUCTIONS {
-        return Err(JitError::TooLarge(format!(
-            "{} transitions (the JIT compiles at most {})",
-            m.transitions.len(),
-            crate::MAX_INSTRUCTIONS / MIN_INSTS_PER_TRANSITION
-        )));
-    }
-    validate(m)?;
-    if !functions.iter().all(|e| expr_ok(e, m.state_len)) {
-        return Err(JitError::InvalidModel(
-            "a state function reads outside the state vector".into(),
-        ));
-    }
+    check(m, functions)?;
     let sync = m.system == SystemKind::Sync;
-
-    let mut flags = settings::builder();
-    flags.set("opt_level", "speed").map_err(cg_err)?;
-    flags.set("use_colocated_libcalls", "false").map_err(cg_err)?;
-    flags.set("is_pic", "false").map_err(cg_err)?;
-    flags
-        .set(
-            "enable_verifier",
-            if cfg!(debug_assertions) { "true" } else { "false" },
-        )
-        .map_err(cg_err)?;
-    let isa = cranelift_native::builder()
-        .map_err(|e| JitError::Unsupported {
-            feature: format!("this host ({e})"),
-        })?
-        .finish(settings::Flags::new(flags))
-        .map_err(cg_err)?;
-    let module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
-
-    let mut g = Gen {
-        m,
-        module,
-        fctx: FunctionBuilderContext::new(),
-        consts: Tables::default(),
-        layout: EntryLayout::new(),
-        step_sig: Signature::new(cranelift_codegen::isa::CallConv::SystemV),
-        eff: Vec::new(),
-        bufop: HashMap::new(),
-        guard_fn: HashMap::new(),
-        frefs: Frefs::new(),
-        copy_fn: None,
-        fan_fn: None,
-        unchecked: false,
-        counting: false,
-        push_sites: 0,
-        fanned_sites: 0,
-        props: Vec::new(),
-        used: std::collections::HashSet::new(),
-        pending: Vec::new(),
-        cancel,
-    };
-    g.step_sig = signature(&g.module, 2, Some(I8));
+    let mut g = Gen::new(m, new_module()?, cancel);
 
     // Declarations.
-    for t in &m.transitions {
-        let id = g
-            .module
-            .declare_function(&format!("eff{}", t.id), Linkage::Local, &g.step_sig)
-            .map_err(cg_err)?;
-        g.eff.push(id);
-        if matches!(t.sync, SyncKind::BufSend { .. } | SyncKind::BufRecv { .. }) {
-            let id = g
-                .module
-                .declare_function(&format!("buf{}", t.id), Linkage::Local, &g.step_sig)
-                .map_err(cg_err)?;
-            g.bufop.insert(t.id, id);
-        }
-    }
+    g.declare_steps()?;
     let guard_sig = signature(&g.module, 1, Some(I8));
-    for t in &m.transitions {
-        if t.guard.as_ref().is_some_and(|e| expr_size(e) > BIG_GUARD) {
-            let id = g
-                .module
-                .declare_function(&format!("guard{}", t.id), Linkage::Local, &guard_sig)
-                .map_err(cg_err)?;
-            g.guard_fn.insert(t.id, id);
-        }
-    }
-    // Repeated big subexpressions of guards: one function each,
-    // `sub(base) -> value (zero-extended) | error << 32`.
-    let sub_sig = signature(&g.module, 1, Some(I64));
-    let repeated = repeated_subexpressions(m);
-    let mut subs = Vec::new();
-    for (k, (rep, all)) in repeated.iter().enumerate() {
-        let id = g
-            .module
-            .declare_function(&format!("sub{k}"), Linkage::Local, &sub_sig)
-            .map_err(cg_err)?;
-        for e in all {
-            g.consts.shared.insert(Tables::key(e), id);
-        }
-        subs.push((id, *rep));
-    }
-    g.consts.shared_sig = Some(sub_sig.clone());
-    // The state functions, like the shared subexpressions.
-    let mut function_ids = Vec::new();
-    for (k, e) in functions.iter().enumerate() {
-        let id = g
-            .module
-            .declare_function(&format!("statefn{k}"), Linkage::Local, &sub_sig)
-            .map_err(cg_err)?;
-        function_ids.push((id, e));
-    }
-    // `f(base) -> value (zero-extended) | error << 32`.
-    let value_fn = |g: &mut Gen, b: &mut FunctionBuilder, e: &Expr| {
-        let p = entry_params(b);
-        let err = b.create_block();
-        let v = expr(b, &mut g.consts, e, p[0], err);
-        let r = b.ins().uextend(I64, v);
-        b.ins().return_(&[r]);
-        enter(b, err);
-        b.set_cold_block(err);
-        let bad = b.ins().iconst(I64, 1 << 32);
-        b.ins().return_(&[bad]);
-        Ok(())
-    };
-    for &(id, e) in &function_ids {
-        g.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
-    }
-    for (id, e) in subs {
-        g.consts.building = Some(Tables::key(e));
-        g.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
-        g.consts.building = None;
-    }
+    g.declare_guards(&guard_sig)?;
+    let function_ids = g.value_functions(functions)?;
     let copy_sig = signature(&g.module, 2, None);
     let copy_id = g
         .module
@@ -308,44 +180,9 @@ pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Res
     // effect functions; `system async` gets the whole enumeration.
     let mut status_ids = Vec::new();
     if sync {
-        for t in &m.transitions {
-            let id = g
-                .module
-                .declare_function(&format!("status{}", t.id), Linkage::Local, &guard_sig)
-                .map_err(cg_err)?;
-            g.define(id, guard_sig.clone(), |g, b| {
-                let p = entry_params(b);
-                let cs = b.ins().uload16(I32, mem(), p[0], t.control_offset as i32);
-                let st = g.status(b, t, Some(cs), p[0]);
-                b.ins().return_(&[st]);
-                Ok(())
-            })?;
-            status_ids.push(id);
-        }
+        status_ids = g.status_functions(&guard_sig)?;
     } else {
-        // Without capacity checks when the successors of one state
-        // certainly fit a small buffer (the caller reserves the bound).
-        g.unchecked = estimated_pushes(m) * (m.state_len + g.layout.size as usize) <= UNCHECKED_BYTES;
-        if let Some(pp) = m.property {
-            // Status offsets: after the may-move flags (see `gen_successors`).
-            let np = m.processes.len() as u32;
-            g.props = m.processes[pp]
-                .local
-                .iter()
-                .enumerate()
-                .map(|(i, &t)| (t, np + i as u32))
-                .collect();
-            let fan_sig = signature(&g.module, 6, Some(I64));
-            let fan_id = g
-                .module
-                .declare_function("fan", Linkage::Local, &fan_sig)
-                .map_err(cg_err)?;
-            g.define(fan_id, fan_sig, |g, b| g.gen_fan(b))?;
-            g.fan_fn = Some(fan_id);
-        }
-        g.counting = true;
-        g.define(succ_id, succ_sig, |g, b| g.gen_successors(b))?;
-        g.counting = false;
+        g.successor_function(succ_id, succ_sig)?;
     }
     g.define(fp_id, fp_sig, |g, b| {
         let p = entry_params(b);
@@ -357,40 +194,7 @@ pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Res
         // Called from Rust.
         g.used.extend(g.eff.iter().copied());
     }
-    let mut done: std::collections::HashSet<FuncId> = std::collections::HashSet::new();
-    loop {
-        let todo: Vec<FuncId> = g.used.iter().copied().filter(|id| !done.contains(id)).collect();
-        if todo.is_empty() {
-            break;
-        }
-        for id in todo {
-            done.insert(id);
-            if id == copy_id {
-                g.define(copy_id, copy_sig.clone(), |g, b| {
-                    let p = entry_params(b);
-                    emit_copy(b, p[0], p[1], g.m.state_len);
-                    b.ins().return_(&[]);
-                    Ok(())
-                })?;
-            } else if let Some(t) = m.transitions.iter().find(|t| g.eff[t.id] == id) {
-                g.define(id, g.step_sig.clone(), |g, b| g.gen_effects(b, t))?;
-            } else if let Some(t) = m.transitions.iter().find(|t| g.bufop.get(&t.id) == Some(&id)) {
-                g.define(id, g.step_sig.clone(), |g, b| g.gen_bufop(b, t))?;
-            } else if let Some(t) = m.transitions.iter().find(|t| g.guard_fn.get(&t.id) == Some(&id)) {
-                let guard = t.guard.as_ref().expect("has a guard");
-                g.define(id, guard_sig.clone(), |g, b| {
-                    let p = entry_params(b);
-                    let err = b.create_block();
-                    let r = truth(b, &mut g.consts, guard, p[0], err, false);
-                    b.ins().return_(&[r]);
-                    enter(b, err);
-                    let three = c8(b, 3);
-                    b.ins().return_(&[three]);
-                    Ok(())
-                })?;
-            }
-        }
-    }
+    g.define_used(copy_id, &copy_sig, &guard_sig)?;
 
     g.compile_all()?;
     g.module.finalize_definitions().map_err(cg_err)?;
@@ -413,7 +217,7 @@ pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Res
         (!sync && g.unchecked).then(|| g.push_sites - g.fanned_sites + g.fanned_sites * g.props.len().max(1));
     let functions = function_ids
         .iter()
-        .map(|&(id, _)| g.module.get_finalized_function(id))
+        .map(|&id| g.module.get_finalized_function(id))
         .collect();
     Ok(Compiled {
         max_successors,
@@ -424,6 +228,278 @@ pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Res
         sync: sync_fns,
         consts: g.consts.consts,
     })
+}
+
+/// Declines models the JIT does not compile: too large, or invalid.
+fn check(m: &Model, functions: &[Expr]) -> Result<(), JitError> {
+    if m.state_len > crate::MAX_STATE_BYTES {
+        return Err(JitError::TooLarge(format!(
+            "a state vector of {} bytes (the JIT compiles at most {})",
+            m.state_len,
+            crate::MAX_STATE_BYTES
+        )));
+    }
+    // Every transition takes some tens of instructions: decline before
+    // building code that `compile_all` would refuse anyway.
+    if m.transitions.len() * MIN_INSTS_PER_TRANSITION > crate::MAX_INSTRUCTIONS {
+        return Err(JitError::TooLarge(format!(
+            "{} transitions (the JIT compiles at most {})",
+            m.transitions.len(),
+            crate::MAX_INSTRUCTIONS / MIN_INSTS_PER_TRANSITION
+        )));
+    }
+    validate(m)?;
+    if !functions.iter().all(|e| expr_ok(e, m.state_len)) {
+        return Err(JitError::InvalidModel(
+            "a state function reads outside the state vector".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A JIT module for this host, optimising for speed.
+fn new_module() -> Result<JITModule, JitError> {
+    let mut flags = settings::builder();
+    flags.set("opt_level", "speed").map_err(cg_err)?;
+    flags.set("use_colocated_libcalls", "false").map_err(cg_err)?;
+    flags.set("is_pic", "false").map_err(cg_err)?;
+    flags
+        .set(
+            "enable_verifier",
+            if cfg!(debug_assertions) { "true" } else { "false" },
+        )
+        .map_err(cg_err)?;
+    let isa = cranelift_native::builder()
+        .map_err(|e| JitError::Unsupported {
+            feature: format!("this host ({e})"),
+        })?
+        .finish(settings::Flags::new(flags))
+        .map_err(cg_err)?;
+    Ok(JITModule::new(JITBuilder::with_isa(isa, default_libcall_names())))
+}
+
+/// `f(base) -> value (zero-extended) | error << 32`.
+fn value_fn(g: &mut Gen, b: &mut FunctionBuilder, e: &Expr) -> Result<(), JitError> {
+    let p = entry_params(b);
+    let err = b.create_block();
+    let v = expr(b, &mut g.consts, e, p[0], err);
+    let r = b.ins().uextend(I64, v);
+    b.ins().return_(&[r]);
+    enter(b, err);
+    b.set_cold_block(err);
+    let bad = b.ins().iconst(I64, 1 << 32);
+    b.ins().return_(&[bad]);
+    Ok(())
+}
+
+impl<'m> Gen<'m> {
+    fn new(m: &'m Model, module: JITModule, cancel: &'m AtomicBool) -> Gen<'m> {
+        let mut g = Gen {
+            m,
+            module,
+            fctx: FunctionBuilderContext::new(),
+            consts: Tables::default(),
+            layout: EntryLayout::new(),
+            step_sig: Signature::new(cranelift_codegen::isa::CallConv::SystemV),
+            eff: Vec::new(),
+            bufop: HashMap::new(),
+            guard_fn: HashMap::new(),
+            frefs: Frefs::new(),
+            copy_fn: None,
+            fan_fn: None,
+            unchecked: false,
+            counting: false,
+            push_sites: 0,
+            fanned_sites: 0,
+            props: Vec::new(),
+            used: std::collections::HashSet::new(),
+            pending: Vec::new(),
+            cancel,
+        };
+        g.step_sig = signature(&g.module, 2, Some(I8));
+        g
+    }
+
+    /// Declares `eff_T` per transition, and `buf_T` for buffered channel operations.
+    fn declare_steps(&mut self) -> Result<(), JitError> {
+        let m = self.m;
+        for t in &m.transitions {
+            let id = self
+                .module
+                .declare_function(&format!("eff{}", t.id), Linkage::Local, &self.step_sig)
+                .map_err(cg_err)?;
+            self.eff.push(id);
+            if matches!(t.sync, SyncKind::BufSend { .. } | SyncKind::BufRecv { .. }) {
+                let id = self
+                    .module
+                    .declare_function(&format!("buf{}", t.id), Linkage::Local, &self.step_sig)
+                    .map_err(cg_err)?;
+                self.bufop.insert(t.id, id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares `guard_T` for the big guards, which are called rather than inlined.
+    fn declare_guards(&mut self, guard_sig: &Signature) -> Result<(), JitError> {
+        let m = self.m;
+        for t in &m.transitions {
+            if t.guard.as_ref().is_some_and(|e| expr_size(e) > BIG_GUARD) {
+                let id = self
+                    .module
+                    .declare_function(&format!("guard{}", t.id), Linkage::Local, guard_sig)
+                    .map_err(cg_err)?;
+                self.guard_fn.insert(t.id, id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares and defines the functions of a value: the repeated big
+    /// subexpressions of guards and the state functions `functions`;
+    /// returns the ids of the latter.
+    fn value_functions(&mut self, functions: &'m [Expr]) -> Result<Vec<FuncId>, JitError> {
+        let m = self.m;
+        // Repeated big subexpressions of guards: one function each,
+        // `sub(base) -> value (zero-extended) | error << 32`.
+        let sub_sig = signature(&self.module, 1, Some(I64));
+        let repeated = repeated_subexpressions(m);
+        let mut subs = Vec::new();
+        for (k, (rep, all)) in repeated.iter().enumerate() {
+            let id = self
+                .module
+                .declare_function(&format!("sub{k}"), Linkage::Local, &sub_sig)
+                .map_err(cg_err)?;
+            for e in all {
+                self.consts.shared.insert(Tables::key(e), id);
+            }
+            subs.push((id, *rep));
+        }
+        self.consts.shared_sig = Some(sub_sig.clone());
+        // The state functions, like the shared subexpressions.
+        let mut function_ids = Vec::new();
+        for (k, e) in functions.iter().enumerate() {
+            let id = self
+                .module
+                .declare_function(&format!("statefn{k}"), Linkage::Local, &sub_sig)
+                .map_err(cg_err)?;
+            function_ids.push((id, e));
+        }
+        for &(id, e) in &function_ids {
+            self.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
+        }
+        for (id, e) in subs {
+            self.consts.building = Some(Tables::key(e));
+            self.define(id, sub_sig.clone(), |g, b| value_fn(g, b, e))?;
+            self.consts.building = None;
+        }
+        Ok(function_ids.into_iter().map(|(id, _)| id).collect())
+    }
+
+    /// `system sync`: `status_T` per transition, called from Rust.
+    fn status_functions(&mut self, guard_sig: &Signature) -> Result<Vec<FuncId>, JitError> {
+        let m = self.m;
+        let mut status_ids = Vec::new();
+        for t in &m.transitions {
+            let id = self
+                .module
+                .declare_function(&format!("status{}", t.id), Linkage::Local, guard_sig)
+                .map_err(cg_err)?;
+            self.define(id, guard_sig.clone(), |g, b| {
+                let p = entry_params(b);
+                let cs = b.ins().uload16(I32, mem(), p[0], t.control_offset as i32);
+                let st = g.status(b, t, Some(cs), p[0]);
+                b.ins().return_(&[st]);
+                Ok(())
+            })?;
+            status_ids.push(id);
+        }
+        Ok(status_ids)
+    }
+
+    /// `system async`: the successor function (and `fan` with a property).
+    fn successor_function(&mut self, succ_id: FuncId, succ_sig: Signature) -> Result<(), JitError> {
+        let m = self.m;
+        // Without capacity checks when the successors of one state
+        // certainly fit a small buffer (the caller reserves the bound).
+        self.unchecked = estimated_pushes(m) * (m.state_len + self.layout.size as usize) <= UNCHECKED_BYTES;
+        if let Some(pp) = m.property {
+            // Status offsets: after the may-move flags (see `gen_successors`).
+            let np = m.processes.len() as u32;
+            self.props = m.processes[pp]
+                .local
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| (t, np + i as u32))
+                .collect();
+            let fan_sig = signature(&self.module, 6, Some(I64));
+            let fan_id = self
+                .module
+                .declare_function("fan", Linkage::Local, &fan_sig)
+                .map_err(cg_err)?;
+            self.define(fan_id, fan_sig, |g, b| g.gen_fan(b))?;
+            self.fan_fn = Some(fan_id);
+        }
+        self.counting = true;
+        self.define(succ_id, succ_sig, |g, b| g.gen_successors(b))?;
+        self.counting = false;
+        Ok(())
+    }
+
+    /// Defines the helper functions the generated code calls, and those
+    /// they call, until no new one is used.
+    fn define_used(
+        &mut self,
+        copy_id: FuncId,
+        copy_sig: &Signature,
+        guard_sig: &Signature,
+    ) -> Result<(), JitError> {
+        let m = self.m;
+        let mut done: std::collections::HashSet<FuncId> = std::collections::HashSet::new();
+        loop {
+            let todo: Vec<FuncId> = self
+                .used
+                .iter()
+                .copied()
+                .filter(|id| !done.contains(id))
+                .collect();
+            if todo.is_empty() {
+                break;
+            }
+            for id in todo {
+                done.insert(id);
+                if id == copy_id {
+                    self.define(copy_id, copy_sig.clone(), |g, b| {
+                        let p = entry_params(b);
+                        emit_copy(b, p[0], p[1], g.m.state_len);
+                        b.ins().return_(&[]);
+                        Ok(())
+                    })?;
+                } else if let Some(t) = m.transitions.iter().find(|t| self.eff[t.id] == id) {
+                    self.define(id, self.step_sig.clone(), |g, b| g.gen_effects(b, t))?;
+                } else if let Some(t) = m.transitions.iter().find(|t| self.bufop.get(&t.id) == Some(&id)) {
+                    self.define(id, self.step_sig.clone(), |g, b| g.gen_bufop(b, t))?;
+                } else if let Some(t) = m
+                    .transitions
+                    .iter()
+                    .find(|t| self.guard_fn.get(&t.id) == Some(&id))
+                {
+                    let guard = t.guard.as_ref().expect("has a guard");
+                    self.define(id, guard_sig.clone(), |g, b| {
+                        let p = entry_params(b);
+                        let err = b.create_block();
+                        let r = truth(b, &mut g.consts, guard, p[0], err, false);
+                        b.ins().return_(&[r]);
+                        enter(b, err);
+                        let three = c8(b, 3);
+                        b.ins().return_(&[three]);
+                        Ok(())
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The code generator of one model. Its methods are defined in the

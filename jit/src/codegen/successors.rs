@@ -4,8 +4,8 @@
 
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64, I8};
-use cranelift_codegen::ir::{InstBuilder, StackSlotData, StackSlotKind, Value};
-use cranelift_frontend::FunctionBuilder;
+use cranelift_codegen::ir::{InstBuilder, StackSlot, StackSlotData, StackSlotKind, Value};
+use cranelift_frontend::{FunctionBuilder, Variable};
 use cranelift_module::{Linkage, Module};
 
 use dve_frontend::ir::{Model, SyncKind};
@@ -108,16 +108,33 @@ impl Gen<'_> {
             overflow,
             flags: Flags::Slot(slot),
         };
-        let src = cx.src;
-        let cs = |b: &mut FunctionBuilder, p: usize| {
-            b.ins()
-                .uload16(I32, mem(), src, m.processes[p].state_offset as i32)
-        };
+        let may_move = self.may_move_flags(b, slot, cx.src);
+        let mut next_off = np as u32;
+        let props = self.property_statuses(b, slot, cx.src, &mut next_off);
+        let cands = self.stage1(b, &cx, slot, &may_move, &mut next_off);
+        let chan_err = channel_error_flags(m, b, &cx, slot, &cands, next_off);
+        self.stage2(b, &mut cx, &cands, &chan_err, &may_move, sender_err)?;
+        if m.property.is_some() {
+            self.deadlock_moves(b, &mut cx, &props);
+        }
+        let c = b.use_var(cx.count);
+        b.ins().return_(&[c]);
+        enter(b, overflow);
+        b.set_cold_block(overflow);
+        let m1 = b.ins().iconst(I64, -1);
+        b.ins().return_(&[m1]);
+        Ok(())
+    }
 
-        // §7.5: committed states.
+    /// §7.5: committed states. Stores each process's may-move flag in
+    /// `slot` when some process can be committed; per process the flag's
+    /// offset, `None` = always.
+    fn may_move_flags(&mut self, b: &mut FunctionBuilder, slot: StackSlot, src: Value) -> Vec<Option<u32>> {
+        let m = self.m;
+        let np = m.processes.len();
         let committed: Vec<Option<Value>> = (0..np)
             .map(|p| {
-                let c = cs(b, p);
+                let c = control_state(b, m, src, p);
                 self.committed(b, p, c)
             })
             .collect();
@@ -128,7 +145,6 @@ impl Gen<'_> {
                 Some(o) => b.ins().bor(o, *c),
             });
         }
-        // `may_move[p]`: stack offset of the flag, `None` = always.
         let mut may_move: Vec<Option<u32>> = vec![None; np];
         if let Some(o) = only {
             let free = b.ins().icmp_imm_s(IntCC::Equal, o, 0);
@@ -141,32 +157,54 @@ impl Gen<'_> {
                 may_move[p] = Some(p as u32);
             }
         }
-        let mut next_off = np as u32;
+        may_move
+    }
 
-        // Property moves, evaluated in the source.
+    /// Property moves, evaluated in the source: their statuses stored from
+    /// `next_off` on; the transitions with their offsets.
+    fn property_statuses(
+        &mut self,
+        b: &mut FunctionBuilder,
+        slot: StackSlot,
+        src: Value,
+        next_off: &mut u32,
+    ) -> Vec<(usize, u32)> {
+        let m = self.m;
         let mut props: Vec<(usize, u32)> = Vec::new();
         if let Some(pp) = m.property {
             for &t in &m.processes[pp].local {
-                let c = cs(b, pp);
+                let c = control_state(b, m, src, pp);
                 let st = self.status(b, &m.transitions[t], Some(c), src);
-                b.ins().stack_store(I64, st, slot, next_off as i32);
-                props.push((t, next_off));
-                next_off += 1;
+                b.ins().stack_store(I64, st, slot, *next_off as i32);
+                props.push((t, *next_off));
+                *next_off += 1;
             }
         }
+        props
+    }
 
-        // Stage 1: rendezvous receivers of every process (property
-        // included), dispatched on the control state; the statuses of the
-        // others stay 0.
+    /// Stage 1: rendezvous receivers of every process (property included),
+    /// dispatched on the control state; the statuses of the others stay 0.
+    /// Returns the receivers as (channel, process, transition, status offset).
+    fn stage1(
+        &mut self,
+        b: &mut FunctionBuilder,
+        cx: &SuccCx,
+        slot: StackSlot,
+        may_move: &[Option<u32>],
+        next_off: &mut u32,
+    ) -> Vec<(usize, usize, usize, u32)> {
+        let m = self.m;
+        let src = cx.src;
         let mut cands: Vec<(usize, usize, usize, u32)> = Vec::new(); // (channel, process, transition, status offset)
-        let recv_start = next_off;
+        let recv_start = *next_off;
         for (q, pr) in m.processes.iter().enumerate() {
             for &r in &pr.recv {
                 let SyncKind::Recv { channel, .. } = m.transitions[r].sync else {
                     unreachable!("receive list")
                 };
-                cands.push((channel, q, r, next_off));
-                next_off += 1;
+                cands.push((channel, q, r, *next_off));
+                *next_off += 1;
             }
         }
         if !cands.is_empty() {
@@ -180,7 +218,7 @@ impl Gen<'_> {
             let mine: Vec<_> = cands.iter().filter(|c| c.1 == q).copied().collect();
             let froms = distinct_froms(m, pr.recv.iter().copied());
             let body = |g: &mut Self, b: &mut FunctionBuilder| {
-                let c = cs(b, q);
+                let c = control_state(b, m, src, q);
                 g.dispatch(b, c, &froms, |g, b, f| {
                     for &(_, _, r, off) in &mine {
                         let tr = &m.transitions[r];
@@ -199,122 +237,149 @@ impl Gen<'_> {
                 }
             }
         }
-        // §8.2: per-channel error flags, for channels on which some
-        // receive guard can raise an error at all.
-        let mut chan_err: Vec<Option<u32>> = vec![None; m.channels.len()];
-        for (ch, flag) in chan_err.iter_mut().enumerate() {
-            let mut acc: Option<Value> = None;
-            for &(_, _, r, off) in cands.iter().filter(|c| c.0 == ch) {
-                if m.transitions[r]
-                    .guard
-                    .as_ref()
-                    .is_none_or(|g| safe_size(g).is_some())
-                {
-                    continue;
-                }
-                let st = cx.flag(b, off);
-                let e = b.ins().band_imm_s(st, 2);
-                acc = Some(match acc {
-                    None => e,
-                    Some(a) => b.ins().bor(a, e),
-                });
-            }
-            if let Some(v) = acc {
-                let off = next_off + ch as u32;
-                b.ins().stack_store(I64, v, slot, off as i32);
-                *flag = Some(off);
-            }
-        }
+        cands
+    }
 
-        // Stage 2, process by process; in big models in several functions
-        // (compiled in parallel, and each faster to compile).
-        let stage2: Vec<usize> = (0..np).filter(|&p| Some(p) != m.property).collect();
+    /// Stage 2, process by process; in big models in several functions
+    /// (compiled in parallel, and each faster to compile).
+    fn stage2(
+        &mut self,
+        b: &mut FunctionBuilder,
+        cx: &mut SuccCx,
+        cands: &[(usize, usize, usize, u32)],
+        chan_err: &[Option<u32>],
+        may_move: &[Option<u32>],
+        sender_err: Variable,
+    ) -> Result<(), JitError> {
+        let m = self.m;
+        let stage2: Vec<usize> = (0..m.processes.len())
+            .filter(|&p| Some(p) != m.property)
+            .collect();
         let chunks = self.stage2_chunks(&stage2);
         if chunks.len() <= 1 {
             for &pi in &stage2 {
-                self.gen_stage2(b, &mut cx, pi, &cands, &chan_err, &may_move, sender_err);
+                self.gen_stage2(b, cx, pi, cands, chan_err, may_move, sender_err);
             }
-        } else {
-            let sig = signature(&self.module, 6, Some(I64));
-            let flags = cx.flags_addr(b);
-            for (k, chunk) in chunks.iter().enumerate() {
-                let id = self
-                    .module
-                    .declare_function(&format!("stage2_{k}"), Linkage::Local, &sig)
-                    .map_err(cg_err)?;
-                let frefs = std::mem::take(&mut self.frefs);
-                let refs = std::mem::take(&mut self.consts.refs);
-                self.define(id, sig.clone(), |g, b| {
-                    let p = entry_params(b);
-                    let count = b.declare_var(I64);
-                    b.def_var(count, p[4]);
-                    let sender_err = b.declare_var(I8);
-                    let zero8 = c8(b, 0);
-                    b.def_var(sender_err, zero8);
-                    let overflow = b.create_block();
-                    let mut cx = SuccCx {
-                        src: p[0],
-                        states: p[1],
-                        entries: p[2],
-                        cap: p[3],
-                        count,
-                        overflow,
-                        flags: Flags::Ptr(p[5]),
-                    };
-                    for &pi in chunk {
-                        g.gen_stage2(b, &mut cx, pi, &cands, &chan_err, &may_move, sender_err);
-                    }
-                    let c = b.use_var(count);
-                    b.ins().return_(&[c]);
-                    enter(b, overflow);
-                    b.set_cold_block(overflow);
-                    let m1 = b.ins().iconst(I64, -1);
-                    b.ins().return_(&[m1]);
-                    Ok(())
-                })?;
-                self.frefs = frefs;
-                self.consts.refs = refs;
-                let f = self.fref(b, id);
-                let c = b.use_var(cx.count);
-                let call = b
-                    .ins()
-                    .call(f, &[cx.src, cx.states, cx.entries, cx.cap, c, flags]);
-                let n = b.inst_results(call)[0];
-                let over = b.ins().icmp_imm_s(IntCC::SignedLessThan, n, 0);
-                let cont = b.create_block();
-                b.ins().brif(over, cx.overflow, &[], cont, &[]);
-                enter(b, cont);
-                b.def_var(cx.count, n);
-            }
+            return Ok(());
         }
-
-        // §7.6: a deadlocked system lets the property move alone.
-        if m.property.is_some() {
-            let c = b.use_var(cx.count);
-            let none = b.ins().icmp_imm_s(IntCC::Equal, c, 0);
-            self.when(b, none, |g, b| {
-                for &(pt, off) in &props {
-                    let st = cx.flag(b, off);
-                    let en = b.ins().band_imm_s(st, 1);
-                    g.when(b, en, |g, b| {
-                        let e = b.ins().band_imm_s(st, 2);
-                        g.push(
-                            b,
-                            &mut cx,
-                            [NONE, NONE, pt as u32],
-                            Flag::Val(e),
-                            &[g.effects_step(pt)],
-                        );
-                    });
+        let sig = signature(&self.module, 6, Some(I64));
+        let flags = cx.flags_addr(b);
+        for (k, chunk) in chunks.iter().enumerate() {
+            let id = self
+                .module
+                .declare_function(&format!("stage2_{k}"), Linkage::Local, &sig)
+                .map_err(cg_err)?;
+            let frefs = std::mem::take(&mut self.frefs);
+            let refs = std::mem::take(&mut self.consts.refs);
+            self.define(id, sig.clone(), |g, b| {
+                let p = entry_params(b);
+                let count = b.declare_var(I64);
+                b.def_var(count, p[4]);
+                let sender_err = b.declare_var(I8);
+                let zero8 = c8(b, 0);
+                b.def_var(sender_err, zero8);
+                let overflow = b.create_block();
+                let mut cx = SuccCx {
+                    src: p[0],
+                    states: p[1],
+                    entries: p[2],
+                    cap: p[3],
+                    count,
+                    overflow,
+                    flags: Flags::Ptr(p[5]),
+                };
+                for &pi in chunk {
+                    g.gen_stage2(b, &mut cx, pi, cands, chan_err, may_move, sender_err);
                 }
-            });
+                let c = b.use_var(count);
+                b.ins().return_(&[c]);
+                enter(b, overflow);
+                b.set_cold_block(overflow);
+                let m1 = b.ins().iconst(I64, -1);
+                b.ins().return_(&[m1]);
+                Ok(())
+            })?;
+            self.frefs = frefs;
+            self.consts.refs = refs;
+            let f = self.fref(b, id);
+            let c = b.use_var(cx.count);
+            let call = b
+                .ins()
+                .call(f, &[cx.src, cx.states, cx.entries, cx.cap, c, flags]);
+            let n = b.inst_results(call)[0];
+            let over = b.ins().icmp_imm_s(IntCC::SignedLessThan, n, 0);
+            let cont = b.create_block();
+            b.ins().brif(over, cx.overflow, &[], cont, &[]);
+            enter(b, cont);
+            b.def_var(cx.count, n);
         }
-        let c = b.use_var(cx.count);
-        b.ins().return_(&[c]);
-        enter(b, overflow);
-        b.set_cold_block(overflow);
-        let m1 = b.ins().iconst(I64, -1);
-        b.ins().return_(&[m1]);
         Ok(())
     }
+
+    /// §7.6: a deadlocked system lets the property move alone (`props`: its
+    /// transitions with their status offsets).
+    fn deadlock_moves(&mut self, b: &mut FunctionBuilder, cx: &mut SuccCx, props: &[(usize, u32)]) {
+        let c = b.use_var(cx.count);
+        let none = b.ins().icmp_imm_s(IntCC::Equal, c, 0);
+        self.when(b, none, |g, b| {
+            for &(pt, off) in props {
+                let st = cx.flag(b, off);
+                let en = b.ins().band_imm_s(st, 1);
+                g.when(b, en, |g, b| {
+                    let e = b.ins().band_imm_s(st, 2);
+                    g.push(
+                        b,
+                        cx,
+                        [NONE, NONE, pt as u32],
+                        Flag::Val(e),
+                        &[g.effects_step(pt)],
+                    );
+                });
+            }
+        });
+    }
+}
+
+/// The control state of process `p` in `src`.
+fn control_state(b: &mut FunctionBuilder, m: &Model, src: Value, p: usize) -> Value {
+    b.ins()
+        .uload16(I32, mem(), src, m.processes[p].state_offset as i32)
+}
+
+/// §8.2: per-channel error flags, for channels on which some receive guard
+/// can raise an error at all, stored after the receivers' statuses (from
+/// `next_off`); per channel the flag's offset.
+fn channel_error_flags(
+    m: &Model,
+    b: &mut FunctionBuilder,
+    cx: &SuccCx,
+    slot: StackSlot,
+    cands: &[(usize, usize, usize, u32)],
+    next_off: u32,
+) -> Vec<Option<u32>> {
+    let mut chan_err: Vec<Option<u32>> = vec![None; m.channels.len()];
+    for (ch, flag) in chan_err.iter_mut().enumerate() {
+        let mut acc: Option<Value> = None;
+        for &(_, _, r, off) in cands.iter().filter(|c| c.0 == ch) {
+            if m.transitions[r]
+                .guard
+                .as_ref()
+                .is_none_or(|g| safe_size(g).is_some())
+            {
+                continue;
+            }
+            let st = cx.flag(b, off);
+            let e = b.ins().band_imm_s(st, 2);
+            acc = Some(match acc {
+                None => e,
+                Some(a) => b.ins().bor(a, e),
+            });
+        }
+        if let Some(v) = acc {
+            let off = next_off + ch as u32;
+            b.ins().stack_store(I64, v, slot, off as i32);
+            *flag = Some(off);
+        }
+    }
+    chan_err
 }

@@ -84,6 +84,19 @@ fn gib(bytes: f64) -> String {
 
 /// Renders the census into `out`.
 pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathBuf>> {
+    let entries = entries(rows, beem)?;
+    write_csv(&entries, &out.join("beem-census.csv"))?;
+    let mut md = String::new();
+    md_overview(&mut md, &entries, beem);
+    md_exactness(&mut md, &entries);
+    md_unfinished(&mut md, &entries);
+    md_memory(&mut md, &entries);
+    std::fs::write(out.join("census.md"), md)?;
+    Ok(vec![out.join("beem-census.csv"), out.join("census.md")])
+}
+
+/// One entry per instance: its last exhaustive bfs row, with BEEM's figures.
+fn entries<'a>(rows: &'a [Row], beem: Option<&Beem>) -> Result<Vec<Entry<'a>>> {
     // The last row of each instance (a resumed or retried cell is recorded
     // again).
     let mut last: BTreeMap<&str, &Row> = BTreeMap::new();
@@ -97,7 +110,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
     if last.is_empty() {
         bail!("no exhaustive bfs rows: is this a run of census.toml?");
     }
-    let entries: Vec<Entry> = last
+    Ok(last
         .values()
         .map(|&row| Entry {
             row,
@@ -111,9 +124,12 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
             states: row.num("states").unwrap_or(0.0) as u64,
             complete: row.get("result") == "complete",
         })
-        .collect();
+        .collect())
+}
 
-    let mut csv = csv::Writer::from_path(out.join("beem-census.csv"))?;
+/// `beem-census.csv`: a line per instance.
+fn write_csv(entries: &[Entry], path: &Path) -> Result<()> {
+    let mut csv = csv::Writer::from_path(path)?;
     csv.write_record([
         "instance",
         "family",
@@ -133,7 +149,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         "wall_seconds",
         "result",
     ])?;
-    for e in &entries {
+    for e in entries {
         let r = e.row;
         csv.write_record([
             r.get("instance"),
@@ -161,7 +177,11 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
     }
     csv.flush()?;
 
-    let mut md = String::new();
+    Ok(())
+}
+
+/// The title and what was run.
+fn md_overview(md: &mut String, entries: &[Entry], beem: Option<&Beem>) {
     let complete = entries.iter().filter(|e| e.complete).count();
     let _ = writeln!(md, "# The BEEM census\n");
     let stores: Vec<&str> = {
@@ -204,8 +224,10 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         cpu / 3600.0,
         wall / 3600.0,
     );
+}
 
-    // Exactness against BEEM's exact figures.
+/// Exactness against BEEM's exact figures: the count, and the instances that differ.
+fn md_exactness(md: &mut String, entries: &[Entry]) {
     let exact: Vec<&Entry> = entries.iter().filter(|e| e.exact().is_some()).collect();
     let agree = exact.iter().filter(|e| e.agrees()).count();
     let _ = writeln!(md, "## BEEM's exact figures\n");
@@ -240,8 +262,10 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
             );
         }
     }
+}
 
-    // The instances BEEM did not finish, and those it does not list.
+/// The instances BEEM did not finish, and those it does not list.
+fn md_unfinished(md: &mut String, entries: &[Entry]) {
     for (title, which) in [
         ("Instances BEEM did not finish", Some(false)),
         (
@@ -268,49 +292,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
         );
         for e in &group {
             let bps = e.num("bytes_per_state").unwrap_or(0.0);
-            let need = if e.complete {
-                "-".to_string()
-            } else {
-                // The true size is unknown: at least the states reached,
-                // at the bytes per state this run used; and a run stopped
-                // for memory more than its limit (its store's next growth
-                // would have passed it).
-                let mut bytes = bps * e.states as f64;
-                if e.row.get("result") == MEMORY_LIMIT {
-                    if let Some(budget) = e.num("budget_memory_bytes") {
-                        bytes = bytes.max(run_memory_limit(budget as u64) as f64);
-                    }
-                }
-                let mut need = format!("> {} states, > {}", human(e.states), gib(bytes));
-                // What did not fit, where the run said (ctree's
-                // `memory_need`, in the row's extra fields).
-                let extra: Option<serde_json::Value> = serde_json::from_str(e.row.get("extra")).ok();
-                if before_sealing(e.row, extra.as_ref()) {
-                    // Its memory says nothing about this version's.
-                    let commit = e.row.get("git_commit");
-                    need = format!(
-                        "> {} states (the memory stop of an older version{}, from before the root set sealed its full tables: this version goes further: `bench run --resume --rerun --instances` runs it again)",
-                        human(e.states),
-                        if commit.is_empty() {
-                            String::new()
-                        } else {
-                            format!(", {}", &commit[..commit.len().min(7)])
-                        }
-                    );
-                }
-                if let Some(n) = extra.as_ref().and_then(|x| x.get("memory_need")) {
-                    let g = |k: &str| gib(n.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0));
-                    need += &format!(
-                        " (had {} and {} of queues; its next batch: root set +{}, inner tables +{}, next queue +{})",
-                        g("store"),
-                        g("queues"),
-                        g("root_set_growth"),
-                        g("tables_growth"),
-                        g("queue_growth")
-                    );
-                }
-                need
-            };
+            let need = need(e);
             let _ = writeln!(
                 md,
                 "| {} | {} | {} | {} | {} | {:.1} | {:.0} | {} | {} |",
@@ -326,8 +308,58 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
             );
         }
     }
+}
 
-    // Memory per state over the large rows.
+/// What a complete run of `e` needs at least (`-` when it is complete).
+fn need(e: &Entry) -> String {
+    let bps = e.num("bytes_per_state").unwrap_or(0.0);
+    if e.complete {
+        "-".to_string()
+    } else {
+        // The true size is unknown: at least the states reached,
+        // at the bytes per state this run used; and a run stopped
+        // for memory more than its limit (its store's next growth
+        // would have passed it).
+        let mut bytes = bps * e.states as f64;
+        if e.row.get("result") == MEMORY_LIMIT {
+            if let Some(budget) = e.num("budget_memory_bytes") {
+                bytes = bytes.max(run_memory_limit(budget as u64) as f64);
+            }
+        }
+        let mut need = format!("> {} states, > {}", human(e.states), gib(bytes));
+        // What did not fit, where the run said (ctree's
+        // `memory_need`, in the row's extra fields).
+        let extra: Option<serde_json::Value> = serde_json::from_str(e.row.get("extra")).ok();
+        if before_sealing(e.row, extra.as_ref()) {
+            // Its memory says nothing about this version's.
+            let commit = e.row.get("git_commit");
+            need = format!(
+                "> {} states (the memory stop of an older version{}, from before the root set sealed its full tables: this version goes further: `bench run --resume --rerun --instances` runs it again)",
+                human(e.states),
+                if commit.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", &commit[..commit.len().min(7)])
+                }
+            );
+        }
+        if let Some(n) = extra.as_ref().and_then(|x| x.get("memory_need")) {
+            let g = |k: &str| gib(n.get(k).and_then(|v| v.as_f64()).unwrap_or(0.0));
+            need += &format!(
+                " (had {} and {} of queues; its next batch: root set +{}, inner tables +{}, next queue +{})",
+                g("store"),
+                g("queues"),
+                g("root_set_growth"),
+                g("tables_growth"),
+                g("queue_growth")
+            );
+        }
+        need
+    }
+}
+
+/// Memory per state over the large rows.
+fn md_memory(md: &mut String, entries: &[Entry]) {
     let mut bps: Vec<(f64, &str)> = entries
         .iter()
         .filter(|e| e.states >= LARGE)
@@ -355,8 +387,6 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
             bps.iter().filter(|b| b.0 > 16.0).count(),
         );
     }
-    std::fs::write(out.join("census.md"), md)?;
-    Ok(vec![out.join("beem-census.csv"), out.join("census.md")])
 }
 
 #[cfg(test)]

@@ -84,6 +84,38 @@ pub fn run_child(
     memory: Option<u64>,
     deadline: Option<Duration>,
 ) -> std::io::Result<ChildResult> {
+    let mut cmd = command(exe, args, memory);
+    let start = Instant::now();
+    let mut child = cmd.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let mut out = child.stdout.take().expect("piped stdout");
+    let err = child.stderr.take().expect("piped stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || stderr_tail(err));
+    let (status, usage, killed) = reap(pid, start, deadline)?;
+    let wall_s = start.elapsed().as_secs_f64();
+    // The child is reaped: dropping `child` neither waits nor kills.
+    drop(child);
+    let stdout = String::from_utf8_lossy(&out_reader.join().unwrap_or_default()).into_owned();
+    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    Ok(ChildResult {
+        termination: termination(status, killed),
+        stdout,
+        stderr,
+        wall_s,
+        max_rss_bytes: (usage.ru_maxrss.max(0) as u64) * 1024,
+        cpu_s: tv(usage.ru_utime) + tv(usage.ru_stime),
+    })
+}
+
+/// The command `exe args` with the child's environment and, before `exec`,
+/// its death signal, process group, no core dumps and address-space limit.
+fn command(exe: &Path, args: &[String], memory: Option<u64>) -> Command {
     let mut cmd = Command::new(exe);
     // One thread unless the cell says --threads: the runner's --jobs
     // count cores (see `runner`).
@@ -128,39 +160,41 @@ pub fn run_child(
             Ok(())
         });
     }
-    let start = Instant::now();
-    let mut child = cmd.spawn()?;
-    let pid = child.id() as libc::pid_t;
-    let mut out = child.stdout.take().expect("piped stdout");
-    let mut err = child.stderr.take().expect("piped stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out.read_to_end(&mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        // Keep the tail only: a chatty child cannot fill our memory.
-        let mut kept: Vec<u8> = Vec::new();
-        let mut chunk = [0u8; 8192];
-        loop {
-            match err.read(&mut chunk) {
-                Ok(0) => break,
-                Ok(n) => {
-                    kept.extend_from_slice(&chunk[..n]);
-                    if kept.len() > 2 * STDERR_KEEP {
-                        kept.drain(..kept.len() - STDERR_KEEP);
-                    }
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        if kept.len() > STDERR_KEEP {
-            kept.drain(..kept.len() - STDERR_KEEP);
-        }
-        kept
-    });
+    cmd
+}
 
+/// The last [`STDERR_KEEP`] bytes of the child's stderr, read to its end.
+fn stderr_tail(mut err: impl Read) -> Vec<u8> {
+    // Keep the tail only: a chatty child cannot fill our memory.
+    let mut kept: Vec<u8> = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        match err.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                kept.extend_from_slice(&chunk[..n]);
+                if kept.len() > 2 * STDERR_KEEP {
+                    kept.drain(..kept.len() - STDERR_KEEP);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    if kept.len() > STDERR_KEEP {
+        kept.drain(..kept.len() - STDERR_KEEP);
+    }
+    kept
+}
+
+/// Waits for child `pid` (started at `start`), passing an interrupt on and
+/// killing it at `deadline`: its wait status, its resource usage, and
+/// whether the runner killed it.
+fn reap(
+    pid: libc::pid_t,
+    start: Instant,
+    deadline: Option<Duration>,
+) -> std::io::Result<(libc::c_int, libc::rusage, bool)> {
     let mut status: libc::c_int = 0;
     // SAFETY: rusage is plain old data.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
@@ -208,12 +242,13 @@ pub fn run_child(
         std::thread::sleep(sleep);
         nap = (nap * 2).min(Duration::from_millis(20));
     }
-    let wall_s = start.elapsed().as_secs_f64();
-    // The child is reaped: dropping `child` neither waits nor kills.
-    drop(child);
-    let stdout = String::from_utf8_lossy(&out_reader.join().unwrap_or_default()).into_owned();
-    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
-    let termination = if killed && libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL {
+    Ok((status, usage, killed))
+}
+
+/// How the child ended, from its wait status (`killed`: the runner sent
+/// SIGKILL at the deadline).
+fn termination(status: libc::c_int, killed: bool) -> Termination {
+    if killed && libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL {
         Termination::Deadline
     } else if libc::WIFEXITED(status) {
         Termination::Exited(libc::WEXITSTATUS(status))
@@ -221,16 +256,7 @@ pub fn run_child(
         Termination::Signaled(libc::WTERMSIG(status))
     } else {
         Termination::Exited(-1)
-    };
-    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    Ok(ChildResult {
-        termination,
-        stdout,
-        stderr,
-        wall_s,
-        max_rss_bytes: (usage.ru_maxrss.max(0) as u64) * 1024,
-        cpu_s: tv(usage.ru_utime) + tv(usage.ru_stime),
-    })
+    }
 }
 
 /// The conventional name of a signal.

@@ -64,6 +64,7 @@
 //! unique in a matrix and stable across runs: resume, shards and merges go
 //! by it.
 
+mod expand;
 mod grid;
 mod locate;
 mod param_search;
@@ -84,7 +85,6 @@ use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
 
 use crate::experiments::util::{parse_bytes, parse_duration, shell_quote};
-use crate::model::beem::{Beem, InstanceRow};
 
 /// Default margin between a cell's time budget and the parent's kill.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
@@ -437,243 +437,6 @@ impl Matrix {
                 .iter()
                 .any(|s| s.instances.as_ref().is_some_and(uses))
     }
-
-    /// All cells, in order, with their indices and keys.
-    pub fn expand(&self, beem: Option<&Beem>) -> Result<Vec<Cell>> {
-        let manifest: Vec<InstanceRow> = match beem {
-            Some(b) if self.needs_beem() => b.instances()?,
-            _ => Vec::new(),
-        };
-        if self.needs_beem() && beem.is_none() {
-            bail!(
-                "matrix {} selects BEEM instances but no BEEM directory was found",
-                self.path.display()
-            );
-        }
-        let base = self.path.parent().unwrap_or(Path::new("."));
-        let default_instances = select(&self.raw.instances, beem, &manifest, base)?;
-        let base_budgets = &self.raw.budgets;
-
-        // Strategy expansions (grid points) first, then instance-major order.
-        struct Variant {
-            spec: String,
-            args: Vec<String>,
-            params: serde_json::Map<String, serde_json::Value>,
-            seed_in_spec: bool,
-            /// (group part of the `per` values, step, value, unit) when searched.
-            search: Option<(String, usize, f64, String)>,
-        }
-        /// One strategy entry, expanded: (instances, grid points, backends, seeds, budgets).
-        struct Plan {
-            instances: Vec<Instance>,
-            variants: Vec<Variant>,
-            backends: Vec<String>,
-            seeds: Vec<Option<u64>>,
-            budgets: Budgets,
-            /// The searched parameter, the bisection resolution, descending.
-            search: Option<(String, Option<f64>, bool)>,
-        }
-        let mut per_strategy: Vec<Plan> = Vec::new();
-        for (si, st) in self.strategies.iter().enumerate() {
-            let ctx = || format!("{}: strategies[{si}] (`{}`)", self.path.display(), st.spec);
-            let instances = match &st.instances {
-                Some(sel) => select(sel, beem, &manifest, base).with_context(ctx)?,
-                None => default_instances.clone(),
-            };
-            let backends = st
-                .backends
-                .clone()
-                .or_else(|| self.raw.backends.clone())
-                .unwrap_or_else(|| vec![crate::model::backend::Backend::default().name().to_string()]);
-            if backends.is_empty() {
-                bail!("{}: no backends", ctx());
-            }
-            let seeds: Vec<Option<u64>> = match st.seeds.as_ref().or(self.raw.seeds.as_ref()) {
-                Some(s) if !s.is_empty() => s.iter().map(|&x| Some(x)).collect(),
-                _ => vec![None],
-            };
-            let budgets = st.budgets.over(base_budgets).resolve().with_context(ctx)?;
-            let placeholders = placeholders(&st.spec).with_context(ctx)?;
-            for p in &placeholders {
-                if p != "seed" && !st.params.contains_key(p) {
-                    bail!("{}: `{{{p}}}` in the spec is not a key of params", ctx());
-                }
-            }
-            let seed_in_spec = placeholders.iter().any(|p| p == "seed");
-            let search = match &st.search {
-                Some(sr) => Some(check_search(sr, &st.params, &placeholders).with_context(ctx)?),
-                None => None,
-            };
-            if seed_in_spec && seeds == [None] {
-                bail!("{}: the spec uses {{seed}} but the matrix gives no seeds", ctx());
-            }
-            let mut variants = Vec::new();
-            for point in grid(&st.params).with_context(ctx)? {
-                let mut spec = st.spec.clone();
-                let mut args = Vec::new();
-                let mut params = serde_json::Map::new();
-                for (k, v) in &point {
-                    params.insert(k.clone(), toml_to_json(v));
-                    if placeholders.contains(k) {
-                        spec = spec.replace(&format!("{{{k}}}"), &scalar_text(v).with_context(ctx)?);
-                    } else {
-                        let flag = format!("--{}", k.replace('_', "-"));
-                        match v {
-                            toml::Value::Boolean(true) => args.push(flag),
-                            toml::Value::Boolean(false) => {}
-                            other => {
-                                args.push(flag);
-                                args.push(scalar_text(other).with_context(ctx)?);
-                            }
-                        }
-                    }
-                }
-                let searched = match &st.search {
-                    Some(sr) => {
-                        let (_, v) = point.iter().find(|(k, _)| *k == sr.param).expect("checked");
-                        let (value, unit) = search_value(v).with_context(ctx)?;
-                        let list = match &st.params[&sr.param] {
-                            toml::Value::Array(a) => a.clone(),
-                            one => vec![one.clone()],
-                        };
-                        let step = list.iter().position(|x| x == v).expect("a value of the list");
-                        let per: Vec<String> = sr
-                            .per
-                            .iter()
-                            .map(|k| {
-                                let (_, v) = point.iter().find(|(kk, _)| kk == k).expect("checked");
-                                format!("{k}={v}")
-                            })
-                            .collect();
-                        Some((format!("{si}|{}", per.join(",")), step, value, unit))
-                    }
-                    None => None,
-                };
-                variants.push(Variant {
-                    spec,
-                    args,
-                    params,
-                    seed_in_spec,
-                    search: searched,
-                });
-            }
-            per_strategy.push(Plan {
-                instances,
-                variants,
-                backends,
-                seeds,
-                budgets,
-                search,
-            });
-        }
-
-        let mut names: Vec<&Instance> = per_strategy.iter().flat_map(|p| p.instances.iter()).collect();
-        names.sort_by(|a, b| a.name.cmp(&b.name));
-        names.dedup_by(|a, b| a.name == b.name);
-        // Two different files with one stem would share keys.
-        let mut cells = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for inst in names {
-            let mut backends_in_order: Vec<&String> = Vec::new();
-            for p in &per_strategy {
-                if p.instances.iter().any(|i| i.name == inst.name) {
-                    for b in &p.backends {
-                        if !backends_in_order.contains(&b) {
-                            backends_in_order.push(b);
-                        }
-                    }
-                }
-            }
-            for backend in backends_in_order {
-                for Plan {
-                    instances,
-                    variants,
-                    backends,
-                    seeds,
-                    budgets,
-                    search,
-                } in &per_strategy
-                {
-                    let Some(this) = instances.iter().find(|i| i.name == inst.name) else {
-                        continue;
-                    };
-                    if this.model != inst.model {
-                        bail!(
-                            "two models are named `{}`: {} and {}",
-                            inst.name,
-                            inst.model.display(),
-                            this.model.display()
-                        );
-                    }
-                    if !backends.contains(backend) {
-                        continue;
-                    }
-                    for v in variants {
-                        for &seed in seeds {
-                            let mut spec = v.spec.clone();
-                            if v.seed_in_spec {
-                                spec =
-                                    spec.replace("{seed}", &seed.map(|s| s.to_string()).unwrap_or_default());
-                            }
-                            let strategy = spec.split(':').next().unwrap_or("").to_string();
-                            let mut params = v.params.clone();
-                            let args = v
-                                .args
-                                .iter()
-                                .map(|a| instance_value(a, this, beem))
-                                .collect::<Result<Vec<_>>>()
-                                .with_context(|| {
-                                    format!("{}: instance {}", self.path.display(), this.name)
-                                })?;
-                            for p in params.values_mut() {
-                                if let serde_json::Value::String(s) = p {
-                                    if s.contains('{') {
-                                        *s = instance_value(s, this, beem)?;
-                                    }
-                                }
-                            }
-                            let mut cell = Cell {
-                                index: cells.len(),
-                                key: String::new(),
-                                instance: this.clone(),
-                                backend: backend.clone(),
-                                strategy,
-                                spec,
-                                args,
-                                params,
-                                seed,
-                                seed_in_spec: v.seed_in_spec,
-                                budgets: budgets.clone(),
-                                search: v.search.as_ref().map(|(group, step, value, unit)| {
-                                    let (param, bisect, descending) =
-                                        search.clone().expect("a searched entry");
-                                    Search {
-                                        group: format!(
-                                            "{}|{backend}|{}|{group}",
-                                            this.name,
-                                            seed.map(|s| s.to_string()).unwrap_or_default()
-                                        ),
-                                        param,
-                                        step: *step,
-                                        value: *value,
-                                        unit: unit.clone(),
-                                        bisect,
-                                        descending,
-                                    }
-                                }),
-                            };
-                            cell.key = cell_key(&inst.name, backend, &cell.spec_with_args(), seed);
-                            if !seen.insert(cell.key.clone()) {
-                                bail!("{}: two cells have the key `{}`", self.path.display(), cell.key);
-                            }
-                            cells.push(cell);
-                        }
-                    }
-                }
-            }
-        }
-        Ok(cells)
-    }
 }
 
 /// The JSON of a cell's grid point for the `params` column.
@@ -744,6 +507,7 @@ pub fn shard(cells: Vec<Cell>, k: usize, n: usize) -> Vec<Cell> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::beem::Beem;
 
     fn cells(text: &str) -> Vec<Cell> {
         let dir = std::env::temp_dir().join(format!("dvemc-matrix-unit-{}", std::process::id()));

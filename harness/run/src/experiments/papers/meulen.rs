@@ -23,7 +23,7 @@ use anyhow::{bail, Result};
 
 use crate::experiments::plot;
 use crate::experiments::schema::Row;
-use crate::model::beem::{Beem, PropertyKind};
+use crate::model::beem::{Beem, PropertyKind, PropertyRow};
 
 /// One property's figures.
 struct Prop {
@@ -96,165 +96,240 @@ fn property_of(r: &Row) -> Option<u32> {
         })
 }
 
+/// A property's key: instance and property id.
+type Key = (String, u32);
+
+/// Everything the tables and plots are made of.
+struct Figures<'a> {
+    props: BTreeMap<Key, Prop>,
+    /// Per property, its configurations sorted by depth bound (none last), then breadth.
+    figs: BTreeMap<Key, Vec<Fig<'a>>>,
+    /// Properties run with Algorithm 2 at N = 1..6.
+    breadth_set: Vec<Key>,
+    /// Properties run with some depth bound D.
+    degrade_set: Vec<Key>,
+    /// The depth bounds run, then `None` (Algorithm 2).
+    depths: Vec<Option<u64>>,
+    /// The breadth bounds run with a depth bound.
+    breadths: BTreeSet<u64>,
+    runs: String,
+    seeds: String,
+}
+
+impl<'a> Figures<'a> {
+    fn collect(rows: &'a [Row], props_csv: &[PropertyRow]) -> Result<Self> {
+        // |S| and BFS levels from the bfs cells.
+        let mut bfs: BTreeMap<&str, (Option<u64>, Option<u64>)> = BTreeMap::new();
+        for r in rows
+            .iter()
+            .filter(|r| r.get("strategy") == "bfs" && r.get("result") == "complete")
+        {
+            bfs.insert(
+                r.get("instance"),
+                (
+                    r.num("states").map(|x| x as u64),
+                    r.num("levels").map(|x| x as u64),
+                ),
+            );
+        }
+        let slices: Vec<&Row> = rows.iter().filter(|r| r.get("strategy") == "bbmc").collect();
+        if slices.is_empty() {
+            bail!("no bbmc cell: is this a run of meulen-bbmc.toml?");
+        }
+        let mut props: BTreeMap<Key, Prop> = BTreeMap::new();
+        let mut figs: BTreeMap<Key, Vec<Fig>> = BTreeMap::new();
+        let (mut runs, mut seeds) = (BTreeSet::new(), BTreeSet::new());
+        for r in slices {
+            let Some(id) = property_of(r) else { continue };
+            let inst = r.get("instance").to_string();
+            runs.insert(r.get("runs").to_string());
+            seeds.insert(r.get("seed").to_string());
+            let key = (inst.clone(), id);
+            props.entry(key.clone()).or_insert_with(|| {
+                let p = props_csv.iter().find(|p| p.instance == inst && p.prop_id == id);
+                Prop {
+                    instance: inst.clone(),
+                    id,
+                    ltl: p.is_some_and(|p| p.kind == PropertyKind::Ltl),
+                    formula: p.map(|p| p.formula.clone()).unwrap_or_default(),
+                    cex: p.and_then(|p| p.cex_length),
+                    states: bfs.get(inst.as_str()).and_then(|x| x.0),
+                    levels: bfs.get(inst.as_str()).and_then(|x| x.1),
+                    bmc: r.num("bmc_states").map(|x| x as u64),
+                }
+            });
+            figs.entry(key).or_default().push(Fig {
+                row: r,
+                breadth: r.num("breadth").unwrap_or(0.0) as u64,
+                depth: r.num("degrade_depth").map(|x| x as u64),
+            });
+        }
+        for f in figs.values_mut() {
+            f.sort_by_key(|f| (f.depth.unwrap_or(u64::MAX), f.breadth));
+        }
+        // The breadth set: Algorithm 2 at N = 1..6; the degradation set: any D.
+        let breadth_set: Vec<Key> = figs
+            .iter()
+            .filter(|(_, f)| (1..=6).all(|n| f.iter().any(|x| x.depth.is_none() && x.breadth == n)))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let degrade_set: Vec<Key> = figs
+            .iter()
+            .filter(|(_, f)| f.iter().any(|x| x.depth.is_some()))
+            .map(|(k, _)| k.clone())
+            .collect();
+        let degraded = || figs.values().flatten().filter(|f| f.depth.is_some());
+        let depths: BTreeSet<Option<u64>> = degraded().map(|f| f.depth).collect();
+        let depths: Vec<Option<u64>> = depths.into_iter().chain([None]).collect();
+        let breadths: BTreeSet<u64> = degraded().map(|f| f.breadth).collect();
+        let join = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
+        Ok(Figures {
+            runs: join(&runs),
+            seeds: join(&seeds),
+            props,
+            figs,
+            breadth_set,
+            degrade_set,
+            depths,
+            breadths,
+        })
+    }
+
+    /// Algorithm 2's configurations of `k` at N = 1..6.
+    fn by_breadth(&self, k: &Key) -> impl Iterator<Item = &Fig<'a>> {
+        self.figs[k]
+            .iter()
+            .filter(|f| f.depth.is_none() && f.breadth <= 6)
+    }
+
+    /// The configurations of `k` at depth bound `d` and a breadth of the degradation grid.
+    fn at_depth(&self, k: &Key, d: Option<u64>) -> impl Iterator<Item = &Fig<'a>> {
+        self.figs[k]
+            .iter()
+            .filter(move |f| f.depth == d && self.breadths.contains(&f.breadth))
+    }
+}
+
 /// Renders the tables and plots into `out`.
 pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathBuf>> {
     let Some(beem) = beem else {
         bail!("the meulen-bbmc tables need properties.csv: give --beem DIR");
     };
     let props_csv = beem.properties()?;
-    // |S| and BFS levels from the bfs cells.
-    let mut bfs: BTreeMap<&str, (Option<u64>, Option<u64>)> = BTreeMap::new();
-    for r in rows
-        .iter()
-        .filter(|r| r.get("strategy") == "bfs" && r.get("result") == "complete")
-    {
-        bfs.insert(
-            r.get("instance"),
-            (
-                r.num("states").map(|x| x as u64),
-                r.num("levels").map(|x| x as u64),
-            ),
-        );
-    }
-    let slices: Vec<&Row> = rows.iter().filter(|r| r.get("strategy") == "bbmc").collect();
-    if slices.is_empty() {
-        bail!("no bbmc cell: is this a run of meulen-bbmc.toml?");
-    }
-    let mut props: BTreeMap<(String, u32), Prop> = BTreeMap::new();
-    let mut figs: BTreeMap<(String, u32), Vec<Fig>> = BTreeMap::new();
-    let (mut runs, mut seeds) = (BTreeSet::new(), BTreeSet::new());
-    for r in &slices {
-        let Some(id) = property_of(r) else { continue };
-        let inst = r.get("instance").to_string();
-        runs.insert(r.get("runs").to_string());
-        seeds.insert(r.get("seed").to_string());
-        let key = (inst.clone(), id);
-        props.entry(key.clone()).or_insert_with(|| {
-            let p = props_csv.iter().find(|p| p.instance == inst && p.prop_id == id);
-            Prop {
-                instance: inst.clone(),
-                id,
-                ltl: p.is_some_and(|p| p.kind == PropertyKind::Ltl),
-                formula: p.map(|p| p.formula.clone()).unwrap_or_default(),
-                cex: p.and_then(|p| p.cex_length),
-                states: bfs.get(inst.as_str()).and_then(|x| x.0),
-                levels: bfs.get(inst.as_str()).and_then(|x| x.1),
-                bmc: r.num("bmc_states").map(|x| x as u64),
-            }
-        });
-        figs.entry(key).or_default().push(Fig {
-            row: r,
-            breadth: r.num("breadth").unwrap_or(0.0) as u64,
-            depth: r.num("degrade_depth").map(|x| x as u64),
-        });
-    }
-    for f in figs.values_mut() {
-        f.sort_by_key(|f| (f.depth.unwrap_or(u64::MAX), f.breadth));
-    }
-    // The breadth set: Algorithm 2 at N = 1..6; the degradation set: any D.
-    let breadth_set: Vec<(String, u32)> = figs
-        .iter()
-        .filter(|(_, f)| (1..=6).all(|n| f.iter().any(|x| x.depth.is_none() && x.breadth == n)))
-        .map(|(k, _)| k.clone())
-        .collect();
-    let degrade_set: Vec<(String, u32)> = figs
-        .iter()
-        .filter(|(_, f)| f.iter().any(|x| x.depth.is_some()))
-        .map(|(k, _)| k.clone())
-        .collect();
-    let depths: BTreeSet<Option<u64>> = figs
-        .values()
-        .flatten()
-        .filter(|f| f.depth.is_some())
-        .map(|f| f.depth)
-        .collect();
-    let depths: Vec<Option<u64>> = depths.into_iter().chain([None]).collect();
-    let breadths: BTreeSet<u64> = figs
-        .values()
-        .flatten()
-        .filter(|f| f.depth.is_some())
-        .map(|f| f.breadth)
-        .collect();
-    let join = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(", ");
-    let (runs, seeds) = (join(&runs), join(&seeds));
-
-    // CSV.
-    let header = "instance,prop_id,type,class,beem_cex_length,states,bfs_levels,bmc_states,breadth,degrade_depth,runs,seed,witness_rate,mean_slice_states,mean_slice_transitions,mean_queues,ratio_to_bmc,states_per_witness,mean_witness_length,incomplete_runs,seconds\n";
-    let csv_line = |p: &Prop, f: &Fig| {
-        let r = f.row;
-        format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{:.2},{:.2},{:.2},{},{},{},{},{:.3}\n",
-            p.instance,
-            p.id,
-            if p.ltl { "LTL" } else { "reachability" },
-            p.class(),
-            opt(p.cex),
-            opt(p.states),
-            opt(p.levels),
-            opt(p.bmc),
-            f.breadth,
-            opt(f.depth),
-            r.get("runs"),
-            r.get("seed"),
-            f.rate(),
-            f.states(),
-            r.num("slice_transitions").unwrap_or(0.0),
-            r.num("queues").unwrap_or(0.0),
-            f3(f.ratio()),
-            f.per_witness().map(|x| format!("{x:.1}")).unwrap_or_default(),
-            r.num("witness_length")
-                .map(|x| format!("{x:.1}"))
-                .unwrap_or_default(),
-            r.get("incomplete_runs"),
-            r.num("time_s").unwrap_or(0.0),
-        )
+    let figures = Figures::collect(rows, &props_csv)?;
+    let mut files = Files {
+        out,
+        written: vec![out.join("breadth.csv"), out.join("degradation.csv")],
     };
-    let mut breadth_csv = String::from(header);
-    for k in &breadth_set {
-        for f in figs[k].iter().filter(|f| f.depth.is_none() && f.breadth <= 6) {
-            breadth_csv.push_str(&csv_line(&props[k], f));
+    let (breadth_csv, degrade_csv) = csvs(&figures);
+    std::fs::write(&files.written[0], breadth_csv)?;
+    std::fs::write(&files.written[1], degrade_csv)?;
+    write_breadth_plots(&figures, &mut files)?;
+    write_degradation_plots(&figures, &mut files)?;
+
+    let mut md = String::new();
+    md_intro(&mut md, &figures);
+    md_properties(&mut md, &figures);
+    md_breadth(&mut md, &figures);
+    md_against_bmc(&mut md, &figures);
+    md_degradation(&mut md, &figures);
+    let md_path = out.join("README.md");
+    std::fs::write(&md_path, md)?;
+    files.written.insert(0, md_path);
+    Ok(files.written)
+}
+
+const CSV_HEADER: &str = "instance,prop_id,type,class,beem_cex_length,states,bfs_levels,bmc_states,breadth,degrade_depth,runs,seed,witness_rate,mean_slice_states,mean_slice_transitions,mean_queues,ratio_to_bmc,states_per_witness,mean_witness_length,incomplete_runs,seconds\n";
+
+/// One configuration's line of `breadth.csv` or `degradation.csv`.
+fn csv_line(p: &Prop, f: &Fig) -> String {
+    let r = f.row;
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{:.2},{:.2},{:.2},{:.2},{},{},{},{},{:.3}\n",
+        p.instance,
+        p.id,
+        if p.ltl { "LTL" } else { "reachability" },
+        p.class(),
+        opt(p.cex),
+        opt(p.states),
+        opt(p.levels),
+        opt(p.bmc),
+        f.breadth,
+        opt(f.depth),
+        r.get("runs"),
+        r.get("seed"),
+        f.rate(),
+        f.states(),
+        r.num("slice_transitions").unwrap_or(0.0),
+        r.num("queues").unwrap_or(0.0),
+        f3(f.ratio()),
+        f.per_witness().map(|x| format!("{x:.1}")).unwrap_or_default(),
+        r.num("witness_length")
+            .map(|x| format!("{x:.1}"))
+            .unwrap_or_default(),
+        r.get("incomplete_runs"),
+        r.num("time_s").unwrap_or(0.0),
+    )
+}
+
+/// `breadth.csv` and `degradation.csv`.
+fn csvs(fs: &Figures) -> (String, String) {
+    let mut breadth_csv = String::from(CSV_HEADER);
+    for k in &fs.breadth_set {
+        for f in fs.by_breadth(k) {
+            breadth_csv.push_str(&csv_line(&fs.props[k], f));
         }
     }
-    let mut degrade_csv = String::from(header);
-    for k in &degrade_set {
-        for d in &depths {
-            for f in figs[k]
-                .iter()
-                .filter(|f| f.depth == *d && breadths.contains(&f.breadth))
-            {
-                degrade_csv.push_str(&csv_line(&props[k], f));
+    let mut degrade_csv = String::from(CSV_HEADER);
+    for k in &fs.degrade_set {
+        for d in &fs.depths {
+            for f in fs.at_depth(k, *d) {
+                degrade_csv.push_str(&csv_line(&fs.props[k], f));
             }
         }
     }
-    let mut written = vec![out.join("breadth.csv"), out.join("degradation.csv")];
-    std::fs::write(&written[0], breadth_csv)?;
-    std::fs::write(&written[1], degrade_csv)?;
+    (breadth_csv, degrade_csv)
+}
 
-    // Plots.
-    let mut plot = |file: String, svg: String| -> Result<()> {
+/// The output folder and the files written to it so far.
+struct Files<'p> {
+    out: &'p Path,
+    written: Vec<PathBuf>,
+}
+
+impl Files<'_> {
+    /// Writes a plot unless it is empty (no points).
+    fn plot(&mut self, file: String, svg: String) -> Result<()> {
         if !svg.is_empty() {
-            let p = out.join(file);
+            let p = self.out.join(file);
             std::fs::write(&p, svg)?;
-            written.push(p);
+            self.written.push(p);
         }
         Ok(())
-    };
+    }
+}
+
+/// A plot's series: one line per property or per depth bound.
+type Series = Vec<(String, Vec<(f64, f64)>)>;
+
+/// Witness probability and slice/BMC ratio by breadth bound, per class.
+fn write_breadth_plots(fs: &Figures, files: &mut Files) -> Result<()> {
+    let runs = &fs.runs;
     for class in ["shallow", "middle", "deep"] {
-        let series = |f: &dyn Fn(&Fig) -> Option<f64>| -> Vec<(String, Vec<(f64, f64)>)> {
-            breadth_set
+        let series = |f: &dyn Fn(&Fig) -> Option<f64>| -> Series {
+            fs.breadth_set
                 .iter()
-                .filter(|k| props[*k].class() == class)
+                .filter(|k| fs.props[*k].class() == class)
                 .map(|k| {
-                    let pts = figs[k]
-                        .iter()
-                        .filter(|x| x.depth.is_none() && x.breadth <= 6)
+                    let pts = fs
+                        .by_breadth(k)
                         .filter_map(|x| f(x).map(|y| (x.breadth as f64, y)))
                         .collect();
-                    (props[k].name(), pts)
+                    (fs.props[k].name(), pts)
                 })
                 .collect()
         };
-        plot(
+        files.plot(
             format!("witness-rate-{class}.svg"),
             plot::lines(
                 &format!("Witness probability, {class} goals (Algorithm 2, {runs} runs)"),
@@ -265,7 +340,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
                 false,
             ),
         )?;
-        plot(
+        files.plot(
             format!("ratio-{class}.svg"),
             plot::lines(
                 &format!("Slice states / BMC states, {class} goals"),
@@ -277,24 +352,25 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
             ),
         )?;
     }
-    for k in &degrade_set {
-        let p = &props[k];
-        let series = |f: &dyn Fn(&Fig) -> f64| -> Vec<(String, Vec<(f64, f64)>)> {
-            depths
+    Ok(())
+}
+
+/// Per degraded property, witness probability and slice states by N, a line per D.
+fn write_degradation_plots(fs: &Figures, files: &mut Files) -> Result<()> {
+    for k in &fs.degrade_set {
+        let p = &fs.props[k];
+        let series = |f: &dyn Fn(&Fig) -> f64| -> Series {
+            fs.depths
                 .iter()
                 .map(|d| {
                     let name = d.map_or("no degradation".to_string(), |d| format!("D = {d}"));
-                    let pts = figs[k]
-                        .iter()
-                        .filter(|x| x.depth == *d && breadths.contains(&x.breadth))
-                        .map(|x| (x.breadth as f64, f(x)))
-                        .collect();
+                    let pts = fs.at_depth(k, *d).map(|x| (x.breadth as f64, f(x))).collect();
                     (name, pts)
                 })
                 .collect()
         };
         let file = format!("degradation-{}-{}", p.instance, p.id);
-        plot(
+        files.plot(
             format!("{file}-rate.svg"),
             plot::lines(
                 &format!("{}: witness probability", p.name()),
@@ -305,7 +381,7 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
                 true,
             ),
         )?;
-        plot(
+        files.plot(
             format!("{file}-states.svg"),
             plot::lines(
                 &format!("{}: mean slice states (BMC {})", p.name(), opt(p.bmc)),
@@ -317,9 +393,12 @@ pub fn render(rows: &[Row], out: &Path, beem: Option<&Beem>) -> Result<Vec<PathB
             ),
         )?;
     }
+    Ok(())
+}
 
-    // The report.
-    let mut md = String::new();
+/// The report's title, what was run and the files.
+fn md_intro(md: &mut String, fs: &Figures) {
+    let (runs, seeds) = (&fs.runs, &fs.seeds);
     let _ = writeln!(md, "# Breadth-Bounded Model Checking on BEEM\n");
     let _ = writeln!(
         md,
@@ -334,12 +413,16 @@ BMC is explicit BFS stopped at the first witness (the number of states it has st
         md,
         "Files: `breadth.csv`, `degradation.csv`, `witness-rate-*.svg`, `ratio-*.svg`, `degradation-*-{{rate,states}}.svg`.\n"
     );
+}
+
+/// The properties table.
+fn md_properties(md: &mut String, fs: &Figures) {
     let _ = writeln!(md, "## Properties\n");
     let _ = writeln!(
         md,
         "| property | class | BEEM cex length | states | BFS levels | BMC states | formula |\n|---|---|---:|---:|---:|---:|---|"
     );
-    for p in props.values() {
+    for p in fs.props.values() {
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} | {} | {} | `{}` |",
@@ -352,6 +435,10 @@ BMC is explicit BFS stopped at the first witness (the number of states it has st
             p.formula.replace('|', "\\|")
         );
     }
+}
+
+/// Witness probability and slice size by breadth bound (Algorithm 2).
+fn md_breadth(md: &mut String, fs: &Figures) {
     let _ = writeln!(
         md,
         "\n## Witness probability and slice size by breadth bound (Algorithm 2)\n\n\
@@ -361,14 +448,18 @@ BMC is explicit BFS stopped at the first witness (the number of states it has st
         md,
         "| property | class | BMC | N=1 | N=2 | N=3 | N=4 | N=5 | N=6 |\n|---|---|---:|---|---|---|---|---|---|"
     );
-    for k in &breadth_set {
-        let p = &props[k];
+    for k in &fs.breadth_set {
+        let p = &fs.props[k];
         let _ = write!(md, "| {} | {} | {} |", p.name(), p.class(), opt(p.bmc));
-        for f in figs[k].iter().filter(|f| f.depth.is_none() && f.breadth <= 6) {
+        for f in fs.by_breadth(k) {
             let _ = write!(md, " {:.2} / {:.0} / {} |", f.rate(), f.states(), f3(f.ratio()));
         }
         let _ = writeln!(md);
     }
+}
+
+/// BBMC's best breadth bound against BMC, per property, and the tally per class.
+fn md_against_bmc(md: &mut String, fs: &Figures) {
     let _ = writeln!(
         md,
         "\n## BBMC against BMC\n\n\
@@ -381,13 +472,10 @@ BBMC wins when a witness costs fewer slice states on average than BMC stores; \
         "| property | class | BEEM cex | best N | probability | states per witness | BMC states | winner | single run |\n|---|---|---:|---:|---:|---:|---:|---|---|"
     );
     let mut tally: Vec<(&str, u32, u32)> = vec![("shallow", 0, 0), ("middle", 0, 0), ("deep", 0, 0)];
-    for k in &breadth_set {
-        let p = &props[k];
-        let fs: Vec<&Fig> = figs[k]
-            .iter()
-            .filter(|f| f.depth.is_none() && f.breadth <= 6)
-            .collect();
-        let best = fs.iter().filter(|f| f.per_witness().is_some()).min_by(|a, b| {
+    for k in &fs.breadth_set {
+        let p = &fs.props[k];
+        let figs: Vec<&Fig> = fs.by_breadth(k).collect();
+        let best = figs.iter().filter(|f| f.per_witness().is_some()).min_by(|a, b| {
             a.per_witness()
                 .unwrap_or(f64::MAX)
                 .total_cmp(&b.per_witness().unwrap_or(f64::MAX))
@@ -398,7 +486,7 @@ BBMC wins when a witness costs fewer slice states on average than BMC stores; \
             (_, Some(_)) => "BMC",
             _ => "-",
         };
-        let single = fs
+        let single = figs
             .iter()
             .any(|f| f.rate() >= 0.9 && bmc.is_some_and(|b| f.states() < b));
         if let Some(t) = tally.iter_mut().find(|t| t.0 == p.class()) {
@@ -428,13 +516,17 @@ BBMC wins when a witness costs fewer slice states on average than BMC stores; \
     for (c, b, m) in &tally {
         let _ = writeln!(md, "- {c} goals: BBMC cheaper on {b}, BMC on {m}.");
     }
+}
+
+/// Graceful degradation (Algorithm 3): a D by N table per property.
+fn md_degradation(md: &mut String, fs: &Figures) {
     let _ = writeln!(
         md,
         "\n## Graceful degradation (Algorithm 3)\n\n\
 Depth bound D (none = Algorithm 2) by breadth bound N. Each cell: witness probability / mean slice states. The paper's estimate of the slice size with degradation is D x N."
     );
-    for k in &degrade_set {
-        let p = &props[k];
+    for k in &fs.degrade_set {
+        let p = &fs.props[k];
         let _ = writeln!(
             md,
             "\n### {} ({}, BEEM cex {}, BMC {} states)\n",
@@ -444,26 +536,22 @@ Depth bound D (none = Algorithm 2) by breadth bound N. Each cell: witness probab
             opt(p.bmc)
         );
         let _ = write!(md, "| D |");
-        for n in &breadths {
+        for n in &fs.breadths {
             let _ = write!(md, " N={n} |");
         }
         let _ = write!(md, "\n|---|");
-        for _ in &breadths {
+        for _ in &fs.breadths {
             let _ = write!(md, "---|");
         }
         let _ = writeln!(md);
-        for d in &depths {
+        for d in &fs.depths {
             let _ = write!(md, "| {} |", d.map_or("none".to_string(), |d| d.to_string()));
-            for n in &breadths {
-                if let Some(f) = figs[k].iter().find(|f| f.depth == *d && f.breadth == *n) {
+            for n in &fs.breadths {
+                if let Some(f) = fs.figs[k].iter().find(|f| f.depth == *d && f.breadth == *n) {
                     let _ = write!(md, " {:.2} / {:.0} |", f.rate(), f.states());
                 }
             }
             let _ = writeln!(md);
         }
     }
-    let md_path = out.join("README.md");
-    std::fs::write(&md_path, md)?;
-    written.insert(0, md_path);
-    Ok(written)
 }

@@ -58,42 +58,63 @@ fn iterations(r: &Row) -> usize {
         .map_or(0, |v| v.len())
 }
 
-/// Renders the tables into `out`.
-pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
-    let rows = Rows(rows);
-    let dbdfs = |r: &Row, v: &str, f: &str, inc: u64| {
-        r.get("strategy") == "dbdfs"
-            && r.get("dbdfs") == v
-            && r.get("frontier") == f
-            && r.num("increment") == Some(inc as f64)
-    };
-    // Tables 2-4: runs to a depth cutoff; Table 1: runs without one.
-    let cut: Vec<&Row> = rows
-        .0
-        .iter()
-        .filter(|r| !r.get("depth_cutoff").is_empty())
-        .collect();
-    let incs: BTreeSet<u64> = cut
-        .iter()
-        .filter_map(|r| r.num("increment"))
-        .map(|x| x as u64)
-        .collect();
-    let (Some(&small), Some(&large)) = (incs.first(), incs.last()) else {
-        bail!("no depth-bounded run with a cutoff: is this a run of udupa-dbdfs.toml?");
-    };
-    let mut depth: BTreeMap<String, u64> = BTreeMap::new();
-    for r in &cut {
-        if let Some(d) = r.num("depth_cutoff") {
-            depth.insert(r.get("instance").to_string(), d as u64);
+/// The rows and what the tables are laid out by.
+struct Runs<'a> {
+    rows: Rows<'a>,
+    /// The small and the large increment.
+    small: u64,
+    large: u64,
+    /// Each instance's depth cutoff.
+    depth: BTreeMap<String, u64>,
+}
+
+impl<'a> Runs<'a> {
+    fn collect(rows: &'a [Row]) -> Result<Self> {
+        // Tables 2-4: runs to a depth cutoff; Table 1: runs without one.
+        let cut: Vec<&Row> = rows
+            .iter()
+            .filter(|r| !r.get("depth_cutoff").is_empty())
+            .collect();
+        let incs: BTreeSet<u64> = cut
+            .iter()
+            .filter_map(|r| r.num("increment"))
+            .map(|x| x as u64)
+            .collect();
+        let (Some(&small), Some(&large)) = (incs.first(), incs.last()) else {
+            bail!("no depth-bounded run with a cutoff: is this a run of udupa-dbdfs.toml?");
+        };
+        let mut depth: BTreeMap<String, u64> = BTreeMap::new();
+        for r in &cut {
+            if let Some(d) = r.num("depth_cutoff") {
+                depth.insert(r.get("instance").to_string(), d as u64);
+            }
         }
+        Ok(Runs {
+            rows: Rows(rows),
+            small,
+            large,
+            depth,
+        })
     }
-    let find = |inst: &str, v: &str, f: &str, inc: u64, with_cutoff: bool| {
-        rows.find(|r| {
+
+    /// The dbdfs run of `inst` with variant `v`, frontier `f`, increment
+    /// `inc`, with or without a depth cutoff.
+    fn find(&self, inst: &str, v: &str, f: &str, inc: u64, with_cutoff: bool) -> Option<&'a Row> {
+        self.rows.find(|r| {
             r.get("instance") == inst
-                && dbdfs(r, v, f, inc)
+                && r.get("strategy") == "dbdfs"
+                && r.get("dbdfs") == v
+                && r.get("frontier") == f
+                && r.num("increment") == Some(inc as f64)
                 && r.get("depth_cutoff").is_empty() != with_cutoff
         })
-    };
+    }
+}
+
+/// Renders the tables into `out`.
+pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
+    let runs = Runs::collect(rows)?;
+    let (small, large) = (runs.small, runs.large);
     let mut md = String::new();
     let _ = writeln!(
         md,
@@ -106,7 +127,22 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
          `(without - with) / without`, as in the paper.\n",
     );
 
-    // Table 2.
+    table2(&runs, &mut md, out)?;
+    tables34(&runs, &mut md, out)?;
+    table1(&runs, &mut md, out)?;
+    let md_path = out.join("tables.md");
+    std::fs::write(&md_path, md)?;
+    Ok(vec![
+        md_path,
+        out.join("table1.csv"),
+        out.join("table2.csv"),
+        out.join("table34.csv"),
+    ])
+}
+
+/// Table 2: revisits without and with thresholds, at both increments.
+fn table2(runs: &Runs, md: &mut String, out: &Path) -> Result<()> {
+    let (small, large) = (runs.small, runs.large);
     let mut c2 = csv::Writer::from_path(out.join("table2.csv"))?;
     c2.write_record([
         "instance",
@@ -126,12 +162,12 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
         md,
         "| Model | Depth | Distinct states explored | Revisits without threshold (inc {large}) | Revisits with threshold (inc {large}) | Reduction (inc {large}) | Revisits without threshold (inc {small}) | Revisits with threshold (inc {small}) | Reduction (inc {small}) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
-    for (inst, d) in &depth {
+    for (inst, d) in &runs.depth {
         let cells = [
-            find(inst, "naive-sound", "states", large, true),
-            find(inst, "threshold", "states", large, true),
-            find(inst, "naive-sound", "states", small, true),
-            find(inst, "threshold", "states", small, true),
+            runs.find(inst, "naive-sound", "states", large, true),
+            runs.find(inst, "threshold", "states", large, true),
+            runs.find(inst, "naive-sound", "states", small, true),
+            runs.find(inst, "threshold", "states", small, true),
         ];
         let [Some(nl), Some(tl), Some(ns), Some(ts)] = cells else {
             continue;
@@ -183,7 +219,11 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
          with the formula of its other rows it is 94.0%.)\n"
     );
 
-    // Tables 3 and 4.
+    Ok(())
+}
+
+/// Tables 3 and 4: execution and getState() time with traces and with the frontier tree.
+fn tables34(runs: &Runs, md: &mut String, out: &Path) -> Result<()> {
     let mut c34 = csv::Writer::from_path(out.join("table34.csv"))?;
     c34.write_record([
         "increment",
@@ -201,7 +241,7 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
         "reduction_replay_steps",
         "time_states_s",
     ])?;
-    for (table, inc) in [("Table 3", small), ("Table 4", large)] {
+    for (table, inc) in [("Table 3", runs.small), ("Table 4", runs.large)] {
         let _ = writeln!(
             md,
             "## {table}: time to explore a fixed depth with and without frontier tree (increment {inc})\n"
@@ -210,11 +250,11 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
             md,
             "| Model | Depth | Iterations | Execution time, traces (s) | getState() time, traces (s) | Execution time, frontier tree (s) | getState() time, frontier tree (s) | Reduction in execution time | Reduction in getState() time | Transitions replayed, traces | Transitions replayed, tree | Execution time, full states (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         );
-        for (inst, d) in &depth {
+        for (inst, d) in &runs.depth {
             let (Some(tr), Some(tree), Some(st)) = (
-                find(inst, "threshold", "traces", inc, true),
-                find(inst, "threshold", "tree", inc, true),
-                find(inst, "threshold", "states", inc, true),
+                runs.find(inst, "threshold", "traces", inc, true),
+                runs.find(inst, "threshold", "tree", inc, true),
+                runs.find(inst, "threshold", "states", inc, true),
             ) else {
                 continue;
             };
@@ -260,14 +300,21 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
          the execution time with traces.\n"
     );
 
-    // Table 1.
-    let t1: BTreeSet<String> = rows
+    Ok(())
+}
+
+/// Table 1: states and depth explored in a fixed time budget, unoptimised against optimised.
+fn table1(runs: &Runs, md: &mut String, out: &Path) -> Result<()> {
+    let large = runs.large;
+    let t1: BTreeSet<String> = runs
+        .rows
         .0
         .iter()
         .filter(|r| r.get("strategy") == "dbdfs" && r.get("depth_cutoff").is_empty())
         .map(|r| r.get("instance").to_string())
         .collect();
-    let budget = rows
+    let budget = runs
+        .rows
         .0
         .iter()
         .find(|r| r.get("depth_cutoff").is_empty())
@@ -308,8 +355,8 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
     );
     for inst in &t1 {
         let (Some(un), Some(op)) = (
-            find(inst, "naive-sound", "traces", large, false),
-            find(inst, "threshold", "tree", large, false),
+            runs.find(inst, "naive-sound", "traces", large, false),
+            runs.find(inst, "threshold", "tree", large, false),
         ) else {
             continue;
         };
@@ -356,14 +403,7 @@ pub fn render(rows: &[Row], out: &Path) -> Result<Vec<PathBuf>> {
          +86.8% maximum depth, peak memory +0.2% to +14%.\n\n\
          A run stopped by its budget is marked `(time_limit)`."
     );
-    let md_path = out.join("tables.md");
-    std::fs::write(&md_path, md)?;
-    Ok(vec![
-        md_path,
-        out.join("table1.csv"),
-        out.join("table2.csv"),
-        out.join("table34.csv"),
-    ])
+    Ok(())
 }
 
 #[cfg(test)]

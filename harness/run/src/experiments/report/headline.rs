@@ -15,7 +15,8 @@
 
 use std::collections::BTreeMap;
 
-use super::summary::{configuration, fmt_num, seconds, state_space_sizes, store_bytes, ReportTable};
+use super::figures::{configuration, fmt_num, seconds, state_space_sizes, store_bytes};
+use super::table::ReportTable;
 use crate::experiments::schema::Row;
 
 fn peak_mem(r: &Row) -> Option<f64> {

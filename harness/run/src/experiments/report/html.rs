@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use super::summary::{
-    self as report, by_series, configuration, seconds, stored, visited, ReportTable, Summary, MAX_SERIES,
-};
+use super::figures::{bytes_per_state, configuration, fmt_num, seconds, store_bytes, stored, visited};
+use super::summary::{self as report, by_series, Summary, MAX_SERIES};
+use super::table::ReportTable;
 use crate::experiments::papers;
 use crate::experiments::plot::{self, escape, Axis, Series};
 use crate::experiments::schema::Row;
@@ -202,7 +202,7 @@ fn instance_plots(rows: &[Row], summary: &Summary) -> String {
             "<details{}><summary>{} (|S| = {})</summary><div class=\"plots\">",
             if i < 2 { " open" } else { "" },
             escape(inst),
-            report::fmt_num(Some(*size))
+            fmt_num(Some(*size))
         );
         if !sv.is_empty() {
             let (x, y) = report::stored_visited_axes(&sv);
@@ -436,8 +436,8 @@ fn runs_table(h: &mut String, rows: &[Row], summary: &Summary) {
             pct(visited(r), r),
             num(seconds(r), 3),
             num(r.states_per_second(), 0),
-            num(report::bytes_per_state(r), 1),
-            num(report::store_bytes(r), 0),
+            num(bytes_per_state(r), 1),
+            num(store_bytes(r), 0),
             num(r.num("peak_mem_bytes").map(|b| b / 1048576.0), 1),
             r.get("message").to_string(),
         ];

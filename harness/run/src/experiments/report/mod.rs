@@ -24,11 +24,15 @@
 //! count when exact, else the largest state count of a complete `bfs` or
 //! `dfs` run in the file.
 
+mod figures;
 mod headline;
 pub mod html;
 mod summary;
+mod table;
 
+pub use figures::*;
 pub use summary::*;
+pub use table::*;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

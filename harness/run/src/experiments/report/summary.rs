@@ -3,44 +3,16 @@
 //! both print.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 
 use anyhow::Result;
 
+use super::figures::{
+    bytes_per_state, configuration, fmt_num, seconds, state_space_sizes, store_bytes, stored, visited,
+};
+use super::table::ReportTable;
 use crate::experiments::plot::{self, Axis, Bar, Series};
 use crate::experiments::runner::median;
 use crate::experiments::schema::{Row, CRASHED, ERROR};
-
-/// Strategies that store every reachable state they find.
-const EXHAUSTIVE: &[&str] = &["bfs", "dfs"];
-
-pub(crate) fn stored(r: &Row) -> Option<f64> {
-    r.num("cache_size")
-        .or_else(|| r.num("stored_peak"))
-        .or_else(|| r.num("states"))
-}
-
-pub(crate) fn visited(r: &Row) -> Option<f64> {
-    r.num("visits")
-        .or_else(|| r.num("expansions"))
-        .or_else(|| r.num("states"))
-}
-
-/// The bytes a stored state cost (store and search structures) and the
-/// store's size, where the run measured them (a search that does not
-/// account its memory records 0).
-/// Left out for runs of fewer than [`MIN_STATES_FOR_BYTES`] states.
-pub(crate) fn bytes_per_state(r: &Row) -> Option<f64> {
-    if r.num("states").is_some_and(|s| s < MIN_STATES_FOR_BYTES) {
-        return None;
-    }
-    r.num("bytes_per_state").filter(|b| *b > 0.0)
-}
-
-/// Below this many states the store's first allocation (its first hash
-/// table and arena chunk), not the states, decides the bytes per state
-/// (results/report/NOTES.md).
-pub const MIN_STATES_FOR_BYTES: f64 = 10_000.0;
 
 /// The memory chart, with [`MEMORY_NOTE`] under it.
 pub const MEMORY_PLOT: &str = "bytes_per_state.svg";
@@ -54,80 +26,10 @@ bytes than the exact store, and saves memory only where it holds a small share o
 Bytes per state, the store and the search structures over the states, is left out for runs of \
 fewer than 10,000 states, where the store's first allocation decides it.";
 
-pub(crate) fn store_bytes(r: &Row) -> Option<f64> {
-    r.num("store_bytes").filter(|b| *b > 0.0)
-}
-
-pub(crate) fn seconds(r: &Row) -> Option<f64> {
-    r.num("time_s").or_else(|| r.num("wall_s"))
-}
-
-fn md(s: &str) -> String {
-    s.replace('|', "\\|")
-}
-
-pub(crate) fn fmt_num(v: Option<f64>) -> String {
-    match v {
-        None => "—".into(),
-        Some(x) if x == x.trunc() && x.abs() < 1e15 => group_digits(x as i64),
-        Some(x) => format!("{x:.3}"),
-    }
-}
-
-fn group_digits(v: i64) -> String {
-    let s = v.abs().to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push('\u{202f}');
-        }
-        out.push(c);
-    }
-    if v < 0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
-
 fn pct(v: Option<f64>, of: Option<f64>) -> String {
     match (v, of) {
         (Some(v), Some(s)) if s > 0.0 => format!("{:.1}", 100.0 * v / s),
         _ => "—".into(),
-    }
-}
-
-/// |S| per instance.
-pub(crate) fn state_space_sizes(rows: &[Row]) -> BTreeMap<String, f64> {
-    let mut m = BTreeMap::new();
-    for r in rows {
-        if r.get("manifest_complete") == "yes" {
-            if let Some(s) = r.num("manifest_states") {
-                m.insert(r.get("instance").to_string(), s);
-            }
-        }
-    }
-    for r in rows {
-        if r.get("result") == "complete" && EXHAUSTIVE.contains(&r.get("strategy")) {
-            if let Some(s) = r.num("states") {
-                let e = m.entry(r.get("instance").to_string()).or_insert(0.0);
-                if r.get("manifest_complete") != "yes" && s > *e {
-                    *e = s;
-                }
-            }
-        }
-    }
-    m.retain(|_, v| *v > 0.0);
-    m
-}
-
-/// A row's configuration: the strategy and every parameter of its cell
-/// (`spec args`), the seed excepted (seeds repeat a configuration).
-pub(crate) fn configuration(r: &Row) -> String {
-    if r.get("args").is_empty() {
-        r.get("spec").to_string()
-    } else {
-        format!("{} {}", r.get("spec"), r.get("args"))
     }
 }
 
@@ -217,86 +119,6 @@ fn param(r: &Row, key: &str) -> String {
     r.params_value(key).unwrap_or_else(|| "—".into())
 }
 
-/// A table of the report, rendered as markdown (`report.md`) and as HTML
-/// (`report.html`, where it is sortable).
-pub struct ReportTable {
-    pub id: &'static str,
-    pub title: String,
-    pub intro: String,
-    pub headers: Vec<String>,
-    /// Per column: shown as code (configurations, cell keys).
-    pub code: Vec<bool>,
-    pub rows: Vec<Vec<String>>,
-}
-
-impl ReportTable {
-    pub(super) fn new(id: &'static str, title: &str, intro: &str, headers: &[&str]) -> ReportTable {
-        ReportTable {
-            id,
-            title: title.into(),
-            intro: intro.into(),
-            headers: headers.iter().map(|h| h.to_string()).collect(),
-            code: vec![false; headers.len()],
-            rows: Vec::new(),
-        }
-    }
-
-    pub(super) fn code_columns(mut self, names: &[&str]) -> ReportTable {
-        for (i, h) in self.headers.iter().enumerate() {
-            self.code[i] = names.contains(&h.as_str());
-        }
-        self
-    }
-
-    /// Columns whose every non-empty cell is a number are right-aligned.
-    pub fn numeric(&self, col: usize) -> bool {
-        let mut any = false;
-        for r in &self.rows {
-            let v = r.get(col).map(String::as_str).unwrap_or("");
-            if v.is_empty() || v == "—" {
-                continue;
-            }
-            let clean: String = v
-                .chars()
-                .filter(|c| !matches!(c, '\u{202f}' | '%' | '/'))
-                .collect();
-            if clean.parse::<f64>().is_err() {
-                return false;
-            }
-            any = true;
-        }
-        any
-    }
-
-    pub(crate) fn markdown(&self, out: &mut String) {
-        let _ = writeln!(out, "## {}\n", self.title);
-        if !self.intro.is_empty() {
-            let _ = writeln!(out, "{}\n", self.intro);
-        }
-        let head: Vec<String> = self.headers.iter().map(|h| md(h)).collect();
-        let _ = writeln!(out, "| {} |", head.join(" | "));
-        let align: Vec<&str> = (0..self.headers.len())
-            .map(|i| if self.numeric(i) { "---:" } else { "---" })
-            .collect();
-        let _ = writeln!(out, "|{}|", align.join("|"));
-        for r in &self.rows {
-            let cells: Vec<String> = r
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    if self.code.get(i).copied().unwrap_or(false) && !v.is_empty() {
-                        format!("`{}`", md(v))
-                    } else {
-                        md(v)
-                    }
-                })
-                .collect();
-            let _ = writeln!(out, "| {} |", cells.join(" | "));
-        }
-        out.push('\n');
-    }
-}
-
 /// A chart of the report: its file name beside `report.md`, its title, the SVG.
 pub struct Plot {
     pub file: &'static str,
@@ -360,29 +182,45 @@ const RESULT_ORDER: &[&str] = &[
 /// columns).
 pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
     let sizes = state_space_sizes(rows);
-    let set = |c: &str| {
-        rows.iter()
-            .map(|r| r.get(c).to_string())
-            .filter(|s| !s.is_empty())
-            .collect::<BTreeSet<_>>()
-    };
+    let mut tables = vec![outcomes(rows), best_runs(rows, by, &sizes), throughput(rows)];
+    tables.extend(failures(rows));
+    Summary {
+        provenance: provenance(rows),
+        headline: super::headline::headline(rows),
+        tables,
+        plots: plots(rows, &sizes),
+        sizes,
+    }
+}
+
+/// The distinct non-empty values of column `c`.
+fn values(rows: &[Row], c: &str) -> BTreeSet<String> {
+    rows.iter()
+        .map(|r| r.get(c).to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// One line: how many cells, which matrices, versions, host, dates.
+fn provenance(rows: &[Row]) -> String {
     let join = |s: BTreeSet<String>| s.into_iter().collect::<Vec<_>>().join(", ");
-    let dates = set("date_utc");
-    let provenance = format!(
+    let dates = values(rows, "date_utc");
+    format!(
         "{} cells of matrix {}; dvemc {} (commit {}); host {} ({}); {} to {}.",
         rows.len(),
-        join(set("matrix")),
-        join(set("dvemc_version")),
-        join(set("git_commit")),
-        join(set("host")),
-        join(set("cpu")),
+        join(values(rows, "matrix")),
+        join(values(rows, "dvemc_version")),
+        join(values(rows, "git_commit")),
+        join(values(rows, "host")),
+        join(values(rows, "cpu")),
         dates.first().cloned().unwrap_or_default(),
         dates.last().cloned().unwrap_or_default(),
-    );
-    let mut tables = Vec::new();
+    )
+}
 
-    // Outcomes.
-    let mut results: Vec<String> = set("result").into_iter().collect();
+/// Outcomes: per strategy and backend, the cells and how they ended.
+fn outcomes(rows: &[Row]) -> ReportTable {
+    let mut results: Vec<String> = values(rows, "result").into_iter().collect();
     results.sort_by_key(|r| {
         (
             RESULT_ORDER
@@ -411,9 +249,11 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         );
         t.rows.push(row);
     }
-    tables.push(t);
+    t
+}
 
-    // Best run per configuration.
+/// Best run per instance and configuration (and `by` parameters).
+fn best_runs(rows: &[Row], by: &[String], sizes: &BTreeMap<String, f64>) -> ReportTable {
     let mut headers = vec!["instance", "|S|", "configuration", "backend"];
     headers.extend(by.iter().map(String::as_str));
     headers.extend([
@@ -486,9 +326,11 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         }
         t.rows.push(row);
     }
-    tables.push(t);
+    t
+}
 
-    // Throughput, per configuration.
+/// Throughput, per configuration.
+fn throughput(rows: &[Row]) -> ReportTable {
     let mut t = ReportTable::new(
         "throughput",
         "Throughput",
@@ -569,33 +411,38 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
             )),
         ]);
     }
-    tables.push(t);
+    t
+}
 
-    // Failures.
+/// Failures: the cells that crashed or erred, if any.
+fn failures(rows: &[Row]) -> Option<ReportTable> {
     let failed: Vec<&Row> = rows
         .iter()
         .filter(|r| r.get("result") == CRASHED || r.get("result") == ERROR)
         .collect();
-    if !failed.is_empty() {
-        let mut t = ReportTable::new(
-            "failures",
-            "Failures",
-            "",
-            &["cell", "result", "exit", "signal", "message"],
-        )
-        .code_columns(&["cell"]);
-        for r in failed {
-            t.rows.push(
-                ["key", "result", "exit_code", "signal", "message"]
-                    .iter()
-                    .map(|c| r.get(c).to_string())
-                    .collect(),
-            );
-        }
-        tables.push(t);
+    if failed.is_empty() {
+        return None;
     }
+    let mut t = ReportTable::new(
+        "failures",
+        "Failures",
+        "",
+        &["cell", "result", "exit", "signal", "message"],
+    )
+    .code_columns(&["cell"]);
+    for r in failed {
+        t.rows.push(
+            ["key", "result", "exit_code", "signal", "message"]
+                .iter()
+                .map(|c| r.get(c).to_string())
+                .collect(),
+        );
+    }
+    Some(t)
+}
 
-    // Plots.
+/// The charts of the complete runs.
+fn plots(rows: &[Row], sizes: &BTreeMap<String, f64>) -> Vec<Plot> {
     let complete: Vec<&Row> = rows.iter().filter(|r| r.get("result") == "complete").collect();
     let timed: Vec<&Row> = complete
         .iter()
@@ -622,7 +469,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
     let mut series = Vec::new();
     let mut seconds_series = Vec::new();
     for (name, rs) in by_series(&complete, MAX_SERIES) {
-        let (a, b) = instance_series(&name, &rs, &sizes);
+        let (a, b) = instance_series(&name, &rs, sizes);
         series.push(a);
         seconds_series.push(b);
     }
@@ -650,13 +497,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
             ),
         });
     }
-    Summary {
-        provenance,
-        headline: super::headline::headline(rows),
-        tables,
-        plots,
-        sizes,
-    }
+    plots
 }
 
 /// Bytes per state as the tables give it (one decimal).

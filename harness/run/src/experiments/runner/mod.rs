@@ -125,6 +125,81 @@ impl RunSummary {
 /// Runs `cells`, appending rows to `cfg.out`.
 pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result<RunSummary> {
     let started = Instant::now();
+    prepare_out(cells, cfg)?;
+    let (appender, _) = Appender::open(cfg.out)?;
+    // Results already in the file (--resume): their cells are not run again,
+    // and a search replays its steps from them.
+    let done: HashMap<String, bool> = Table::read(cfg.out)?
+        .rows
+        .iter()
+        .map(|r| (r.key().to_string(), r.get("result") == "complete"))
+        .collect();
+    let schedule = Schedule::new(cells, &done);
+    let skipped = cells.iter().filter(|c| done.contains_key(&c.key)).count();
+    let mode = cfg.progress.unwrap_or(if std::io::stderr().is_terminal() {
+        ProgressMode::Bar
+    } else {
+        ProgressMode::Lines
+    });
+    if skipped > 0 && mode != ProgressMode::Quiet {
+        eprintln!(
+            "bench: {skipped} of {} cells already in {}; running the rest",
+            cells.len(),
+            cfg.out.display(),
+        );
+    }
+    let progress = Progress::new(mode, schedule.planned());
+    let jobs = cfg.jobs.max(1).min(schedule.planned().max(1));
+    // --jobs counts cores: a run with --threads T takes T of them (all,
+    // if T is more), so that runs measuring a speed-up do not share cores.
+    let mut schedule = schedule;
+    schedule.cores = cfg.jobs.max(1);
+    schedule.ram = physical_memory();
+    if mode != ProgressMode::Quiet {
+        announce_threads(cells, cfg);
+    }
+    let pool = Pool {
+        schedule: (Mutex::new(schedule), Condvar::new()),
+        appender: Mutex::new(appender),
+        write_error: Mutex::new(None),
+        ran: AtomicUsize::new(0),
+        progress,
+        exec,
+        cfg,
+        jobs,
+    };
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| pool.work());
+        }
+    });
+    pool.progress.close();
+    if let Some(e) = pool.write_error.into_inner().unwrap() {
+        return Err(e);
+    }
+    let ran = pool.ran.into_inner();
+    let issued = pool.schedule.0.into_inner().unwrap().issued;
+    let interrupted = interrupt::requested();
+    // The matrix's plain cells and the steps its searches took.
+    let table = Table::read(cfg.out)?;
+    let rows: Vec<Row> = table
+        .rows
+        .into_iter()
+        .filter(|r| issued.contains(r.key()))
+        .collect();
+    Ok(RunSummary {
+        cells: cells.len(),
+        skipped,
+        ran,
+        rows,
+        wall: started.elapsed(),
+        interrupted,
+    })
+}
+
+/// Checks that `cfg.out` may be written (empty, or `--resume`), and drops
+/// the rows `--rerun` or `--retry-failed` runs again.
+fn prepare_out(cells: &[Cell], cfg: &RunConfig) -> Result<()> {
     if !cfg.resume {
         if let Ok(m) = std::fs::metadata(cfg.out) {
             if m.len() > 0 {
@@ -159,37 +234,13 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
             t.write(cfg.out)?;
         }
     }
-    let (appender, _) = Appender::open(cfg.out)?;
-    // Results already in the file (--resume): their cells are not run again,
-    // and a search replays its steps from them.
-    let done: HashMap<String, bool> = Table::read(cfg.out)?
-        .rows
-        .iter()
-        .map(|r| (r.key().to_string(), r.get("result") == "complete"))
-        .collect();
-    let schedule = Schedule::new(cells, &done);
-    let skipped = cells.iter().filter(|c| done.contains_key(&c.key)).count();
-    let mode = cfg.progress.unwrap_or(if std::io::stderr().is_terminal() {
-        ProgressMode::Bar
-    } else {
-        ProgressMode::Lines
-    });
-    if skipped > 0 && mode != ProgressMode::Quiet {
-        eprintln!(
-            "bench: {skipped} of {} cells already in {}; running the rest",
-            cells.len(),
-            cfg.out.display(),
-        );
-    }
-    let progress = Progress::new(mode, schedule.planned());
-    let jobs = cfg.jobs.max(1).min(schedule.planned().max(1));
-    // --jobs counts cores: a run with --threads T takes T of them (all,
-    // if T is more), so that runs measuring a speed-up do not share cores.
-    let mut schedule = schedule;
-    schedule.cores = cfg.jobs.max(1);
-    schedule.ram = physical_memory();
+    Ok(())
+}
+
+/// Says how runs with several threads take job slots, when there are some.
+fn announce_threads(cells: &[Cell], cfg: &RunConfig) {
     let widest = cells.iter().map(Cell::threads).max().unwrap_or(1);
-    if widest > 1 && mode != ProgressMode::Quiet {
+    if widest > 1 {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         eprintln!(
             "bench: a run with --threads T takes T of the {} --jobs slots (up to {widest} threads per run here){}",
@@ -201,102 +252,107 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
             }
         );
     }
-    let schedule = (Mutex::new(schedule), Condvar::new());
-    let appender = Mutex::new(appender);
-    let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let ran = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| loop {
-                let cell = {
-                    let mut sched = schedule.0.lock().unwrap();
-                    loop {
-                        if write_error.lock().unwrap().is_some() {
-                            return;
-                        }
-                        if interrupt::requested() {
-                            return;
-                        }
-                        if let Some(c) = sched.next() {
-                            break c;
-                        }
-                        if sched.running == 0 {
-                            return;
-                        }
-                        sched = schedule.1.wait(sched).unwrap();
-                    }
-                };
-                progress.start();
-                let child = exec.execute(&cell).unwrap_or_else(|e| ChildResult {
-                    termination: Termination::Exited(-1),
-                    stdout: String::new(),
-                    stderr: format!("could not start the child: {e}"),
-                    wall_s: 0.0,
-                    max_rss_bytes: 0,
-                    cpu_s: 0.0,
-                });
-                let outcome = classify(&cell, &child);
-                let mut row = build_row(
-                    cfg.matrix_name,
-                    &cell,
-                    &child,
-                    &outcome,
-                    &cfg.provenance,
-                    &now_utc(),
-                );
-                if interrupt::requested() && row.get("result") != "complete" {
-                    // Stopped by the same signal, or cut short: run it again
-                    // on --resume rather than record a partial result.
-                    schedule.0.lock().unwrap().abandon(&cell);
-                    schedule.1.notify_all();
-                    progress.abandon();
-                    return;
-                }
-                ran.fetch_add(1, Ordering::Relaxed);
-                discard_final_checkpoint(&mut row);
-                let written = appender.lock().unwrap().append(&row);
-                let (remaining, pending) = {
-                    let mut sched = schedule.0.lock().unwrap();
-                    sched.finished(&cell, row.get("result") == "complete");
-                    (
-                        sched.planned(),
-                        progress
-                            .eta_due()
-                            .then(|| (sched.pending_kinds(), sched.searching())),
-                    )
-                };
-                if let Err(e) = written {
-                    *write_error.lock().unwrap() = Some(e);
-                    schedule.1.notify_all();
-                    return;
-                }
-                schedule.1.notify_all();
-                progress.finish(&row, remaining, pending, jobs);
-            });
+}
+
+/// What the job slots of a run share: the schedule, the results file, the
+/// first write error, the count of cells run and the progress display.
+struct Pool<'a> {
+    /// The schedule, and its signal that a cell finished (a search may
+    /// then have a next step, or a memory reservation is freed).
+    schedule: (Mutex<Schedule<'a>>, Condvar),
+    appender: Mutex<Appender>,
+    write_error: Mutex<Option<anyhow::Error>>,
+    ran: AtomicUsize,
+    progress: Progress,
+    exec: &'a dyn Executor,
+    cfg: &'a RunConfig<'a>,
+    jobs: usize,
+}
+
+impl Pool<'_> {
+    /// One job slot: runs cells until none is left, the run is interrupted,
+    /// or a row could not be written.
+    fn work(&self) {
+        while let Some(cell) = self.next_cell() {
+            if !self.run(&cell) {
+                return;
+            }
         }
-    });
-    progress.close();
-    if let Some(e) = write_error.into_inner().unwrap() {
-        return Err(e);
     }
-    let ran = ran.into_inner();
-    let issued = schedule.0.into_inner().unwrap().issued;
-    let interrupted = interrupt::requested();
-    // The matrix's plain cells and the steps its searches took.
-    let table = Table::read(cfg.out)?;
-    let rows: Vec<Row> = table
-        .rows
-        .into_iter()
-        .filter(|r| issued.contains(r.key()))
-        .collect();
-    Ok(RunSummary {
-        cells: cells.len(),
-        skipped,
-        ran,
-        rows,
-        wall: started.elapsed(),
-        interrupted,
-    })
+
+    /// The next cell to run, waiting while running cells may still add
+    /// some; `None` when there is none, on an interrupt or a write error.
+    fn next_cell(&self) -> Option<Cell> {
+        let mut sched = self.schedule.0.lock().unwrap();
+        loop {
+            if self.write_error.lock().unwrap().is_some() {
+                return None;
+            }
+            if interrupt::requested() {
+                return None;
+            }
+            if let Some(c) = sched.next() {
+                return Some(c);
+            }
+            if sched.running == 0 {
+                return None;
+            }
+            sched = self.schedule.1.wait(sched).unwrap();
+        }
+    }
+
+    /// Runs `cell` and appends its row; false when this slot should stop
+    /// (interrupted, or the row could not be written).
+    fn run(&self, cell: &Cell) -> bool {
+        self.progress.start();
+        let child = self.exec.execute(cell).unwrap_or_else(|e| ChildResult {
+            termination: Termination::Exited(-1),
+            stdout: String::new(),
+            stderr: format!("could not start the child: {e}"),
+            wall_s: 0.0,
+            max_rss_bytes: 0,
+            cpu_s: 0.0,
+        });
+        let outcome = classify(cell, &child);
+        let cfg = self.cfg;
+        let mut row = build_row(
+            cfg.matrix_name,
+            cell,
+            &child,
+            &outcome,
+            &cfg.provenance,
+            &now_utc(),
+        );
+        if interrupt::requested() && row.get("result") != "complete" {
+            // Stopped by the same signal, or cut short: run it again
+            // on --resume rather than record a partial result.
+            self.schedule.0.lock().unwrap().abandon(cell);
+            self.schedule.1.notify_all();
+            self.progress.abandon();
+            return false;
+        }
+        self.ran.fetch_add(1, Ordering::Relaxed);
+        discard_final_checkpoint(&mut row);
+        let written = self.appender.lock().unwrap().append(&row);
+        let (remaining, pending) = {
+            let mut sched = self.schedule.0.lock().unwrap();
+            sched.finished(cell, row.get("result") == "complete");
+            (
+                sched.planned(),
+                self.progress
+                    .eta_due()
+                    .then(|| (sched.pending_kinds(), sched.searching())),
+            )
+        };
+        if let Err(e) = written {
+            *self.write_error.lock().unwrap() = Some(e);
+            self.schedule.1.notify_all();
+            return false;
+        }
+        self.schedule.1.notify_all();
+        self.progress.finish(&row, remaining, pending, self.jobs);
+        true
+    }
 }
 
 /// The machine's physical memory (`MemTotal` of /proc/meminfo), if known.

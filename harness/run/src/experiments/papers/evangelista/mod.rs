@@ -569,8 +569,8 @@ pub fn render_table2(rows: &[RunRow], out: &Path) -> Result<Vec<PathBuf>> {
         out.join("table2-V.svg"),
     ];
     std::fs::write(&files[0], csv)?;
-    write_table2_md(&files[1], &table, &paper, &strategies)?;
-    write_table2_svgs([&files[2], &files[3]], &table, &paper)?;
+    write_table2_md(&files[1], &table, paper, &strategies)?;
+    write_table2_svgs([&files[2], &files[3]], &table, paper)?;
     Ok(files.to_vec())
 }
 
@@ -976,7 +976,7 @@ mod tests {
                 visit_limit: 60,
             },
         ));
-        let text = differences(std::slice::from_ref(&row), &paper);
+        let text = differences(std::slice::from_ref(&row), paper);
         assert!(
             text.contains(
                 "at.2 DFS: S↑ 45 vs 35, V 200 vs 228; at 35 % our 8 runs ended 1 cache_full, 7 visit_limit"
@@ -992,14 +992,14 @@ mod tests {
         assert!(!text.contains("at.2 Alt+CR"), "{text}");
         assert!(text.contains("Summary: 1 cells with S↑ where most of our runs at the paper's S ended cache_full, 2 where most ended visit_limit (1 of them at the smallest size run, above the paper's S);"), "{text}");
         // DFS+CR, BFS equal; Alt, Alt+CR 5 points off; BBFS 10.
-        let close = |row: &Row| closeness(std::slice::from_ref(row), &paper);
+        let close = |row: &Row| closeness(std::slice::from_ref(row), paper);
         assert_eq!(
             close(&row),
             "S within 5 points of the paper's: 4 of 8 cells (2 equal)."
         );
         // A cell without runs is neither listed nor counted.
         row.cells[2][1].ran = false;
-        assert!(!differences(std::slice::from_ref(&row), &paper).contains("BBFS+CR"));
+        assert!(!differences(std::slice::from_ref(&row), paper).contains("BBFS+CR"));
         assert_eq!(
             close(&row),
             "S within 5 points of the paper's: 4 of 7 cells (2 equal)."

@@ -1,5 +1,8 @@
 //! Table 2 of Evangelista and Kristensen as the paper prints it: the figures
-//! our runs are compared with, never fitted to.
+//! our runs are compared with, never fitted to. The figures live in
+//! `table2.txt` (one instance a line), read once.
+
+use std::sync::OnceLock;
 
 /// One cell pair of the paper's Table 2: (S, V) for no CR and CR per family.
 pub struct PaperRow {
@@ -10,446 +13,67 @@ pub struct PaperRow {
     pub cells: [[(u32, u32, &'static str); 2]; 4],
 }
 
-macro_rules! row {
-    ($i:expr, $s:expr, $d:expr,
-     $d1:expr, $d2:expr, $d3:expr, $d4:expr,
-     $b1:expr, $b2:expr, $b3:expr, $b4:expr,
-     $w1:expr, $w2:expr, $wp1:expr, $w3:expr, $w4:expr, $wp2:expr,
-     $a1:expr, $a2:expr, $ap1:expr, $a3:expr, $a4:expr, $ap2:expr) => {
-        PaperRow {
-            instance: $i,
-            states: $s,
-            degree: $d,
-            cells: [
-                [($d1, $d2, ""), ($d3, $d4, "")],
-                [($b1, $b2, ""), ($b3, $b4, "")],
-                [($w1, $w2, $wp1), ($w3, $w4, $wp2)],
-                [($a1, $a2, $ap1), ($a3, $a4, $ap2)],
-            ],
-        }
-    };
-}
+/// The paper's figures, as printed; the format is described at its top.
+const TABLE2: &str = include_str!("table2.txt");
 
 /// Table 2 of the paper (rows: instance, |S|, d; DFS S V no/yes; BFS S V
 /// no/yes; BBFS S V w no/yes; Alt S V (b,d) no/yes).
-pub fn paper_table2() -> Vec<PaperRow> {
-    vec![
-        row!(
-            "at.2", 49443, 2.9, 35, 228, 30, 428, 40, 130, 40, 130, 30, 369, "4", 30, 373, "4", 30, 219,
-            "8,4", 30, 222, "8,4"
-        ),
-        row!(
-            "bakery.4", 157003, 2.6, 20, 271, 20, 271, 25, 216, 25, 149, 25, 173, "4", 25, 168, "4", 20, 185,
-            "8,4", 20, 185, "8,4"
-        ),
-        row!(
-            "bopdp.2", 25685, 2.8, 15, 215, 10, 437, 30, 149, 25, 162, 15, 246, "4", 10, 398, "4", 15, 213,
-            "1,8", 10, 406, "1,8"
-        ),
-        row!(
-            "brp.3", 996627, 2.0, 5, 235, 5, 152, 15, 112, 10, 116, 5, 163, "256", 5, 168, "256", 5, 160,
-            "8,8", 5, 153, "8,8"
-        ),
-        row!(
-            "brp2.5", 298111, 1.4, 5, 141, 5, 140, 30, 112, 20, 103, 5, 130, "4", 5, 131, "4", 5, 135, "8,1",
-            5, 137, "8,1"
-        ),
-        row!(
-            "cambridge.5",
-            698912,
-            4.5,
-            45,
-            285,
-            45,
-            287,
-            35,
-            121,
-            35,
-            120,
-            45,
-            203,
-            "4",
-            45,
-            200,
-            "16",
-            45,
-            232,
-            "8,4",
-            45,
-            233,
-            "8,8"
-        ),
-        row!(
-            "collision.3",
-            434530,
-            2.3,
-            10,
-            484,
-            10,
-            338,
-            30,
-            119,
-            25,
-            169,
-            10,
-            487,
-            "16",
-            10,
-            412,
-            "16",
-            10,
-            239,
-            "8,1",
-            10,
-            286,
-            "8,1"
-        ),
-        row!(
-            "extinction.3",
-            751930,
-            3.5,
-            10,
-            185,
-            10,
-            184,
-            10,
-            100,
-            10,
-            100,
-            10,
-            186,
-            "4",
-            10,
-            187,
-            "4",
-            10,
-            176,
-            "4,4",
-            10,
-            176,
-            "4,4"
-        ),
-        row!(
-            "firewire_link.7",
-            399598,
-            2.7,
-            5,
-            327,
-            5,
-            321,
-            25,
-            101,
-            20,
-            101,
-            5,
-            278,
-            "256",
-            5,
-            348,
-            "256",
-            5,
-            214,
-            "8,1",
-            5,
-            230,
-            "8,1"
-        ),
-        row!(
-            "firewire_tree.4",
-            169992,
-            3.7,
-            10,
-            337,
-            10,
-            345,
-            10,
-            100,
-            10,
-            100,
-            15,
-            190,
-            "4",
-            15,
-            191,
-            "4",
-            10,
-            313,
-            "4,4",
-            10,
-            311,
-            "4,4"
-        ),
-        row!(
-            "gear.2", 16689, 1.3, 15, 109, 15, 106, 10, 100, 5, 102, 10, 100, "256", 5, 101, "256", 10, 102,
-            "4,4", 10, 101, "4,4"
-        ),
-        row!(
-            "iprotocol.2",
-            29994,
-            3.3,
-            5,
-            359,
-            5,
-            364,
-            20,
-            132,
-            20,
-            132,
-            5,
-            250,
-            "4",
-            5,
-            245,
-            "16",
-            5,
-            296,
-            "8,1",
-            5,
-            294,
-            "1,1"
-        ),
-        row!(
-            "lamport_nonatomic.3",
-            36983,
-            3.3,
-            45,
-            398,
-            45,
-            366,
-            50,
-            120,
-            50,
-            119,
-            45,
-            257,
-            "4",
-            45,
-            260,
-            "4",
-            45,
-            237,
-            "8,8",
-            45,
-            232,
-            "8,1"
-        ),
-        row!(
-            "leader_election.4",
-            746240,
-            5.0,
-            15,
-            450,
-            15,
-            316,
-            10,
-            100,
-            10,
-            100,
-            15,
-            456,
-            "16",
-            15,
-            453,
-            "16",
-            15,
-            273,
-            "4,1",
-            15,
-            275,
-            "4,1"
-        ),
-        row!(
-            "lifts.6", 333649, 2.1, 5, 123, 5, 124, 15, 123, 15, 112, 5, 125, "4", 5, 132, "4", 5, 124,
-            "1,1", 5, 124, "1,1"
-        ),
-        row!(
-            "lup.2", 495720, 1.8, 30, 478, 30, 294, 30, 142, 30, 142, 40, 369, "4", 35, 324, "4", 15, 429,
-            "8,8", 15, 428, "8,8"
-        ),
-        row!(
-            "needham.3",
-            206925,
-            2.7,
-            5,
-            412,
-            5,
-            415,
-            30,
-            100,
-            30,
-            100,
-            5,
-            409,
-            "256",
-            5,
-            417,
-            "256",
-            5,
-            435,
-            "1,1",
-            5,
-            435,
-            "1,1"
-        ),
-        row!(
-            "peterson.3",
-            170156,
-            3.1,
-            25,
-            345,
-            25,
-            331,
-            35,
-            142,
-            35,
-            136,
-            25,
-            374,
-            "4",
-            25,
-            356,
-            "4",
-            25,
-            329,
-            "1,8",
-            25,
-            320,
-            "8,8"
-        ),
-        row!(
-            "pgm_protocol.7",
-            322585,
-            2.5,
-            10,
-            152,
-            10,
-            152,
-            10,
-            106,
-            5,
-            112,
-            5,
-            360,
-            "16",
-            5,
-            392,
-            "4",
-            5,
-            493,
-            "8,1",
-            10,
-            145,
-            "4,1"
-        ),
-        row!(
-            "plc.2", 130777, 1.6, 5, 100, 5, 100, 30, 100, 10, 100, 10, 101, "4", 5, 113, "4", 5, 100, "1,8",
-            5, 101, "8,8"
-        ),
-        row!(
-            "production_cell.4",
-            340685,
-            2.8,
-            10,
-            176,
-            10,
-            175,
-            10,
-            100,
-            10,
-            100,
-            10,
-            162,
-            "4",
-            10,
-            162,
-            "4",
-            10,
-            157,
-            "8,1",
-            10,
-            158,
-            "8,1"
-        ),
-        row!(
-            "rether.3", 305334, 1.0, 30, 118, 25, 152, 40, 104, 15, 111, 35, 132, "256", 15, 117, "256", 25,
-            113, "8,1", 15, 128, "8,1"
-        ),
-        row!(
-            "synapse.6",
-            625175,
-            1.9,
-            5,
-            148,
-            5,
-            118,
-            30,
-            111,
-            25,
-            296,
-            5,
-            133,
-            "16",
-            5,
-            136,
-            "16",
-            5,
-            129,
-            "8,8",
-            5,
-            129,
-            "8,8"
-        ),
-        row!(
-            "telephony.3",
-            765379,
-            4.1,
-            30,
-            394,
-            25,
-            491,
-            50,
-            124,
-            50,
-            123,
-            25,
-            482,
-            "256",
-            25,
-            470,
-            "16",
-            25,
-            368,
-            "8,1",
-            25,
-            388,
-            "8,1"
-        ),
-        row!(
-            "train-gate.5",
-            803458,
-            2.1,
-            10,
-            114,
-            10,
-            114,
-            20,
-            100,
-            20,
-            100,
-            10,
-            110,
-            "4",
-            10,
-            105,
-            "256",
-            10,
-            102,
-            "4,1",
-            10,
-            102,
-            "4,1"
-        ),
-    ]
+pub fn paper_table2() -> &'static [PaperRow] {
+    static ROWS: OnceLock<Vec<PaperRow>> = OnceLock::new();
+    ROWS.get_or_init(|| {
+        TABLE2
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .map(parse_row)
+            .collect()
+    })
+}
+
+/// One line of `table2.txt`; the file is part of the source, so a malformed
+/// line is a programming error.
+fn parse_row(line: &'static str) -> PaperRow {
+    let f: Vec<&'static str> = line.split_whitespace().collect();
+    assert_eq!(f.len(), 23, "table2.txt: 23 fields expected in {line:?}");
+    let n = |i: usize| -> u32 {
+        f[i].parse()
+            .unwrap_or_else(|_| panic!("table2.txt: field {i} of {line:?}"))
+    };
+    // The two families without a parameter have S V S V, the two with one S V p S V p.
+    let plain = |at: usize| [(n(at), n(at + 1), ""), (n(at + 2), n(at + 3), "")];
+    let with_param = |at: usize| [(n(at), n(at + 1), f[at + 2]), (n(at + 3), n(at + 4), f[at + 5])];
+    PaperRow {
+        instance: f[0],
+        states: f[1].parse().expect("table2.txt: |S|"),
+        degree: f[2].parse().expect("table2.txt: d"),
+        cells: [plain(3), plain(7), with_param(11), with_param(17)],
+    }
 }
 
 pub const FAMILIES: [&str; 4] = ["DFS", "BFS", "BBFS", "Alt"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_has_every_instance_once_with_its_figures() {
+        let rows = paper_table2();
+        assert_eq!(rows.len(), 25);
+        let mut names: Vec<&str> = rows.iter().map(|r| r.instance).collect();
+        names.dedup();
+        assert_eq!(names.len(), 25);
+        let first = &rows[0];
+        assert_eq!((first.instance, first.states, first.degree), ("at.2", 49443, 2.9));
+        assert_eq!(first.cells[0], [(35, 228, ""), (30, 428, "")]);
+        assert_eq!(first.cells[1], [(40, 130, ""), (40, 130, "")]);
+        assert_eq!(first.cells[2], [(30, 369, "4"), (30, 373, "4")]);
+        assert_eq!(first.cells[3], [(30, 219, "8,4"), (30, 222, "8,4")]);
+        let last = &rows[24];
+        assert_eq!(
+            (last.instance, last.states, last.degree),
+            ("train-gate.5", 803458, 2.1)
+        );
+        assert_eq!(last.cells[2], [(10, 110, "4"), (10, 105, "256")]);
+        assert_eq!(last.cells[3], [(10, 102, "4,1"), (10, 102, "4,1")]);
+    }
+}
