@@ -764,7 +764,7 @@ fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     if let Some((step, trace)) = w.witness {
         return w.ev.finish(opts.algo, seed, Stop::Goal, Some(step), Some(trace));
     }
-    let stop = match (w.stop, r.result) {
+    let stop = match (w.stop, r.counters.result) {
         (Some(stop), _) => stop,
         (None, Outcome::Complete) => Stop::Exhausted,
         (None, Outcome::StateLimit) => Stop::MemoryFull,

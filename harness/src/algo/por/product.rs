@@ -196,7 +196,7 @@ pub fn check(
         meter: opts.meter.clone(),
     };
     let pass = check::check_reduced(built.model.as_ref(), &system, &first, 1, Some(reducer));
-    if !pass.result.is_complete() {
+    if !pass.counters.result.is_complete() {
         // The run is the LTL check's, though it ended in pass 1.
         return Checked {
             report: CheckReport {
@@ -225,6 +225,6 @@ pub fn check(
     report.add_time(pass.time_s);
     Checked {
         report,
-        system_states: Some(pass.states),
+        system_states: Some(pass.counters.states),
     }
 }

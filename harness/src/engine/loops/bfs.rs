@@ -29,6 +29,7 @@
 use dve_frontend::model::{NextState, Succ, SuccBuf};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::counters::Counters;
 use crate::engine::limits::{visit, Budget};
 use crate::engine::observer::{Cx, Observer, PathSource, NO_SUCC};
 use crate::engine::outcome::Outcome;
@@ -59,12 +60,9 @@ pub struct BfsOptions {
 /// What a breadth-first search did.
 #[derive(Clone, Debug)]
 pub struct Bfs {
-    pub result: Outcome,
+    pub counters: Counters,
     /// An observer stopped the search (`result` is then `complete`).
     pub stopped: bool,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
     pub expansions: u64,
     pub levels: Vec<LevelStats>,
     pub back_level_edges: u64,
@@ -90,11 +88,8 @@ pub fn bfs<S: Store, O: Observer<S>>(
     assert!(store.is_empty(), "BFS needs an empty store (ids are its queue)");
     let n = model.state_len();
     let mut run = Bfs {
-        result: Outcome::Complete,
+        counters: Counters::default(),
         stopped: false,
-        transitions: 0,
-        deadlocks: 0,
-        error_transitions: 0,
         expansions: 0,
         levels: Vec::new(),
         back_level_edges: 0,
@@ -141,7 +136,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
                 run.stopped = true;
             }
         }
-        Err(stop) => run.result = stop,
+        Err(stop) => run.counters.result = stop,
     }
 
     let mut fps: Vec<u64> = Vec::new();
@@ -151,7 +146,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
     let mut bufs: Vec<SuccBuf> = (0..BATCH).map(|_| SuccBuf::new(n)).collect();
     let mut scratch = Vec::new();
     let mut batches = 0u64;
-    'search: while run.result == Outcome::Complete && !run.stopped && next < store.len() {
+    'search: while run.counters.result == Outcome::Complete && !run.stopped && next < store.len() {
         if next == level_end {
             level_start = next;
             level_end = store.len();
@@ -164,8 +159,8 @@ pub fn bfs<S: Store, O: Observer<S>>(
         }
         if batches & 63 == 0 && batches > 0 {
             let depth = run.levels.len() as u64 - 1;
-            if let Some(stop) = budget.poll_with(store.len() as u64, run.transitions, depth) {
-                run.result = stop;
+            if let Some(stop) = budget.poll_with(store.len() as u64, run.counters.transitions, depth) {
+                run.counters.result = stop;
                 break;
             }
         }
@@ -205,7 +200,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
             let k = buf.len();
             let src_id = src as u32;
             run.levels.last_mut().expect("level").edges += k as u64;
-            run.transitions += k as u64;
+            run.counters.transitions += k as u64;
             run.expansions += 1;
             store.expanding(src_id);
             if obs.expanded(&cx!(), src_id, k).stop() {
@@ -213,7 +208,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
                 break 'search;
             }
             if k == 0 {
-                run.deadlocks += 1;
+                run.counters.deadlocks += 1;
                 if obs.deadlock(&cx!(), src_id).stop() {
                     run.stopped = true;
                     break 'search;
@@ -223,7 +218,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
                 let e = buf.entry(i);
                 let s = buf.state(i);
                 if e.error {
-                    run.error_transitions += 1;
+                    run.counters.error_transitions += 1;
                 }
                 if obs.successor(&cx!(), src_id, e, s).stop() {
                     run.stopped = true;
@@ -262,7 +257,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
                         }
                     }
                     Err(stop) => {
-                        run.result = stop;
+                        run.counters.result = stop;
                         break 'search;
                     }
                 }
@@ -272,5 +267,6 @@ pub fn bfs<S: Store, O: Observer<S>>(
     }
     run.frontier_bytes = (parents.capacity() * PARENT_BYTES) as u64;
     run.parents = parents;
+    run.counters.states = store.len() as u64;
     run
 }

@@ -172,9 +172,9 @@ impl Order for Cndfs {
             all
         });
         for (t, peak) in tallies {
-            run.transitions += t.transitions;
-            run.deadlocks += t.deadlocks;
-            run.error_transitions += t.errors;
+            run.counters.transitions += t.transitions;
+            run.counters.deadlocks += t.deadlocks;
+            run.counters.error_transitions += t.errors;
             run.frontier_bytes += peak as u64;
         }
     }

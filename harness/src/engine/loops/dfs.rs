@@ -29,6 +29,7 @@
 use dve_frontend::model::{NextState, Succ, SuccBuf};
 use serde::Serialize;
 
+use crate::engine::counters::Counters;
 use crate::engine::limits::{visit, Budget, POLL_MASK};
 use crate::engine::observer::{Cx, Frame, Observer, PathSource, NO_SUCC};
 use crate::engine::outcome::Outcome;
@@ -87,12 +88,9 @@ impl DfsOptions {
 /// What a depth-first search did.
 #[derive(Clone, Debug)]
 pub struct Dfs {
-    pub result: Outcome,
+    pub counters: Counters,
     /// An observer stopped the search (`result` is then `complete`).
     pub stopped: bool,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
     pub expansions: u64,
     pub stats: DfsStats,
     /// Largest allocation of the stack and kept lists.
@@ -188,11 +186,8 @@ pub fn dfs<S: Store, O: Observer<S>>(
     let mut buf_fps: Vec<u64> = Vec::new();
 
     let mut run = Dfs {
-        result: Outcome::Complete,
+        counters: Counters::default(),
         stopped: false,
-        transitions: 0,
-        deadlocks: 0,
-        error_transitions: 0,
         expansions: 0,
         stats: DfsStats::default(),
         frontier_bytes: 0,
@@ -294,11 +289,11 @@ pub fn dfs<S: Store, O: Observer<S>>(
                 false
             } else {
                 run.expansions += 1;
-                run.transitions += k as u64;
+                run.counters.transitions += k as u64;
                 if k == 0 {
-                    run.deadlocks += 1;
+                    run.counters.deadlocks += 1;
                 }
-                run.error_transitions += buf.entries().iter().filter(|e| e.error).count() as u64;
+                run.counters.error_transitions += buf.entries().iter().filter(|e| e.error).count() as u64;
                 let kept = if keep {
                     let at = kept_fps.len() as u32;
                     for i in 0..k {
@@ -347,7 +342,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
         ($id:expr, $via:expr) => {{
             let id: u32 = $id;
             if !push_frame!(id, $via) {
-                run.result = Outcome::MemoryLimit;
+                run.counters.result = Outcome::MemoryLimit;
             } else {
                 let count = frames.last().map_or(0, |f| f.count as usize);
                 if obs.expanded(&cx!(), id, count).stop() || (count == 0 && obs.deadlock(&cx!(), id).stop()) {
@@ -368,14 +363,14 @@ pub fn dfs<S: Store, O: Observer<S>>(
                         enter!(ins.id(), NO_SUCC);
                     }
                 }
-                Err(stop) => run.result = stop,
+                Err(stop) => run.counters.result = stop,
             }
         }
         Root::Stored(id) => enter!(id, NO_SUCC),
     }
 
     let mut succ = vec![0u8; n];
-    while run.result == Outcome::Complete && !run.stopped {
+    while run.counters.result == Outcome::Complete && !run.stopped {
         let Some(top) = frames.last_mut() else { break };
         if top.next == top.count {
             let id = top.id;
@@ -440,8 +435,9 @@ pub fn dfs<S: Store, O: Observer<S>>(
                 }
                 if run.expansions & POLL_MASK == 0 {
                     let depth = frames.len() as u64;
-                    if let Some(stop) = budget.poll_with(store.len() as u64, run.transitions, depth) {
-                        run.result = stop;
+                    if let Some(stop) = budget.poll_with(store.len() as u64, run.counters.transitions, depth)
+                    {
+                        run.counters.result = stop;
                         break;
                     }
                 }
@@ -458,9 +454,10 @@ pub fn dfs<S: Store, O: Observer<S>>(
                     break;
                 }
             }
-            Err(stop) => run.result = stop,
+            Err(stop) => run.counters.result = stop,
         }
     }
     run.frontier_bytes = peak_frontier as u64;
+    run.counters.states = store.len() as u64;
     run
 }

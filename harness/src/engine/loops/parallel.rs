@@ -42,6 +42,7 @@ use std::thread::ScopedJoinHandle;
 
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 
+use crate::engine::counters::Counters;
 use crate::engine::limits::Budget;
 use crate::engine::loops::bfs::{LevelStats, BATCH};
 use crate::engine::loops::parent_links::{parent_link, trace_to, PARENT_BYTES};
@@ -69,11 +70,7 @@ const SPINS: u32 = 1 << 12;
 /// exploration reports; no levels for the depth-first-like order).
 #[derive(Clone, Debug, Default)]
 pub struct ParallelRun {
-    pub result: Outcome,
-    pub states: u64,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
+    pub counters: Counters,
     pub levels: Vec<LevelStats>,
     pub back_level_edges: u64,
     pub max_back_level_edge: u64,
@@ -694,14 +691,14 @@ fn run_in<'a, W: Watch, S: ConcurrentStore, O: Order>(
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
     let mut run = ParallelRun::default();
     let Some(sh) = Shared::start(model, make, budget, watch, O::MARKS) else {
-        run.result = Outcome::StateLimit;
+        run.counters.result = Outcome::StateLimit;
         return (run, 0, None);
     };
     order.search(&sh, t_n, &mut run);
-    run.states = sh.store.len() as u64;
+    run.counters.states = sh.store.len() as u64;
     run.store_bytes = sh.store.bytes_used() as u64;
     let (result, violations, first) = sh.finish();
-    run.result = result;
+    run.counters.result = result;
     (run, violations, first)
 }
 
@@ -756,7 +753,7 @@ fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, r
                 };
                 (depth, total)
             };
-            if let Some(o) = budget.poll_with(store.len() as u64, run.transitions, depth as u64) {
+            if let Some(o) = budget.poll_with(store.len() as u64, run.counters.transitions, depth as u64) {
                 sh.set_outcome(o);
                 break;
             }
@@ -776,9 +773,9 @@ fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, r
             for t in &tallies {
                 stats.edges += t.transitions;
                 stats.back_level_edges += t.back;
-                run.transitions += t.transitions;
-                run.deadlocks += t.deadlocks;
-                run.error_transitions += t.errors;
+                run.counters.transitions += t.transitions;
+                run.counters.deadlocks += t.deadlocks;
+                run.counters.error_transitions += t.errors;
                 run.back_level_edges += t.back;
                 run.max_back_level_edge = run.max_back_level_edge.max(t.max_back);
             }

@@ -27,6 +27,7 @@
 use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::engine::checkpoint::{self, CheckpointInfo, CheckpointSpec, Loader, Saver};
+use crate::engine::counters::Counters;
 use crate::engine::limits::Budget;
 use crate::engine::loops::bfs::LevelStats;
 use crate::engine::outcome::Outcome;
@@ -48,11 +49,7 @@ const GROWTH_MARGIN: usize = 1024;
 /// What the search did.
 #[derive(Clone, Debug, Default)]
 pub struct TreeBfs {
-    pub result: Outcome,
-    pub states: u64,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
+    pub counters: Counters,
     /// States and edges per level (no back-level edges).
     pub levels: Vec<LevelStats>,
     /// The inner tables and the root set.
@@ -369,7 +366,7 @@ impl Search {
             roots.insert(l, r);
             level.push(l, r);
         }
-        run.result = stopped.unwrap_or_default();
+        run.counters.result = stopped.unwrap_or_default();
         let stats = LevelStats::first(0, level.len);
         Search {
             run,
@@ -439,7 +436,11 @@ impl Search {
                     self.run.memory_need = Some(need);
                     Some(Outcome::MemoryLimit)
                 } else if self.n.is_multiple_of(BLOCK) {
-                    budget.poll_with(self.roots.len() as u64, self.run.transitions, depth as u64)
+                    budget.poll_with(
+                        self.roots.len() as u64,
+                        self.run.counters.transitions,
+                        depth as u64,
+                    )
                 } else {
                     None
                 };
@@ -470,10 +471,10 @@ impl Search {
                     tree.decode_root(l, r, &mut state);
                     model.successors(&state, &mut buf);
                     let k = buf.len();
-                    run.transitions += k as u64;
+                    run.counters.transitions += k as u64;
                     stats.edges += k as u64;
                     if k == 0 {
-                        run.deadlocks += 1;
+                        run.counters.deadlocks += 1;
                     }
                     // The successors' fingerprints first, and the slots
                     // where they would be among the states met lately
@@ -486,7 +487,7 @@ impl Search {
                     }
                     for (i, &fp) in fps.iter().enumerate() {
                         if buf.entry(i).error {
-                            run.error_transitions += 1;
+                            run.counters.error_transitions += 1;
                         }
                         // A successor met a moment before is stored (or
                         // is this batch's, stored below): no lookup.
@@ -545,12 +546,12 @@ impl Search {
     /// What the search did (a level cut short counts as far as it went).
     fn finish(mut self) -> TreeBfs {
         if let Some(o) = self.stopped {
-            self.run.result = o;
+            self.run.counters.result = o;
             if self.level.len > 0 {
                 self.run.levels.push(self.stats);
             }
         }
-        self.run.states = self.roots.len() as u64;
+        self.run.counters.states = self.roots.len() as u64;
         self.run.root_tables = self.roots.tables();
         self.run.store_bytes = self.bytes();
         self.run
@@ -558,7 +559,12 @@ impl Search {
 
     fn save(&self, w: &mut Saver) -> anyhow::Result<()> {
         let r = &self.run;
-        for v in [r.transitions, r.deadlocks, r.error_transitions, r.frontier_bytes] {
+        for v in [
+            r.counters.transitions,
+            r.counters.deadlocks,
+            r.counters.error_transitions,
+            r.frontier_bytes,
+        ] {
             w.u64(v)?;
         }
         let levels: Vec<u64> = r
@@ -583,13 +589,11 @@ impl Search {
 
     fn load(r: &mut Loader, state_len: usize) -> anyhow::Result<Search> {
         let damaged = |what: &str| anyhow::anyhow!("the checkpoint is damaged ({what})");
-        let mut run = TreeBfs {
-            transitions: r.u64()?,
-            deadlocks: r.u64()?,
-            error_transitions: r.u64()?,
-            frontier_bytes: r.u64()?,
-            ..Default::default()
-        };
+        let mut run = TreeBfs::default();
+        run.counters.transitions = r.u64()?;
+        run.counters.deadlocks = r.u64()?;
+        run.counters.error_transitions = r.u64()?;
+        run.frontier_bytes = r.u64()?;
         let levels = r.u64s()?;
         if levels.len() < 2 || levels.len() % 2 != 0 {
             return Err(damaged("the levels"));

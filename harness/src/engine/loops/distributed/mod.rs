@@ -50,6 +50,7 @@ use dve_frontend::model::{NextState, Succ, SuccBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::comm::{Comm, Reduce};
+use crate::engine::counters::Counters;
 use crate::engine::limits::{visit, Budget};
 use crate::engine::loops::bfs::{LevelStats, BATCH};
 use crate::engine::loops::parallel::{ParallelRun, Watch};
@@ -929,11 +930,13 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             })
             .collect();
         let run = ParallelRun {
-            result,
-            states: sums[4],
-            transitions: sums[0],
-            deadlocks: sums[1],
-            error_transitions: sums[2],
+            counters: Counters {
+                result,
+                states: sums[4],
+                transitions: sums[0],
+                deadlocks: sums[1],
+                error_transitions: sums[2],
+            },
             back_level_edges: levels.iter().map(|l| l.back_level_edges).sum(),
             max_back_level_edge: max_back,
             levels,
