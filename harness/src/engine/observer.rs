@@ -19,7 +19,7 @@ use dve_frontend::model::{Label, Succ, NONE};
 
 use crate::engine::reduce::Reduce;
 use crate::engine::store::Store;
-use crate::engine::trace::{Step, Trace};
+use crate::engine::trace::{parent_steps, Step, Trace};
 
 /// What a hook asks of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,27 +163,13 @@ impl<'a, S: Store> Cx<'a, S> {
     /// `last` when given.
     pub fn trace_via(&self, src: u32, last: Option<(Succ, &[u8])>) -> Trace {
         let mut steps = match &self.path {
-            PathSource::Parents(parents) => {
-                let mut steps = Vec::new();
-                let mut id = src;
-                while id != 0 {
-                    let (p, e) = parents[id as usize];
-                    steps.push(Step::new(e, &self.state(id)));
-                    id = p;
-                }
-                steps.reverse();
-                steps
-            }
+            PathSource::Parents(parents) => parent_steps(src, |id| parents[id as usize], |id| self.state(id)),
             PathSource::Stack { .. } => self.stack_steps(1),
         };
         if let Some((e, s)) = last {
             steps.push(Step::new(e, s));
         }
-        Trace {
-            initial: self.state(0),
-            steps,
-            cycle_start: None,
-        }
+        Trace::path(self.state(0), steps)
     }
 
     /// DFS: whether state `id` is on the stack.

@@ -1,7 +1,7 @@
 //! Slices and how the paper's three algorithms build them (Algorithms 1-3).
 
 use super::graph::{Csr, NONE};
-use crate::algo::check::{Step, Trace};
+use crate::algo::check::Trace;
 use crate::engine::progress::Meter;
 use crate::engine::rng::Rng;
 use crate::engine::store::StateStore;
@@ -174,23 +174,12 @@ impl Slice {
     }
     /// The path of chosen transitions from the initial state to `id`.
     pub fn path_to(&self, id: u32) -> Trace {
-        let mut steps = Vec::new();
-        let mut cur = id;
-        while cur != 0 {
-            let (p, e) = self.parent[cur as usize];
-            steps.push(Step {
-                label: e.label,
-                error: e.error,
-                state: self.states.get(cur).to_vec(),
-            });
-            cur = p;
-        }
-        steps.reverse();
-        Trace {
-            initial: self.states.get(0).to_vec(),
-            steps,
-            cycle_start: None,
-        }
+        Trace::from_parents(
+            id,
+            |id| self.parent[id as usize],
+            |id| self.states.get(id).to_vec(),
+            None,
+        )
     }
     /// Adjacency in compressed form: the edges of state `v` are
     /// `order[start[v]..start[v + 1]]` (indices into `edges`).

@@ -503,11 +503,7 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             .map(|f| Step::new(f.via.expect("a transition"), &self.sh.store.read(f.id)))
             .collect();
         steps.extend(last.map(|(e, s)| Step::new(e, s)));
-        Trace {
-            initial: self.sh.store.read(0),
-            steps,
-            cycle_start: None,
-        }
+        Trace::path(self.sh.store.read(0), steps)
     }
 
     /// Reports the accepting cycle that transition `e` closes back to

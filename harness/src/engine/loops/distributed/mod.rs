@@ -57,7 +57,7 @@ use crate::engine::loops::parallel::{ParallelRun, Watch};
 use crate::engine::loops::parent_links::{parent_link, read_link, PARENT_BYTES};
 use crate::engine::outcome::Outcome;
 use crate::engine::store::{Insert, Store};
-use crate::engine::trace::{Step, Trace};
+use crate::engine::trace::{walk_back, Back, Step, Trace};
 
 pub use partition::Partition;
 
@@ -657,10 +657,10 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
         let msg = self.comm.broadcast(winner, msg);
         let kind = msg[0];
         let last = (msg.len() > 5).then(|| Step::new(read_link(&msg[5..]).1, &msg[5 + PARENT_BYTES..]));
-        let (mut holder, mut id) = (winner, u32::from_le_bytes(msg[1..5].try_into().expect("4 bytes")));
-        let mut steps = Vec::new();
+        let at = (winner, u32::from_le_bytes(msg[1..5].try_into().expect("4 bytes")));
         let mut scratch = Vec::new();
-        let initial = loop {
+        // Each link is the holder's, broadcast to every rank.
+        let (initial, mut steps) = walk_back(at, |(holder, id)| {
             let mut msg = Vec::new();
             if self.me == holder {
                 msg.extend_from_slice(self.store.state(id, &mut scratch));
@@ -671,20 +671,13 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             let msg = self.comm.broadcast(holder, msg);
             let rank = u32::from_le_bytes(msg[len..len + 4].try_into().expect("4 bytes"));
             if rank == ROOT {
-                break msg[..len].to_vec();
+                return Back::Initial(msg[..len].to_vec());
             }
             let (parent, e) = read_link(&msg[len + 4..]);
-            steps.push(Step::new(e, &msg[..len]));
-            (holder, id) = (rank as usize, parent);
-        };
-        steps.reverse();
+            Back::Parent((rank as usize, parent), Step::new(e, &msg[..len]))
+        });
         steps.extend(last);
-        let trace = Trace {
-            initial,
-            steps,
-            cycle_start: None,
-        };
-        (kind, trace)
+        (kind, Trace::path(initial, steps))
     }
 }
 
