@@ -117,6 +117,7 @@ pub struct StackEntry {
 /// One state on the DFS stack (the loop is `loops::dfs`): its id, how many successors it has, the index of
 /// the next one to examine, and where its kept list starts (`NOT_KEPT`: the
 /// frame regenerates its successors).
+#[derive(Clone, Copy)]
 pub(crate) struct Frame {
     pub(crate) id: u32,
     pub(crate) next: u32,
