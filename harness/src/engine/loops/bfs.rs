@@ -195,7 +195,10 @@ impl<S: Store, O: Observer<S>> Search<'_, S, O> {
     /// Expands batches until the queue is empty or the search ends.
     fn run(&mut self) {
         let mut batches = 0u64;
-        while self.run.counters.result == Outcome::Complete && !self.run.stopped && self.next < self.store.len() {
+        while self.run.counters.result == Outcome::Complete
+            && !self.run.stopped
+            && self.next < self.store.len()
+        {
             if self.next == self.level_end {
                 self.begin_level();
             }
@@ -364,7 +367,8 @@ impl<S: Store, O: Observer<S>> Search<'_, S, O> {
             if id < self.level_start {
                 let cur_level = self.run.levels.len() as u64 - 1;
                 let target_level = self.level_starts.partition_point(|&s| s as usize <= id) - 1;
-                self.run.max_back_level_edge = self.run.max_back_level_edge.max(cur_level - target_level as u64);
+                self.run.max_back_level_edge =
+                    self.run.max_back_level_edge.max(cur_level - target_level as u64);
             }
         }
     }

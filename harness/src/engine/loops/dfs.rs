@@ -332,11 +332,13 @@ impl<S: Store, O: Observer<S>> Search<'_, S, O> {
     /// forbids growing the stack.
     #[inline]
     fn push_frame(&mut self, id: u32, via: Succ) -> bool {
-        self.model.successors(self.store.state(id, &mut self.scratch), &mut self.buf);
+        self.model
+            .successors(self.store.state(id, &mut self.scratch), &mut self.buf);
         self.reduce(id, false);
         self.buf_owner = id;
         let k = self.buf.len();
-        let grows = self.frames.len() == self.frames.capacity() || (id as usize >> 6) >= self.on_stack.capacity();
+        let grows =
+            self.frames.len() == self.frames.capacity() || (id as usize >> 6) >= self.on_stack.capacity();
         let keep = self.make_room(k);
         let cur = self.frontier();
         if grows && self.budget.refuse_frontier(&*self.store, cur, cur.max(64)) {
@@ -452,7 +454,8 @@ impl<S: Store, O: Observer<S>> Search<'_, S, O> {
             return (top.id, self.kept_fps[at], e);
         }
         if top.id != self.buf_owner {
-            self.model.successors(self.store.state(top.id, &mut self.scratch), &mut self.buf);
+            self.model
+                .successors(self.store.state(top.id, &mut self.scratch), &mut self.buf);
             // Cut the first time if fewer than all were kept then.
             if self.buf.len() != top.count as usize {
                 self.reduce(top.id, true);

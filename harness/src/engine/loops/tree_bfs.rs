@@ -333,6 +333,14 @@ impl LevelStats {
     }
 }
 
+/// What the budget says before a batch.
+enum Gate {
+    Go,
+    /// The root set opened a new table: weigh the batch again.
+    Again,
+    Stop(Outcome),
+}
+
 /// A search under way: everything a checkpoint holds.
 struct Search {
     run: TreeBfs,
@@ -386,6 +394,48 @@ impl Search {
         (self.tree.bytes_used() + self.roots.bytes_used() + self.recent.bytes()) as u64
     }
 
+    /// Before a batch: whether the memory budget leaves room for it (its
+    /// successors may grow each table once; the root set may open a new
+    /// table instead, then the batch is weighed again), and every block
+    /// time and interruption. `queues`: the bytes of the queues and
+    /// buffers now.
+    fn gate(&mut self, budget: &Budget, depth: usize, queues: usize) -> Gate {
+        self.recent.fit(self.roots.len());
+        self.tree.fit_recent(self.roots.len());
+        let bounds = self.tree.root_child_bounds(self.margin);
+        let roots_growth = self.roots.next_growth_bytes(self.margin, bounds);
+        // The next level's queue may grow too.
+        let need = MemoryNeed {
+            budget: budget.memory().unwrap_or(u64::MAX),
+            store: self.bytes(),
+            queues: queues as u64,
+            root_set_growth: roots_growth as u64,
+            tables_growth: (self.tree.next_growth_bytes() + self.recent.growth_bytes()) as u64,
+            queue_growth: self.next.growth_bytes() as u64,
+        };
+        let rest = (need.store + need.queues + need.tables_growth + need.queue_growth) as usize;
+        self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
+        if budget.refuse_bytes(rest + roots_growth) {
+            // If the root set's growth is what does not fit, its table is
+            // sealed and a new one opened beside it, if one worth it fits
+            // in what the budget leaves.
+            let room = budget.memory().map_or(0, |m| (m as usize).saturating_sub(rest));
+            let other = (rest - self.roots.bytes_used()) as f64 / self.roots.len().max(1) as f64;
+            if roots_growth > 0 && !budget.refuse_bytes(rest) && self.roots.seal(room, other, bounds) {
+                return Gate::Again;
+            }
+            self.run.memory_need = Some(need);
+            return Gate::Stop(Outcome::MemoryLimit);
+        }
+        if self.n.is_multiple_of(BLOCK) {
+            let transitions = self.run.counters.transitions;
+            if let Some(o) = budget.poll_with(self.roots.len() as u64, transitions, depth as u64) {
+                return Gate::Stop(o);
+            }
+        }
+        Gate::Go
+    }
+
     /// Expands levels until the search ends or a budget stops it.
     fn run(&mut self, model: &dyn NextState, budget: &Budget) {
         if self.stopped == Some(Outcome::StateLimit) {
@@ -401,52 +451,18 @@ impl Search {
         while self.level.len > 0 {
             let depth = self.run.levels.len();
             while self.n < self.level.len {
-                // Memory before every batch (its successors may grow each
-                // table once); time and interruption every block.
                 let queues = self.level.bytes()
                     + self.next.bytes()
                     + buf.bytes()
                     + pairs.capacity() * 8
                     + pipe.bytes();
-                self.recent.fit(self.roots.len());
-                self.tree.fit_recent(self.roots.len());
-                let bounds = self.tree.root_child_bounds(self.margin);
-                let roots_growth = self.roots.next_growth_bytes(self.margin, bounds);
-                // The next level's queue may grow too.
-                let need = MemoryNeed {
-                    budget: budget.memory().unwrap_or(u64::MAX),
-                    store: self.bytes(),
-                    queues: queues as u64,
-                    root_set_growth: roots_growth as u64,
-                    tables_growth: (self.tree.next_growth_bytes() + self.recent.growth_bytes()) as u64,
-                    queue_growth: self.next.growth_bytes() as u64,
-                };
-                let rest = (need.store + need.queues + need.tables_growth + need.queue_growth) as usize;
-                self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
-                let stop = if budget.refuse_bytes(rest + roots_growth) {
-                    // If the root set's growth is what does not fit, its
-                    // table is sealed and a new one opened beside it, if
-                    // one worth it fits in what the budget leaves.
-                    let room = budget.memory().map_or(0, |m| (m as usize).saturating_sub(rest));
-                    let other = (rest - self.roots.bytes_used()) as f64 / self.roots.len().max(1) as f64;
-                    if roots_growth > 0 && !budget.refuse_bytes(rest) && self.roots.seal(room, other, bounds)
-                    {
-                        continue;
+                match self.gate(budget, depth, queues) {
+                    Gate::Go => {}
+                    Gate::Again => continue,
+                    Gate::Stop(o) => {
+                        self.stopped = Some(o);
+                        return;
                     }
-                    self.run.memory_need = Some(need);
-                    Some(Outcome::MemoryLimit)
-                } else if self.n.is_multiple_of(BLOCK) {
-                    budget.poll_with(
-                        self.roots.len() as u64,
-                        self.run.counters.transitions,
-                        depth as u64,
-                    )
-                } else {
-                    None
-                };
-                if stop.is_some() {
-                    self.stopped = stop;
-                    return;
                 }
                 // A batch: the sources decoded and expanded, their
                 // successors encoded below the root (each against its
