@@ -155,3 +155,57 @@ impl Trace {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dve_frontend::model::Label;
+
+    fn entry(t: u32) -> Succ {
+        Succ {
+            label: Label::local(t),
+            error: false,
+        }
+    }
+
+    /// Links 0 <- 1 <- 3 <- 4 (2 off the path): the path to 4 goes
+    /// through 1 and 3 in that order, each step with its entry and state.
+    #[test]
+    fn parent_links_give_the_path_from_the_initial_state() {
+        let parents = [
+            (0, entry(0)),
+            (0, entry(10)),
+            (0, entry(20)),
+            (1, entry(30)),
+            (3, entry(40)),
+        ];
+        let state = |id: u32| vec![id as u8; 2];
+        let t = Trace::from_parents(
+            4,
+            |id| parents[id as usize],
+            state,
+            Some((entry(50), &[9, 9][..])),
+        );
+        assert_eq!(t.initial, vec![0, 0]);
+        let got: Vec<(u32, u8)> = t.steps.iter().map(|s| (s.label.trans, s.state[0])).collect();
+        assert_eq!(got, vec![(10, 1), (30, 3), (40, 4), (50, 9)]);
+        assert_eq!(t.cycle_start, None);
+        assert!(parent_steps(0, |id| parents[id as usize], state).is_empty());
+    }
+
+    /// A walk whose links are not ids: it ends where `back` says, at
+    /// whatever key.
+    #[test]
+    fn a_walk_back_ends_at_the_initial_state_it_is_given() {
+        let (initial, steps) = walk_back((2usize, 7u32), |(rank, id)| {
+            if rank == 0 {
+                Back::Initial(vec![id as u8])
+            } else {
+                Back::Parent((rank - 1, id + 1), Step::new(entry(id), &[rank as u8]))
+            }
+        });
+        assert_eq!(initial, vec![9]);
+        let got: Vec<(u32, u8)> = steps.iter().map(|s| (s.label.trans, s.state[0])).collect();
+        assert_eq!(got, vec![(8, 1), (7, 2)]);
+    }
+}
