@@ -415,7 +415,9 @@ fn list(
     beem: Option<&Path>,
 ) -> Result<u8> {
     let (_, cells, beem) = cells_of(matrix, beem, shard, instances)?;
-    let exe = dvemc_run::experiments::runner::current_exe()?.display().to_string();
+    let exe = dvemc_run::experiments::runner::current_exe()?
+        .display()
+        .to_string();
     let mut out = std::io::stdout().lock();
     for c in &cells {
         match writeln!(out, "{}\t{}", c.key, c.command_line(&exe, beem.as_deref())) {

@@ -543,7 +543,7 @@ fn bmc_is_bfs_stopped_at_the_first_witness() {
         };
         let c = check(&m, &ir, &opts);
         assert_eq!(r.kind, Some(ViolationKind::Goal), "{inst} {goal}");
-        assert_eq!(r.states, Some(c.states), "{inst} {goal}");
+        assert_eq!(r.states, Some(c.counters.states), "{inst} {goal}");
     }
     // Deadlock in a tree: the first leaf in BFS order.
     let tree = binary_tree(4);

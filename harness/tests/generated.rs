@@ -458,7 +458,7 @@ fn cndfs_agrees_with_nested_dfs(c: &Case, reference: &Reference) -> Result<(), S
         let model = interp(m);
         let opts = options(Search::Ndfs, NOTHING, vec![]);
         let one = check_threads(model.as_ref(), m, &opts, 1);
-        if one.result != Outcome::Complete && one.verdict == Verdict::Unknown {
+        if one.counters.result != Outcome::Complete && one.verdict == Verdict::Unknown {
             continue; // too large a product
         }
         let two = check_threads(model.as_ref(), m, &opts, 2);
@@ -466,7 +466,7 @@ fn cndfs_agrees_with_nested_dfs(c: &Case, reference: &Reference) -> Result<(), S
             format!("{what}: nested DFS {:?}, CNDFS {:?}", one.verdict, two.verdict)
         })?;
         ensure(one.verdict != Verdict::Unknown, || {
-            format!("{what}: {:?}", one.result)
+            format!("{what}: {:?}", one.counters.result)
         })?;
         for r in [&one, &two] {
             if let Some(v) = &r.first {

@@ -202,10 +202,13 @@ fn nested_dfs_states(beem: &Beem, instance: &str, backend: Backend) -> Result<u6
         meter: None,
     };
     let r = check(built.model.as_ref(), &model, &opts);
-    if !r.result.is_complete() || r.violations > 0 {
-        return Err(format!("ended {} with {} violations", r.result, r.violations));
+    if !r.counters.result.is_complete() || r.violations > 0 {
+        return Err(format!(
+            "ended {} with {} violations",
+            r.counters.result, r.violations
+        ));
     }
-    Ok(r.states)
+    Ok(r.counters.states)
 }
 
 #[test]

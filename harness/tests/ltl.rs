@@ -196,7 +196,7 @@ fn searches(path: &std::path::Path, opts: &LoadOptions) -> Result<[Found; 2], St
                 ))
             }
         }
-        found[i] = (r.verdict, r.states, r.transitions);
+        found[i] = (r.verdict, r.counters.states, r.counters.transitions);
     }
     Ok(found)
 }

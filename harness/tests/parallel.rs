@@ -197,8 +197,18 @@ fn deadlocks_found_in_parallel_have_replayable_counterexamples() {
                 if all || one.verdict == Verdict::Holds {
                     // The whole space: the same counts.
                     assert_eq!(
-                        (r.violations, r.states, r.transitions, r.deadlocks),
-                        (one.violations, one.states, one.transitions, one.deadlocks),
+                        (
+                            r.violations,
+                            r.counters.states,
+                            r.counters.transitions,
+                            r.counters.deadlocks
+                        ),
+                        (
+                            one.violations,
+                            one.counters.states,
+                            one.counters.transitions,
+                            one.counters.deadlocks
+                        ),
                         "{what}"
                     );
                 }

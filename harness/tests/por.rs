@@ -329,7 +329,7 @@ fn an_assertion_violation_is_found_under_reduction() {
     let holds = src.replace("n != 2", "n != 7");
     let (r, _) = check_por(&holds, &[], Search::Bfs, 1);
     assert_eq!(r.verdict, Verdict::Holds);
-    assert!(r.states < 4 * 2 * 6, "{}", r.states);
+    assert!(r.counters.states < 4 * 2 * 6, "{}", r.counters.states);
 }
 
 /// The counterexample of `r` is a path of the full model.
@@ -412,12 +412,21 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
         let mut reduced = Vec::new();
         for (search, threads) in SEARCHES {
             let (r, deadlocks) = reduced_check(model.as_ref(), &m, &reducer, (&[], &[]), search, threads);
-            reduced.push(r.states);
+            reduced.push(r.counters.states);
             let what = format!("{instance} {search:?} {threads}");
-            assert_eq!(r.result, Outcome::Complete, "{what}");
-            assert!(r.states <= full.states, "{what}: {} > {}", r.states, full.states);
+            assert_eq!(r.counters.result, Outcome::Complete, "{what}");
+            assert!(
+                r.counters.states <= full.states,
+                "{what}: {} > {}",
+                r.counters.states,
+                full.states
+            );
             assert!(deadlocks == full.deadlocks, "{what}: deadlock states differ");
-            assert_eq!(r.error_transitions > 0, full.error, "{what}: error reachability");
+            assert_eq!(
+                r.counters.error_transitions > 0,
+                full.error,
+                "{what}: error reachability"
+            );
         }
         println!(
             "{instance}: {} states, reduced (bfs, bfs 2, dfs, dfs 2) {reduced:?}",
@@ -529,7 +538,7 @@ fn beem_ltl_properties_keep_their_answers_under_reduction() {
                 p.instance, p.prop_id, p.formula
             );
             assert!(r.system_states.is_some(), "{what}");
-            assert_eq!(r.report.result, Outcome::Complete, "{what}");
+            assert_eq!(r.report.counters.result, Outcome::Complete, "{what}");
             let holds = r.report.verdict == Verdict::Holds;
             assert_eq!(
                 holds,
@@ -571,8 +580,8 @@ fn a_dfs_that_regenerates_successors_cuts_them_the_same_way() {
             ..DfsOptions::new(&budget)
         };
         let r = dfs(model, &mut store, &budget, opts, obs);
-        assert_eq!(r.result, Outcome::Complete);
-        [store.len() as u64, r.transitions, r.deadlocks]
+        assert_eq!(r.counters.result, Outcome::Complete);
+        [store.len() as u64, r.counters.transitions, r.counters.deadlocks]
     }
     let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
     for instance in ["lann.2", "brp.2", "phils.3", "bakery.3"] {

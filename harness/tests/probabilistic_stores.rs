@@ -68,8 +68,8 @@ fn explore<P: Store>(m: &dyn NextState, store: P) -> (Oracle<P>, u64) {
     };
     let budget = Budget::new(&Limits::default(), Instant::now());
     let r = bfs(m, &mut store, &budget, BfsOptions::default(), &mut Nothing);
-    assert!(r.result.is_complete());
-    (store, r.transitions)
+    assert!(r.counters.result.is_complete());
+    (store, r.counters.transitions)
 }
 
 #[test]

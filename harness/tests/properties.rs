@@ -82,10 +82,10 @@ fn reachability_answers_match_beem() {
                 par.verdict, par.cex_length, r.verdict, r.cex_length
             ));
         }
-        if par.verdict == Verdict::Holds && par.states != r.states {
+        if par.verdict == Verdict::Holds && par.counters.states != r.counters.states {
             out.push(format!(
                 "{name}: 3 threads stored {} states, 1 thread {}",
-                par.states, r.states
+                par.counters.states, r.counters.states
             ));
         }
         // The depth-first-like order on three threads: the same answer,
@@ -102,10 +102,10 @@ fn reachability_answers_match_beem() {
                 pdfs.verdict, r.verdict
             ));
         }
-        if pdfs.verdict == Verdict::Holds && pdfs.states != r.states {
+        if pdfs.verdict == Verdict::Holds && pdfs.counters.states != r.counters.states {
             out.push(format!(
                 "{name}: dfs on 3 threads stored {} states, bfs {}",
-                pdfs.states, r.states
+                pdfs.counters.states, r.counters.states
             ));
         }
         if let Some(v) = &pdfs.first {

@@ -32,8 +32,8 @@ use crate::por::Reducer;
 use crate::system_deadlock::SystemView;
 use dvemc_engine::Reduce;
 use dvemc_engine::{
-    self, peak_rss_bytes, BfsOptions, Budget, Control, Cx, DfsOptions, Insert, Limits, Observer, Outcome,
-    Root, StateStore, Store, StoreKind,
+    self, peak_rss_bytes, BfsOptions, Budget, Control, Counters, Cx, DfsOptions, Insert, Limits, Observer,
+    Outcome, Root, StateStore, Store, StoreKind,
 };
 pub use dvemc_engine::{Step, Trace};
 
@@ -162,7 +162,6 @@ pub struct Violation {
 pub struct CheckReport {
     pub model: String,
     pub strategy: Search,
-    pub result: Outcome,
     pub verdict: Verdict,
     pub violation_kind: Option<ViolationKind>,
     pub violation: Option<String>,
@@ -170,10 +169,9 @@ pub struct CheckReport {
     pub cex_length: Option<usize>,
     /// Violations counted (1 when the first one stops the run).
     pub violations: u64,
-    pub states: u64,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
+    /// How the search ended, and its counters.
+    #[serde(flatten)]
+    pub counters: Counters,
     pub time_s: f64,
     pub states_per_s: f64,
     /// Bytes of the state store at the end.
@@ -198,7 +196,7 @@ impl CheckReport {
     pub fn add_time(&mut self, seconds: f64) {
         self.time_s += seconds;
         self.states_per_s = if self.time_s > 0.0 {
-            self.states as f64 / self.time_s
+            self.counters.states as f64 / self.time_s
         } else {
             0.0
         };
@@ -561,8 +559,8 @@ impl<S: Store> Observer<S> for Nested<'_> {
             run.first.get_or_insert(v);
             return Control::Stop;
         }
-        if r.result != Outcome::Complete {
-            self.inner_result = Some(r.result);
+        if r.counters.result != Outcome::Complete {
+            self.inner_result = Some(r.counters.result);
             return Control::Stop;
         }
         Control::Continue
@@ -830,7 +828,7 @@ pub fn check_on(
     };
     let verdict = if violations > 0 {
         Verdict::Violated
-    } else if r.result.is_complete() {
+    } else if r.counters.result.is_complete() {
         Verdict::Holds
     } else {
         Verdict::Unknown
@@ -842,25 +840,21 @@ pub fn check_on(
         } else {
             opts.search
         },
-        result: r.result,
         verdict,
         violation_kind: first.as_ref().map(|v| v.kind),
         violation: first.as_ref().map(|v| v.detail.clone()),
         cex_length: first.as_ref().map(|v| v.trace.steps.len()),
         violations,
-        states: r.states,
-        transitions: r.transitions,
-        deadlocks: r.deadlocks,
-        error_transitions: r.error_transitions,
+        counters: r.counters,
         time_s,
         states_per_s: if time_s > 0.0 {
-            r.states as f64 / time_s
+            r.counters.states as f64 / time_s
         } else {
             0.0
         },
         store_bytes: r.store_bytes,
-        bytes_per_state: if r.states > 0 {
-            r.store_bytes as f64 / r.states as f64
+        bytes_per_state: if r.counters.states > 0 {
+            r.store_bytes as f64 / r.counters.states as f64
         } else {
             0.0
         },
@@ -892,7 +886,7 @@ fn check_one(
         stutter: None,
     };
     let mut store = StateStore::new(model.state_len());
-    let (result, transitions, deadlocks, errors, run) = match opts.search {
+    let (mut counters, run) = match opts.search {
         Search::Bfs => {
             let bfs_opts = BfsOptions { parents: true };
             let r = match log {
@@ -905,13 +899,7 @@ fn check_one(
                     dvemc_engine::bfs(model, &mut store, &budget, bfs_opts, &mut obs)
                 }
             };
-            (
-                r.result,
-                r.transitions,
-                r.deadlocks,
-                r.error_transitions,
-                checker.run,
-            )
+            (r.counters, checker.run)
         }
         Search::Dfs => {
             let dfs_opts = DfsOptions::new(&budget);
@@ -925,13 +913,7 @@ fn check_one(
                     dvemc_engine::dfs(model, &mut store, &budget, dfs_opts, &mut obs)
                 }
             };
-            (
-                r.result,
-                r.transitions,
-                r.deadlocks,
-                r.error_transitions,
-                checker.run,
-            )
+            (r.counters, checker.run)
         }
         Search::Ndfs | Search::Cndfs => {
             let mut nested = Nested {
@@ -948,21 +930,17 @@ fn check_one(
                 inner_result: None,
             };
             let r = dvemc_engine::dfs(model, &mut store, &budget, DfsOptions::new(&budget), &mut nested);
-            let result = nested.inner_result.unwrap_or(r.result);
-            (
-                result,
-                r.transitions,
-                r.deadlocks,
-                r.error_transitions,
-                nested.checker.run,
-            )
+            let mut counters = r.counters;
+            counters.result = nested.inner_result.unwrap_or(counters.result);
+            (counters, nested.checker.run)
         }
     };
     let time_s = start.elapsed().as_secs_f64();
     let states = store.len() as u64;
+    counters.states = states;
     let verdict = if run.violations > 0 {
         Verdict::Violated
-    } else if result.is_complete() {
+    } else if counters.result.is_complete() {
         Verdict::Holds
     } else {
         Verdict::Unknown
@@ -971,16 +949,12 @@ fn check_one(
     CheckReport {
         model: model.info().name.clone(),
         strategy: opts.search,
-        result,
         verdict,
         violation_kind: first.as_ref().map(|v| v.kind),
         violation: first.as_ref().map(|v| v.detail.clone()),
         cex_length: first.as_ref().map(|v| v.trace.steps.len()),
         violations: run.violations,
-        states,
-        transitions,
-        deadlocks,
-        error_transitions: errors,
+        counters,
         time_s,
         states_per_s: if time_s > 0.0 { states as f64 / time_s } else { 0.0 },
         store_bytes: store.bytes_used() as u64,

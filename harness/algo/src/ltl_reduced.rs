@@ -70,7 +70,7 @@ pub fn check(
         meter: opts.meter.clone(),
     };
     let pass = check::check_reduced(system.model, system.ir, &first, 1, Some(reducer));
-    if !pass.result.is_complete() {
+    if !pass.counters.result.is_complete() {
         // The run is the LTL check's, though it ended in pass 1.
         return TwoPass {
             report: CheckReport {
@@ -99,6 +99,6 @@ pub fn check(
     report.add_time(pass.time_s);
     TwoPass {
         report,
-        system_states: Some(pass.states),
+        system_states: Some(pass.counters.states),
     }
 }

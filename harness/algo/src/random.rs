@@ -62,6 +62,7 @@ use crate::check::{Step, Trace};
 use dvemc_engine::progress::Meter;
 use dvemc_engine::rng::run_seeds;
 use dvemc_engine::rng::Rng;
+use dvemc_engine::trace::parent_steps;
 use dvemc_engine::{BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, StateStore, Store};
 
 const NONE: u32 = u32::MAX;
@@ -384,18 +385,11 @@ impl Memory {
     }
     /// The steps from the initial state to `id`.
     fn path_to(&self, id: u32) -> Vec<Step> {
-        let mut steps = Vec::new();
-        let mut cur = id;
-        while cur != 0 {
-            let (p, e) = self.parent[cur as usize];
-            steps.push(Step {
-                label: e.label,
-                error: e.error,
-                state: self.store.get(cur).to_vec(),
-            });
-            cur = p;
-        }
-        steps.reverse();
+        let steps = parent_steps(
+            id,
+            |id| self.parent[id as usize],
+            |id| self.store.get(id).to_vec(),
+        );
         let mut all = self.prefix.clone();
         all.extend(steps);
         all
@@ -566,11 +560,7 @@ fn urs_sdrs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, s
     ev.stored_peak = 1;
     ev.visit(&init, init_fp, 0);
     if goal.is_some_and(|g| g(&init)) {
-        let w = Trace {
-            initial: init.clone(),
-            steps: Vec::new(),
-            cycle_start: None,
-        };
+        let w = Trace::path(init.clone(), Vec::new());
         return ev.finish(opts.algo, seed, Stop::Goal, Some(0), Some(w));
     }
     let sdrs = opts.algo == Algo::Sdrs;
@@ -615,11 +605,7 @@ fn urs_sdrs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>, s
                 error: e.error,
                 state: v.to_vec(),
             });
-            let w = Trace {
-                initial: init.clone(),
-                steps,
-                cycle_start: None,
-            };
+            let w = Trace::path(init.clone(), steps);
             let step = ev.steps;
             return ev.finish(opts.algo, seed, Stop::Goal, Some(step), Some(w));
         }
@@ -663,11 +649,7 @@ fn random_walk(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     ev.visit(&init, model.fingerprint(&init), 0);
     // The walk since the last restart, kept only to report a goal's trace.
     let mut path: Vec<Step> = Vec::new();
-    let trace = |path: &Vec<Step>| Trace {
-        initial: init.clone(),
-        steps: path.clone(),
-        cycle_start: None,
-    };
+    let trace = |path: &Vec<Step>| Trace::path(init.clone(), path.clone());
     if goal.is_some_and(|g| g(&init)) {
         return ev.finish(opts.algo, seed, Stop::Goal, Some(0), Some(trace(&path)));
     }
@@ -764,7 +746,7 @@ fn bounded_bfs(model: &dyn NextState, opts: &SearchOptions, goal: Option<GoalFn>
     if let Some((step, trace)) = w.witness {
         return w.ev.finish(opts.algo, seed, Stop::Goal, Some(step), Some(trace));
     }
-    let stop = match (w.stop, r.result) {
+    let stop = match (w.stop, r.counters.result) {
         (Some(stop), _) => stop,
         (None, Outcome::Complete) => Stop::Exhausted,
         (None, Outcome::StateLimit) => Stop::MemoryFull,

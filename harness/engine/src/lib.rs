@@ -2,6 +2,7 @@
 
 pub mod checkpoint;
 pub mod comm;
+pub mod counters;
 pub mod frontier;
 pub mod guard;
 pub mod limits;
@@ -16,6 +17,7 @@ pub mod store;
 pub mod trace;
 pub mod units;
 
+pub use counters::Counters;
 pub use limits::{interrupt, visit, Budget, Limits, POLL_MASK};
 pub use loops::bfs::{bfs, Bfs, BfsOptions, LevelStats};
 pub use loops::dfs::{dfs, Dfs, DfsOptions, DfsStats, Root};

@@ -19,7 +19,7 @@ use dve_frontend::model::{Label, Succ, NONE};
 
 use crate::reduce::Reduce;
 use crate::store::Store;
-use crate::trace::{Step, Trace};
+use crate::trace::{parent_steps, Step, Trace};
 
 /// What a hook asks of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +117,7 @@ pub struct StackEntry {
 /// One state on the DFS stack (the loop is `loops::dfs`): its id, how many successors it has, the index of
 /// the next one to examine, and where its kept list starts (`NOT_KEPT`: the
 /// frame regenerates its successors).
+#[derive(Clone, Copy)]
 pub(crate) struct Frame {
     pub(crate) id: u32,
     pub(crate) next: u32,
@@ -163,27 +164,13 @@ impl<'a, S: Store> Cx<'a, S> {
     /// `last` when given.
     pub fn trace_via(&self, src: u32, last: Option<(Succ, &[u8])>) -> Trace {
         let mut steps = match &self.path {
-            PathSource::Parents(parents) => {
-                let mut steps = Vec::new();
-                let mut id = src;
-                while id != 0 {
-                    let (p, e) = parents[id as usize];
-                    steps.push(Step::new(e, &self.state(id)));
-                    id = p;
-                }
-                steps.reverse();
-                steps
-            }
+            PathSource::Parents(parents) => parent_steps(src, |id| parents[id as usize], |id| self.state(id)),
             PathSource::Stack { .. } => self.stack_steps(1),
         };
         if let Some((e, s)) = last {
             steps.push(Step::new(e, s));
         }
-        Trace {
-            initial: self.state(0),
-            steps,
-            cycle_start: None,
-        }
+        Trace::path(self.state(0), steps)
     }
 
     /// DFS: whether state `id` is on the stack.

@@ -40,7 +40,7 @@ pub fn bmc(model: &dyn NextState, targets: &Targets, limits: &Limits) -> BmcRepo
         open: None,
     };
     let r = dvemc_engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut w);
-    let mut result = r.result;
+    let mut result = r.counters.result;
     if result.is_complete() && !r.stopped {
         w.close(&store);
     }

@@ -1,7 +1,7 @@
 //! Slices and how the paper's three algorithms build them (Algorithms 1-3).
 
 use super::graph::{Csr, NONE};
-use crate::check::{Step, Trace};
+use crate::check::Trace;
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 use dvemc_engine::progress::Meter;
 use dvemc_engine::rng::Rng;
@@ -174,23 +174,12 @@ impl Slice {
     }
     /// The path of chosen transitions from the initial state to `id`.
     pub fn path_to(&self, id: u32) -> Trace {
-        let mut steps = Vec::new();
-        let mut cur = id;
-        while cur != 0 {
-            let (p, e) = self.parent[cur as usize];
-            steps.push(Step {
-                label: e.label,
-                error: e.error,
-                state: self.states.get(cur).to_vec(),
-            });
-            cur = p;
-        }
-        steps.reverse();
-        Trace {
-            initial: self.states.get(0).to_vec(),
-            steps,
-            cycle_start: None,
-        }
+        Trace::from_parents(
+            id,
+            |id| self.parent[id as usize],
+            |id| self.states.get(id).to_vec(),
+            None,
+        )
     }
     /// Adjacency in compressed form: the edges of state `v` are
     /// `order[start[v]..start[v + 1]]` (indices into `edges`).
@@ -216,278 +205,359 @@ pub(crate) const UNIFORM_TRIES: usize = 1000;
 pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) -> Slice {
     assert!(opts.breadth > 0, "the breadth bound must be positive");
     let start = Instant::now();
-    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let n = model.state_len();
-    let mut buf = SuccBuf::new(n);
-
-    // `seen`: every generated state (V and the states considered but not
-    // chosen); `slice_of[seen id]` is its slice id or NONE.
-    let mut seen = StateStore::new(n);
-    let mut slice_of: Vec<u32> = Vec::new();
-    // Per seen id: last queue in which it was put in R / was picked.
-    let mut r_mark: Vec<u32> = Vec::new();
-    let mut pick_mark: Vec<u32> = Vec::new();
-    // Per seen id: the draw (`stamp`) that last put it in a tried queue.
-    let mut try_mark: Vec<u32> = Vec::new();
-    let mut stamp: u32 = 0;
-    let mut biased_queues = 0u64;
-    // Per slice id.
-    let mut seen_of: Vec<u32> = Vec::new();
-    let mut queue: Vec<u32> = Vec::new();
-    let mut queue_starts: Vec<u32> = Vec::new();
-    let mut parent: Vec<(u32, Succ)> = Vec::new();
-    let mut model_degree: Vec<u32> = Vec::new();
-    let mut edges: Vec<SliceEdge> = Vec::new();
-    // Transitions to states outside V when they were looked at: (from slice
-    // id, to seen id, entry); jumps if the target joins V later.
-    let mut pending: Vec<(u32, u32, Succ)> = Vec::new();
-    let none = Succ {
-        label: Label::local(NONE),
-        error: false,
-    };
-
-    // V on its own, in slice order, filled as states join V (so that a
-    // stopped construction returns at once, whatever V's size).
-    let mut states = StateStore::new(n);
-    let init = model.initial_vec();
-    seen.insert(&init, model.fingerprint(&init));
-    states.insert(&init, model.fingerprint(&init));
-    slice_of.push(0);
-    r_mark.push(NONE);
-    pick_mark.push(NONE);
-    try_mark.push(0);
-    seen_of.push(0);
-    queue.push(0);
-    queue_starts.push(0);
-    parent.push((0, none));
-    model_degree.push(NONE);
-
-    // Successors of the current queue: entries `flat[lo[i]..lo[i + 1]]` for
-    // its i-th state, as (seen id, entry).
-    let mut flat: Vec<(u32, Succ)> = Vec::new();
-    let mut lo: Vec<usize> = Vec::new();
-    let mut r_list: Vec<u32> = Vec::new();
-    let mut needy: Vec<u32> = Vec::new();
-    let mut distinct: Vec<u32> = Vec::new();
-    let mut picked: Vec<u32> = Vec::new();
-    let mut pool: Vec<u32> = Vec::new();
-
+    let mut b = Builder::new(model, opts, start);
     let mut result = Outcome::Complete;
-    let mut successors = 0u64;
-    let mut expansions = 0u64;
     let mut d: u32 = 0;
-    'levels: loop {
-        let q_lo = queue_starts[d as usize] as usize;
-        let q_hi = seen_of.len();
+    loop {
+        let q_lo = b.queue_starts[d as usize] as usize;
+        let q_hi = b.seen_of.len();
         if q_lo == q_hi {
             // Q_d is empty (not reached: an empty pick ends the loop below).
             break;
         }
-        // Expand Q_d.
-        flat.clear();
-        lo.clear();
-        r_list.clear();
-        // What the construction holds besides `seen`: per seen state, per
-        // slice state (and its copy in the slice's own store at the end),
-        // the expansion of Q_d and the transitions, each vector counted
-        // with its next doubling.
-        let aux = |seen_len: usize, v: usize, flat: usize, edges: usize, pending: usize| {
-            seen_len * 16
-                + v * (28 + n + 16)
-                + 2 * (flat.max(64) * 20 + edges * std::mem::size_of::<SliceEdge>() + pending * 24)
-        };
+        if let Err(o) = b.expand_queue(d, q_lo, q_hi) {
+            result = o;
+            break;
+        }
+        let size = b.candidates(d, q_hi - q_lo);
+        if let Err(o) = b.pick(rng, d, size) {
+            // Q_d's successors were not chosen: it counts as unexpanded,
+            // as when the budget stops its expansion.
+            for deg in &mut b.model_degree[q_lo..q_hi] {
+                *deg = NONE;
+            }
+            result = o;
+            break;
+        }
+        b.add_queue(d);
+        b.classify(d, q_lo, q_hi - q_lo);
+        if b.picked.is_empty() {
+            break;
+        }
+        d += 1;
+    }
+    if result != Outcome::Complete {
+        // Drop the queue whose successors were not chosen.
+        while b
+            .queue_starts
+            .last()
+            .is_some_and(|&s| s as usize >= b.seen_of.len())
+        {
+            b.queue_starts.pop();
+        }
+    }
+    b.finish(result, start)
+}
+
+/// A slice under construction.
+struct Builder<'a> {
+    model: &'a dyn NextState,
+    opts: &'a SliceOptions,
+    budget: Budget,
+    n: usize,
+    buf: SuccBuf,
+    /// Every generated state (V and the states considered but not
+    /// chosen); `slice_of[seen id]` is its slice id or NONE.
+    seen: StateStore,
+    slice_of: Vec<u32>,
+    /// Per seen id: last queue in which it was put in R / was picked.
+    r_mark: Vec<u32>,
+    pick_mark: Vec<u32>,
+    /// Per seen id: the draw (`stamp`) that last put it in a tried queue.
+    try_mark: Vec<u32>,
+    stamp: u32,
+    biased_queues: u64,
+    // Per slice id.
+    seen_of: Vec<u32>,
+    queue: Vec<u32>,
+    queue_starts: Vec<u32>,
+    parent: Vec<(u32, Succ)>,
+    model_degree: Vec<u32>,
+    edges: Vec<SliceEdge>,
+    /// Transitions to states outside V when they were looked at: (from
+    /// slice id, to seen id, entry); jumps if the target joins V later.
+    pending: Vec<(u32, u32, Succ)>,
+    /// V on its own, in slice order, filled as states join V (so that a
+    /// stopped construction returns at once, whatever V's size).
+    states: StateStore,
+    /// Successors of the current queue: entries `flat[lo[i]..lo[i + 1]]`
+    /// for its i-th state, as (seen id, entry).
+    flat: Vec<(u32, Succ)>,
+    lo: Vec<usize>,
+    r_list: Vec<u32>,
+    /// States of Q_d that are not sinks and have no successor in V (by
+    /// index in Q_d).
+    needy: Vec<u32>,
+    /// The candidates for the next queue.
+    candidates: Vec<u32>,
+    picked: Vec<u32>,
+    pool: Vec<u32>,
+    successors: u64,
+    expansions: u64,
+}
+
+impl<'a> Builder<'a> {
+    /// The builder, V holding the initial state.
+    fn new(model: &'a dyn NextState, opts: &'a SliceOptions, start: Instant) -> Builder<'a> {
+        let n = model.state_len();
+        let mut seen = StateStore::new(n);
+        let mut states = StateStore::new(n);
+        let init = model.initial_vec();
+        seen.insert(&init, model.fingerprint(&init));
+        states.insert(&init, model.fingerprint(&init));
+        Builder {
+            model,
+            opts,
+            budget: Budget::new(&opts.limits, start).with_meter(opts.meter.clone()),
+            n,
+            buf: SuccBuf::new(n),
+            seen,
+            slice_of: vec![0],
+            r_mark: vec![NONE],
+            pick_mark: vec![NONE],
+            try_mark: vec![0],
+            stamp: 0,
+            biased_queues: 0,
+            seen_of: vec![0],
+            queue: vec![0],
+            queue_starts: vec![0],
+            parent: vec![(0, none())],
+            model_degree: vec![NONE],
+            edges: Vec::new(),
+            pending: Vec::new(),
+            states,
+            flat: Vec::new(),
+            lo: Vec::new(),
+            r_list: Vec::new(),
+            needy: Vec::new(),
+            candidates: Vec::new(),
+            picked: Vec::new(),
+            pool: Vec::new(),
+            successors: 0,
+            expansions: 0,
+        }
+    }
+
+    /// What the construction holds besides `seen`: per seen state, per
+    /// slice state (and its copy in the slice's own store at the end), the
+    /// expansion of Q_d and the transitions, each vector counted with its
+    /// next doubling.
+    fn aux_bytes(&self) -> usize {
+        let flat = self.flat.capacity();
+        let (edges, pending) = (self.edges.capacity(), self.pending.capacity());
+        self.seen.len() * 16
+            + self.seen_of.len() * (28 + self.n + 16)
+            + 2 * (flat.max(64) * 20 + edges * std::mem::size_of::<SliceEdge>() + pending * 24)
+    }
+
+    /// Expands Q_d (slice ids `q_lo..q_hi`) into `flat`, R into `r_list`;
+    /// a stop leaves Q_d unexpanded.
+    fn expand_queue(&mut self, d: u32, q_lo: usize, q_hi: usize) -> Result<(), Outcome> {
+        self.flat.clear();
+        self.lo.clear();
+        self.r_list.clear();
         for s in q_lo..q_hi {
-            let mut stop = None;
-            if expansions & POLL_MASK == 0 && expansions > 0 {
-                stop = budget.poll_with(seen.len() as u64, successors, d as u64);
-            }
-            if stop.is_none() {
-                expansions += 1;
-                lo.push(flat.len());
-                model.successors(seen.get(seen_of[s]), &mut buf);
-                model_degree[s] = buf.len() as u32;
-                successors += buf.len() as u64;
-                for (e, t) in buf.iter() {
-                    let frontier = aux(
-                        seen.len(),
-                        seen_of.len(),
-                        flat.capacity(),
-                        edges.capacity(),
-                        pending.capacity(),
-                    );
-                    let (id, new) = match visit(&mut seen, &budget, frontier, t, model.fingerprint(t)) {
-                        Ok(ins) => ins.split(),
-                        Err(o) => {
-                            stop = Some(o);
-                            break;
-                        }
-                    };
-                    if new {
-                        slice_of.push(NONE);
-                        r_mark.push(NONE);
-                        pick_mark.push(NONE);
-                        try_mark.push(0);
-                    }
-                    flat.push((id, e));
-                    if slice_of[id as usize] == NONE && r_mark[id as usize] != d {
-                        r_mark[id as usize] = d;
-                        r_list.push(id);
-                    }
-                }
-            }
-            if let Some(o) = stop {
-                // Q_d is left unexpanded.
-                for deg in &mut model_degree[q_lo..=s.min(q_hi - 1)] {
+            if let Err(o) = self.expand_one(d, s) {
+                for deg in &mut self.model_degree[q_lo..=s.min(q_hi - 1)] {
                     *deg = NONE;
                 }
-                result = o;
-                break 'levels;
+                return Err(o);
             }
         }
-        lo.push(flat.len());
-        let width = q_hi - q_lo;
+        self.lo.push(self.flat.len());
+        Ok(())
+    }
 
-        // States of Q_d that are not sinks and have no successor in V.
-        needy.clear();
+    /// Expands the slice state `s` of Q_d.
+    fn expand_one(&mut self, d: u32, s: usize) -> Result<(), Outcome> {
+        if self.expansions & POLL_MASK == 0 && self.expansions > 0 {
+            let stop = self
+                .budget
+                .poll_with(self.seen.len() as u64, self.successors, d as u64);
+            if let Some(o) = stop {
+                return Err(o);
+            }
+        }
+        self.expansions += 1;
+        self.lo.push(self.flat.len());
+        let model = self.model;
+        model.successors(self.seen.get(self.seen_of[s]), &mut self.buf);
+        self.model_degree[s] = self.buf.len() as u32;
+        self.successors += self.buf.len() as u64;
+        for i in 0..self.buf.len() {
+            let (e, t) = (self.buf.entry(i), self.buf.state(i));
+            let frontier = self.aux_bytes();
+            let (id, new) = visit(&mut self.seen, &self.budget, frontier, t, model.fingerprint(t))?.split();
+            if new {
+                self.slice_of.push(NONE);
+                self.r_mark.push(NONE);
+                self.pick_mark.push(NONE);
+                self.try_mark.push(0);
+            }
+            self.flat.push((id, e));
+            if self.slice_of[id as usize] == NONE && self.r_mark[id as usize] != d {
+                self.r_mark[id as usize] = d;
+                self.r_list.push(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// The successors of the i-th state of Q_d.
+    fn succ(&self, i: usize) -> &[(u32, Succ)] {
+        &self.flat[self.lo[i]..self.lo[i + 1]]
+    }
+
+    /// The needy states of Q_d (`width` states), the candidates for the
+    /// next queue, and its size.
+    fn candidates(&mut self, d: u32, width: usize) -> usize {
+        let opts = self.opts;
+        self.needy.clear();
         if opts.total {
             for i in 0..width {
-                let succ = &flat[lo[i]..lo[i + 1]];
-                if !succ.is_empty() && succ.iter().all(|&(id, _)| slice_of[id as usize] == NONE) {
-                    needy.push(i as u32);
+                let succ = self.succ(i);
+                if !succ.is_empty() && succ.iter().all(|&(id, _)| self.slice_of[id as usize] == NONE) {
+                    self.needy.push(i as u32);
                 }
             }
         }
         let degrading = opts.total && opts.degrade_depth.is_some_and(|dd| d >= dd);
-        // The candidates and the size of the next queue.
-        let (candidates, size): (&[u32], usize) = if degrading {
+        self.candidates.clear();
+        if degrading {
             // Line 7-8 of Algorithm 3: R is the needy states, the
             // candidates succ(R), the queue |R|-close to succ(R).
-            distinct.clear();
-            for &i in &needy {
-                distinct.extend(flat[lo[i as usize]..lo[i as usize + 1]].iter().map(|&(id, _)| id));
+            for &i in &self.needy {
+                let succ = &self.flat[self.lo[i as usize]..self.lo[i as usize + 1]];
+                self.candidates.extend(succ.iter().map(|&(id, _)| id));
             }
-            distinct.sort_unstable();
-            distinct.dedup();
-            (&distinct, needy.len().min(distinct.len()))
+            self.candidates.sort_unstable();
+            self.candidates.dedup();
+            self.needy.len().min(self.candidates.len())
         } else {
-            (&r_list, opts.breadth.min(r_list.len()))
-        };
+            self.candidates.extend_from_slice(&self.r_list);
+            opts.breadth.min(self.r_list.len())
+        }
+    }
 
-        // The next queue: a uniformly random `size`-subset of the candidates
-        // that serves every needy state, as the paper draws it ("uniformly
-        // among all admissible subsets"). Counting the admissible subsets
-        // is a hitting-set count, so we draw by rejection: a uniform subset,
-        // kept if it serves every needy state. After `UNIFORM_TRIES`
-        // rejections (many needy states with few successors each) we build
-        // one instead, each needy state not yet served getting a random
-        // successor and the rest drawn uniformly: every admissible subset
-        // can still come, not all with the same probability; such queues
-        // are counted (`biased_queues`).
-        picked.clear();
-        let tries = if needy.is_empty() { 1 } else { UNIFORM_TRIES };
-        let mut stop = None;
+    /// The next queue into `picked`: a uniformly random `size`-subset of
+    /// the candidates that serves every needy state, as the paper draws
+    /// it ("uniformly among all admissible subsets"). Counting the
+    /// admissible subsets is a hitting-set count, so we draw by rejection:
+    /// a uniform subset, kept if it serves every needy state. After
+    /// `UNIFORM_TRIES` rejections (many needy states with few successors
+    /// each) we build one instead ([`Self::pick_biased`]).
+    fn pick(&mut self, rng: &mut Rng, d: u32, size: usize) -> Result<(), Outcome> {
+        self.picked.clear();
+        let tries = if self.needy.is_empty() { 1 } else { UNIFORM_TRIES };
         for _ in 0..tries {
             // A try shuffles every candidate: a draw of many rejections
             // takes long enough to need the budget's check.
-            stop = budget.poll();
-            if stop.is_some() {
-                break;
+            if let Some(o) = self.budget.poll() {
+                return Err(o);
             }
-            pool.clear();
-            pool.extend_from_slice(candidates);
-            choose_k(rng, &mut pool, size);
-            stamp = stamp.wrapping_add(1).max(1);
-            for &id in &pool[..size] {
-                try_mark[id as usize] = stamp;
+            self.pool.clear();
+            self.pool.extend_from_slice(&self.candidates);
+            choose_k(rng, &mut self.pool, size);
+            let stamp = self.stamp.wrapping_add(1).max(1);
+            self.stamp = stamp;
+            for &id in &self.pool[..size] {
+                self.try_mark[id as usize] = stamp;
             }
             let serves = |i: &u32| {
-                flat[lo[*i as usize]..lo[*i as usize + 1]]
+                self.flat[self.lo[*i as usize]..self.lo[*i as usize + 1]]
                     .iter()
-                    .any(|&(id, _)| try_mark[id as usize] == stamp)
+                    .any(|&(id, _)| self.try_mark[id as usize] == stamp)
             };
-            if needy.iter().all(serves) {
-                picked.extend_from_slice(&pool[..size]);
+            if self.needy.iter().all(serves) {
+                self.picked.extend_from_slice(&self.pool[..size]);
                 break;
             }
         }
-        if let Some(o) = stop {
-            // Q_d's successors were not chosen: it counts as unexpanded,
-            // as when the budget stops its expansion.
-            for deg in &mut model_degree[q_lo..q_hi] {
-                *deg = NONE;
-            }
-            result = o;
-            break 'levels;
+        if self.picked.is_empty() && size > 0 {
+            self.pick_biased(rng, d, size);
         }
-        if picked.is_empty() && size > 0 {
-            biased_queues += 1;
-            let k = needy.len();
-            choose_k(rng, &mut needy, k);
-            for &i in &needy {
-                let succ = &flat[lo[i as usize]..lo[i as usize + 1]];
-                if succ.iter().any(|&(id, _)| pick_mark[id as usize] == d) {
-                    continue;
-                }
-                // A uniformly random successor (distinct states).
-                pool.clear();
-                for &(id, _) in succ {
-                    if !pool.contains(&id) {
-                        pool.push(id);
-                    }
-                }
-                let id = pool[rng.below(pool.len())];
-                pick_mark[id as usize] = d;
-                picked.push(id);
-            }
-            // |Q_d| <= N, so the picks never exceed the queue's size.
-            debug_assert!(picked.len() <= size);
-            pool.clear();
-            pool.extend(
-                candidates
-                    .iter()
-                    .copied()
-                    .filter(|&id| pick_mark[id as usize] != d),
-            );
-            let more = size.saturating_sub(picked.len());
-            choose_k(rng, &mut pool, more);
-            picked.extend_from_slice(&pool[..more.min(pool.len())]);
+        for &id in &self.picked {
+            self.pick_mark[id as usize] = d;
         }
-        for &id in &picked {
-            pick_mark[id as usize] = d;
-        }
+        Ok(())
+    }
 
-        // V := V ∪ Q_{d+1}.
-        if !picked.is_empty() {
-            queue_starts.push(seen_of.len() as u32);
+    /// A next queue built rather than drawn: each needy state not yet
+    /// served gets a random successor and the rest is drawn uniformly.
+    /// Every admissible subset can still come, not all with the same
+    /// probability; such queues are counted (`biased_queues`).
+    fn pick_biased(&mut self, rng: &mut Rng, d: u32, size: usize) {
+        self.biased_queues += 1;
+        let k = self.needy.len();
+        choose_k(rng, &mut self.needy, k);
+        for &i in &self.needy {
+            let succ = &self.flat[self.lo[i as usize]..self.lo[i as usize + 1]];
+            if succ.iter().any(|&(id, _)| self.pick_mark[id as usize] == d) {
+                continue;
+            }
+            // A uniformly random successor (distinct states).
+            self.pool.clear();
+            for &(id, _) in succ {
+                if !self.pool.contains(&id) {
+                    self.pool.push(id);
+                }
+            }
+            let id = self.pool[rng.below(self.pool.len())];
+            self.pick_mark[id as usize] = d;
+            self.picked.push(id);
         }
-        for &id in &picked {
-            slice_of[id as usize] = seen_of.len() as u32;
-            seen_of.push(id);
-            let s = seen.get(id);
-            states.insert(s, model.fingerprint(s));
-            queue.push(d + 1);
-            parent.push((NONE, none));
-            model_degree.push(NONE);
+        // |Q_d| <= N, so the picks never exceed the queue's size.
+        debug_assert!(self.picked.len() <= size);
+        self.pool.clear();
+        let pick_mark = &self.pick_mark;
+        self.pool.extend(
+            self.candidates
+                .iter()
+                .copied()
+                .filter(|&id| pick_mark[id as usize] != d),
+        );
+        let more = size.saturating_sub(self.picked.len());
+        choose_k(rng, &mut self.pool, more);
+        self.picked
+            .extend_from_slice(&self.pool[..more.min(self.pool.len())]);
+    }
+
+    /// V := V ∪ Q_{d+1}.
+    fn add_queue(&mut self, d: u32) {
+        if !self.picked.is_empty() {
+            self.queue_starts.push(self.seen_of.len() as u32);
         }
-        // Classify the transitions of Q_d: back edges and single steps now,
-        // the others kept for jumps.
+        for &id in &self.picked {
+            self.slice_of[id as usize] = self.seen_of.len() as u32;
+            self.seen_of.push(id);
+            let s = self.seen.get(id);
+            self.states.insert(s, self.model.fingerprint(s));
+            self.queue.push(d + 1);
+            self.parent.push((NONE, none()));
+            self.model_degree.push(NONE);
+        }
+    }
+
+    /// Classifies the transitions of Q_d (`width` states from slice id
+    /// `q_lo`): back edges and single steps now, the others kept for jumps.
+    fn classify(&mut self, d: u32, q_lo: usize, width: usize) {
         for i in 0..width {
             let from = (q_lo + i) as u32;
-            for &(id, e) in &flat[lo[i]..lo[i + 1]] {
-                let to = slice_of[id as usize];
+            for &(id, e) in &self.flat[self.lo[i]..self.lo[i + 1]] {
+                let to = self.slice_of[id as usize];
                 if to == NONE {
-                    pending.push((from, id, e));
+                    self.pending.push((from, id, e));
                     continue;
                 }
-                let kind = if queue[to as usize] <= d {
+                let kind = if self.queue[to as usize] <= d {
                     EdgeKind::BackEdge
                 } else {
-                    if parent[to as usize].0 == NONE {
-                        parent[to as usize] = (from, e);
+                    if self.parent[to as usize].0 == NONE {
+                        self.parent[to as usize] = (from, e);
                     }
                     EdgeKind::SingleStep
                 };
-                edges.push(SliceEdge {
+                self.edges.push(SliceEdge {
                     from,
                     to,
                     label: e.label,
@@ -496,58 +566,58 @@ pub fn build_slice(model: &dyn NextState, opts: &SliceOptions, rng: &mut Rng) ->
                 });
             }
         }
-        if picked.is_empty() {
-            break;
-        }
-        d += 1;
-        continue 'levels;
-    }
-    if result != Outcome::Complete {
-        // Drop the queue whose successors were not chosen.
-        while queue_starts.last().is_some_and(|&s| s as usize >= seen_of.len()) {
-            queue_starts.pop();
-        }
     }
 
-    // Jumps, a posteriori.
-    for &(from, id, e) in &pending {
-        let to = slice_of[id as usize];
-        if to != NONE {
-            debug_assert!(queue[to as usize] > queue[from as usize] + 1);
-            edges.push(SliceEdge {
-                from,
-                to,
-                label: e.label,
-                error: e.error,
-                kind: EdgeKind::Jump,
-            });
+    /// The slice, with its jumps found a posteriori.
+    fn finish(mut self, result: Outcome, start: Instant) -> Slice {
+        for &(from, id, e) in &self.pending {
+            let to = self.slice_of[id as usize];
+            if to != NONE {
+                debug_assert!(self.queue[to as usize] > self.queue[from as usize] + 1);
+                self.edges.push(SliceEdge {
+                    from,
+                    to,
+                    label: e.label,
+                    error: e.error,
+                    kind: EdgeKind::Jump,
+                });
+            }
+        }
+        let edges = self.edges;
+        let count = |k: EdgeKind| edges.iter().filter(|e| e.kind == k).count() as u64;
+        let (single_steps, back_edges, jumps) = (
+            count(EdgeKind::SingleStep),
+            count(EdgeKind::BackEdge),
+            count(EdgeKind::Jump),
+        );
+        debug_assert_eq!(self.states.len(), self.seen_of.len());
+        let opts = self.opts;
+        Slice {
+            algorithm: opts.algorithm(),
+            breadth: opts.breadth,
+            degrade_depth: if opts.total { opts.degrade_depth } else { None },
+            result,
+            states: self.states,
+            queue: self.queue,
+            queue_starts: self.queue_starts,
+            parent: self.parent,
+            model_degree: self.model_degree,
+            edges,
+            single_steps,
+            back_edges,
+            jumps,
+            biased_queues: self.biased_queues,
+            generated: self.seen.len() as u64,
+            successors: self.successors,
+            time_s: start.elapsed().as_secs_f64(),
         }
     }
-    let count = |k: EdgeKind| edges.iter().filter(|e| e.kind == k).count() as u64;
-    let (single_steps, back_edges, jumps) = (
-        count(EdgeKind::SingleStep),
-        count(EdgeKind::BackEdge),
-        count(EdgeKind::Jump),
-    );
+}
 
-    debug_assert_eq!(states.len(), seen_of.len());
-    Slice {
-        algorithm: opts.algorithm(),
-        breadth: opts.breadth,
-        degrade_depth: if opts.total { opts.degrade_depth } else { None },
-        result,
-        states,
-        queue,
-        queue_starts,
-        parent,
-        model_degree,
-        edges,
-        single_steps,
-        back_edges,
-        jumps,
-        biased_queues,
-        generated: seen.len() as u64,
-        successors,
-        time_s: start.elapsed().as_secs_f64(),
+/// The entry of the initial state, which no transition reached.
+fn none() -> Succ {
+    Succ {
+        label: Label::local(NONE),
+        error: false,
     }
 }

@@ -376,401 +376,519 @@ fn unref(cache: &mut Cache, cands: &mut Option<Candidates>, td: &mut u64, mut s:
 }
 
 /// Runs the general state exploring algorithm with state caching on `model`.
-pub fn run(
-    model: &dyn NextState,
-    opts: &Options,
-    mut observer: Option<&mut dyn FnMut(Step)>,
-) -> CachingReport {
+pub fn run(model: &dyn NextState, opts: &Options, observer: Option<&mut dyn FnMut(Step)>) -> CachingReport {
     let start = Instant::now();
-    let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
-    let max_states = opts.limits.max_states.unwrap_or(u64::MAX);
-    let n = model.state_len();
-    let indep = opts.edge_lean;
     assert!(
         !matches!(opts.cache, Some(CacheSize::Percent(_))) || opts.state_space_size.is_some(),
         "a cache size in % of |S| needs state_space_size"
     );
-    let cache_limit = opts.cache_states();
-    let max_visits = match (opts.max_visits_factor, opts.state_space_size) {
-        (Some(f), Some(s)) => Some((f * s as f64).floor() as u64),
-        _ => None,
-    };
-    let check = cfg!(debug_assertions) || opts.check_invariants;
-
-    let mut cache = Cache::new(n);
-    let mut cands = cache_limit.map(|_| Candidates::new(opts.replacement, opts.seed));
-    let mut classes = opts.progress.map(Classes::new);
-    let mut open = match (opts.progress, opts.order) {
-        (Some(_), o) => OpenSet::priority(o == Order::Dfs),
-        (None, Order::Dfs) => OpenSet::Stack(Vec::new()),
-        (None, Order::Bfs) => OpenSet::Queue(VecDeque::new()),
-        (None, Order::Bbfs(w)) => OpenSet::Levels(LevelStack::new(Width::Fixed(w))),
-        (None, Order::Alt(b, d)) => OpenSet::Levels(LevelStack::new(Width::Alt(b, d))),
-    };
-    let mut exp = [0, 1].map(|_| Expansion {
-        slot: NIL,
-        gen: 0,
-        buf: SuccBuf::new(n),
-        events: Vec::new(),
-    });
-    let mut distinct = FpSet::default();
-
-    let mut visits = 0u64;
-    let mut events = 0u64;
-    let mut pruned = 0u64;
-    let mut deleted = 0u64;
-    let mut td = 0u64;
-    let mut td_peak = 0u64;
-    let mut stored_peak = 0u64;
-    let mut iterations = 0u64;
-    let mut next_check = 1u64;
-    let mut last_used = 1usize;
-
-    // s0: refs = 1, pred = nil.
-    let init = model.initial_vec();
-    let fp0 = model.fingerprint(&init);
-    let s0 = cache.insert(&init, fp0);
-    {
-        let m = &mut cache.meta[s0 as usize];
-        m.refs = 1;
-        m.flags = OPEN;
-        m.hits = 1;
-    }
-    td += 1;
-    visits += 1;
-    if opts.track_distinct {
-        distinct.insert(fp0);
-    }
-    if let Some(c) = cands.as_mut() {
-        c.visited(fp0);
-    }
-    // Sweep-line: `O` is ordered on (sweep number, progress value); the
-    // destinations of regress transitions are roots of the next sweep.
-    let mut sweep_no: i32 = 0;
-    let mut okey: Vec<i32> = Vec::new();
-    if let Some(cl) = classes.as_mut() {
-        let c = cl.classify(&init);
-        cache.meta[s0 as usize].class = c;
-        cl.stored(c, s0);
-        okey.push(0);
-        okey.extend_from_slice(cl.key(c));
-    }
-    open.push(s0, 0, &okey);
-    if let Some(obs) = observer.as_mut() {
-        obs(Step {
-            src: 0,
-            dst: fp0,
-            visit: true,
-        });
-    }
-    stored_peak = stored_peak.max(cache.len() as u64);
-    td_peak = td_peak.max(td);
-    let mut swept_below: Option<Vec<i32>> = None;
-
-    let result = 'search: loop {
-        let Some(s) = open.peek() else {
+    let mut s = Search::new(model, opts, observer, start);
+    s.start();
+    let result = loop {
+        let Some(state) = s.open.peek() else {
             break Outcome::Complete;
         };
-        iterations += 1;
-        if iterations & 1023 == 0 {
-            let states = if opts.track_distinct {
-                distinct.len()
-            } else {
-                cache.len()
-            };
-            if let Some(stop) = budget.poll_with(states as u64, events, cache.meta[s as usize].depth as u64) {
-                break stop;
-            }
-        }
-        let gen_s = cache.meta[s as usize].gen;
-        let e = if exp[0].slot == s && exp[0].gen == gen_s {
-            0
-        } else if exp[1].slot == s && exp[1].gen == gen_s {
-            1
-        } else {
-            // Recompute the events of s into the entry not used last.
-            let e = 1 - last_used;
-            expand(model, indep, &cache, s, &mut exp[e]);
-            let k = exp[e].events.len() as u32;
-            pruned += (exp[e].buf.len() - exp[e].events.len()) as u64;
-            cache.meta[s as usize].outdeg = k;
-            e
-        };
-        last_used = e;
-        let count = exp[e].events.len() as u32;
-        let i = cache.meta[s as usize].next_evt;
-        let exhausted;
-        if i < count {
-            cache.meta[s as usize].next_evt = i + 1;
-            exhausted = i + 1 == count;
-            if exhausted {
-                open.pop_current();
-            }
-            let j = exp[e].events[i as usize] as usize;
-            let entry = exp[e].buf.entry(j);
-            let dst = exp[e].buf.state(j);
-            let fp = model.fingerprint(dst);
-            events += 1;
-            let src_fp = cache.meta[s as usize].fp;
-            match cache.find(dst, fp) {
-                Some(t) => {
-                    // s' ∈ C ∪ O.
-                    let m = &mut cache.meta[t as usize];
-                    m.hits = m.hits.saturating_add(1);
-                    if m.in_d() {
-                        let copy = *m;
-                        if let Some(c) = cands.as_mut() {
-                            c.touched(t, &copy);
-                        }
-                    }
-                    if let Some(cl) = classes.as_ref() {
-                        let (ct, cs) = (cache.meta[t as usize].class, cache.meta[s as usize].class);
-                        if cl.less(ct, cs) && !cache.meta[t as usize].persistent() {
-                            // A regress transition: its destination persists.
-                            let m = &mut cache.meta[t as usize];
-                            m.flags |= PERSISTENT;
-                            if m.in_d() {
-                                m.flags &= !IN_D;
-                                if let Some(c) = cands.as_mut() {
-                                    c.remove(t);
-                                }
-                            }
-                        }
-                    }
-                    if let Some(obs) = observer.as_mut() {
-                        obs(Step {
-                            src: src_fp,
-                            dst: fp,
-                            visit: false,
-                        });
-                    }
-                }
-                None => {
-                    // The budgets, before anything is stored: one more
-                    // distinct state, and the memory the insertion takes.
-                    if opts.track_distinct && distinct.len() as u64 >= max_states && !distinct.contains(fp) {
-                        break 'search Outcome::StateLimit;
-                    }
-                    if let Some(mem) = budget.memory() {
-                        let now = cache.bytes_used()
-                            + distinct.bytes()
-                            + open.len() * 16
-                            + cands.as_ref().map_or(0, Candidates::bytes);
-                        if (now + cache.next_growth_bytes() + distinct.next_growth_bytes()) as u64 > mem {
-                            break 'search Outcome::MemoryLimit;
-                        }
-                    }
-                    // O := O ∪ {s'}; s.refs += 1; s'.refs := 1; s'.pred := s.
-                    visits += 1;
-                    let t = cache.insert(dst, fp);
-                    let (depth, born) = (cache.meta[s as usize].depth + 1, visits);
-                    {
-                        let m = &mut cache.meta[t as usize];
-                        m.refs = 1;
-                        m.flags = OPEN;
-                        m.pred = s;
-                        m.pred_gen = gen_s;
-                        m.depth = depth;
-                        m.born = born;
-                        m.hits = 1;
-                        if !entry.error {
-                            m.in_trans = entry.label.trans;
-                            m.in_partner = entry.label.partner;
-                        }
-                    }
-                    cache.meta[s as usize].refs += 1;
-                    td += 1;
-                    if opts.track_distinct {
-                        distinct.insert(fp);
-                    }
-                    if let Some(c) = cands.as_mut() {
-                        c.visited(fp);
-                    }
-                    if let Some(cl) = classes.as_mut() {
-                        let c = cl.classify(cache.get(t));
-                        cache.meta[t as usize].class = c;
-                        cl.stored(c, t);
-                        okey.clear();
-                        if cl.less(c, cache.meta[s as usize].class) {
-                            // A regress transition to a new state: it is
-                            // persistent and a root of the next sweep.
-                            cache.meta[t as usize].flags |= PERSISTENT;
-                            okey.push(sweep_no + 1);
-                        } else {
-                            okey.push(sweep_no);
-                        }
-                        okey.extend_from_slice(cl.key(c));
-                    }
-                    if opts.chain_reduction {
-                        // s'.ancestor, and the removal of a reduced chain.
-                        let o = 1 - e;
-                        expand(model, indep, &cache, t, &mut exp[o]);
-                        pruned += (exp[o].buf.len() - exp[o].events.len()) as u64;
-                        let k = exp[o].events.len() as u32;
-                        cache.meta[t as usize].outdeg = k;
-                        let ms = cache.meta[s as usize];
-                        let s_anc = if ms.ancestor != NIL && cache.is_live(ms.ancestor, ms.ancestor_gen) {
-                            Some((ms.ancestor, ms.ancestor_gen))
-                        } else {
-                            None
-                        };
-                        let t_anc = if k == 1 {
-                            Some(s_anc.unwrap_or((s, gen_s)))
-                        } else {
-                            None
-                        };
-                        if let Some((a, g)) = t_anc {
-                            let m = &mut cache.meta[t as usize];
-                            m.ancestor = a;
-                            m.ancestor_gen = g;
-                        }
-                        if let (None, Some((a, g))) = (t_anc, s_anc) {
-                            let m = &mut cache.meta[t as usize];
-                            m.pred = a;
-                            m.pred_gen = g;
-                            cache.meta[a as usize].refs += 1;
-                            unref(&mut cache, &mut cands, &mut td, s);
-                        }
-                    }
-                    open.push(t, depth, &okey);
-                    if let Some(obs) = observer.as_mut() {
-                        obs(Step {
-                            src: src_fp,
-                            dst: fp,
-                            visit: true,
-                        });
-                    }
-                    td_peak = td_peak.max(td);
-                    // garbageCollection().
-                    if let Some(limit) = cache_limit {
-                        while cache.len() as u64 > limit {
-                            let Some(v) = cands.as_mut().and_then(|c| c.pop(&cache.meta)) else {
-                                break 'search Outcome::CacheFull;
-                            };
-                            if let Some(cl) = classes.as_mut() {
-                                cl.list[cache.meta[v as usize].class as usize].stored -= 1;
-                            }
-                            cache.remove(v);
-                            deleted += 1;
-                        }
-                    }
-                    stored_peak = stored_peak.max(cache.len() as u64);
-                    if matches!(max_visits, Some(mv) if visits > mv) {
-                        break 'search Outcome::VisitLimit;
-                    }
-                }
-            }
-        } else {
-            exhausted = true;
-            open.pop_current();
-        }
-        if exhausted {
-            // C := C ∪ {s}; O := O \ {s}; unref(s).
-            cache.meta[s as usize].flags &= !OPEN;
-            unref(&mut cache, &mut cands, &mut td, s);
-        }
-        if let Some(cl) = classes.as_mut() {
-            // Garbage collection of the sweep-line: delete the closed,
-            // non-persistent states whose progress is below α_min, the least
-            // progress value of the current sweep in O (all of them when the
-            // sweep is over).
-            let amin = open.min_key();
-            if swept_below.as_ref() != amin {
-                let amin = amin.cloned();
-                let bound: Option<&[i32]> = match &amin {
-                    Some(k) if k[0] == sweep_no => Some(&k[1..]),
-                    _ => None,
-                };
-                while let Some((k, &c)) = cl.pending.first_key_value() {
-                    if matches!(bound, Some(b) if k.as_slice() >= b) {
-                        break;
-                    }
-                    cl.pending.pop_first();
-                    let members = std::mem::take(&mut cl.list[c as usize].members);
-                    cl.list[c as usize].pending = false;
-                    for x in members {
-                        let m = cache.meta[x as usize];
-                        if !m.alive || m.class != c || m.is_open() || m.persistent() {
-                            continue;
-                        }
-                        if m.in_d() {
-                            if let Some(cd) = cands.as_mut() {
-                                cd.remove(x);
-                            }
-                        }
-                        cl.list[c as usize].stored -= 1;
-                        cache.remove(x);
-                        if m.refs > 0 {
-                            // The TD-tree becomes a forest (Sect. 4.4).
-                            td -= 1;
-                            if m.pred != NIL && cache.is_live(m.pred, m.pred_gen) {
-                                unref(&mut cache, &mut cands, &mut td, m.pred);
-                            }
-                        }
-                    }
-                }
-                if let Some(k) = &amin {
-                    sweep_no = k[0];
-                }
-                swept_below = amin;
-            }
-        }
-        if check && (cache.len() <= 64 || iterations >= next_check) {
-            if iterations >= next_check {
-                next_check *= 2;
-            }
-            if let Err(msg) = cache.check_i4(cands.is_some()) {
-                panic!("after iteration {iterations}: {msg}");
-            }
+        if let Some(stop) = s.step(state) {
+            break stop;
         }
     };
-    if check && result == Outcome::Complete {
-        if let Err(msg) = cache.check_i4(cands.is_some()) {
+    if s.check && result == Outcome::Complete {
+        if let Err(msg) = s.cache.check_i4(s.cands.is_some()) {
             panic!("at the end: {msg}");
         }
     }
+    s.report(result, start.elapsed().as_secs_f64())
+}
 
-    let time_s = start.elapsed().as_secs_f64();
-    let size = opts.state_space_size;
-    let pct = |x: u64| size.filter(|&s| s > 0).map(|s| 100.0 * x as f64 / s as f64);
-    let states = if opts.track_distinct {
-        distinct.len() as u64
-    } else {
-        0
-    };
-    let persistent = classes
-        .as_ref()
-        .map(|_| cache.meta.iter().filter(|m| m.alive && m.persistent()).count() as u64);
-    CachingReport {
-        model: model.info().name.clone(),
-        strategy: opts.strategy_text(),
-        result,
-        states,
-        state_space_size: size,
-        visits,
-        revisits: visits.saturating_sub(states),
-        stored_peak,
-        cache_size: cache_limit,
-        replacement: cache_limit.map(|_| opts.replacement.to_string()),
-        chain_reduction: opts.chain_reduction,
-        edge_lean: indep.is_some(),
-        stored_pct: pct(stored_peak),
-        visits_pct: pct(visits),
-        cache_pct: cache_limit.and_then(pct),
-        events,
-        pruned_events: pruned,
-        deleted,
-        td_peak,
-        seed: opts.seed,
-        progress: opts.progress.map(|p| p.names.clone()),
-        persistent,
-        persistent_pct: persistent.and_then(pct),
-        largest_class: classes.as_ref().map(|c| c.largest),
-        largest_class_pct: classes.as_ref().and_then(|c| pct(c.largest)),
-        progress_classes: classes.as_ref().map(|c| c.list.len() as u64),
-        time_s,
-        visits_per_s: if time_s > 0.0 { visits as f64 / time_s } else { 0.0 },
-        cache_bytes: cache.bytes_used() as u64,
-        peak_rss_bytes: dvemc_engine::peak_rss_bytes(),
+/// What the search counts.
+#[derive(Default)]
+struct Tallies {
+    visits: u64,
+    events: u64,
+    pruned: u64,
+    deleted: u64,
+    /// States of the TD-tree now, and at most.
+    td: u64,
+    td_peak: u64,
+    stored_peak: u64,
+    iterations: u64,
+}
+
+/// One search with state caching under way: `C ∪ O` (the cache), `O`, the
+/// replacement's candidates, the progress classes of the sweep-line, the
+/// last two states' events, and the counts.
+struct Search<'a, 'o> {
+    model: &'a dyn NextState,
+    opts: &'a Options<'a>,
+    observer: Option<&'o mut dyn FnMut(Step)>,
+    budget: Budget,
+    max_states: u64,
+    indep: Option<&'a Independence>,
+    cache_limit: Option<u64>,
+    max_visits: Option<u64>,
+    /// Check the invariant I4 as the search goes.
+    check: bool,
+    next_check: u64,
+    cache: Cache,
+    cands: Option<Candidates>,
+    classes: Option<Classes<'a>>,
+    open: OpenSet,
+    exp: [Expansion; 2],
+    /// The entry of `exp` used last.
+    last_used: usize,
+    distinct: FpSet,
+    t: Tallies,
+    /// Sweep-line: `O` is ordered on (sweep number, progress value); the
+    /// destinations of regress transitions are roots of the next sweep.
+    sweep_no: i32,
+    okey: Vec<i32>,
+    swept_below: Option<Vec<i32>>,
+}
+
+impl<'a, 'o> Search<'a, 'o> {
+    fn new(
+        model: &'a dyn NextState,
+        opts: &'a Options<'a>,
+        observer: Option<&'o mut dyn FnMut(Step)>,
+        start: Instant,
+    ) -> Search<'a, 'o> {
+        let n = model.state_len();
+        let cache_limit = opts.cache_states();
+        let open = match (opts.progress, opts.order) {
+            (Some(_), o) => OpenSet::priority(o == Order::Dfs),
+            (None, Order::Dfs) => OpenSet::Stack(Vec::new()),
+            (None, Order::Bfs) => OpenSet::Queue(VecDeque::new()),
+            (None, Order::Bbfs(w)) => OpenSet::Levels(LevelStack::new(Width::Fixed(w))),
+            (None, Order::Alt(b, d)) => OpenSet::Levels(LevelStack::new(Width::Alt(b, d))),
+        };
+        Search {
+            model,
+            opts,
+            observer,
+            budget: Budget::new(&opts.limits, start).with_meter(opts.meter.clone()),
+            max_states: opts.limits.max_states.unwrap_or(u64::MAX),
+            indep: opts.edge_lean,
+            cache_limit,
+            max_visits: match (opts.max_visits_factor, opts.state_space_size) {
+                (Some(f), Some(s)) => Some((f * s as f64).floor() as u64),
+                _ => None,
+            },
+            check: cfg!(debug_assertions) || opts.check_invariants,
+            next_check: 1,
+            cache: Cache::new(n),
+            cands: cache_limit.map(|_| Candidates::new(opts.replacement, opts.seed)),
+            classes: opts.progress.map(Classes::new),
+            open,
+            exp: [0, 1].map(|_| Expansion {
+                slot: NIL,
+                gen: 0,
+                buf: SuccBuf::new(n),
+                events: Vec::new(),
+            }),
+            last_used: 1,
+            distinct: FpSet::default(),
+            t: Tallies::default(),
+            sweep_no: 0,
+            okey: Vec::new(),
+            swept_below: None,
+        }
+    }
+
+    fn observe(&mut self, src: u64, dst: u64, visit: bool) {
+        if let Some(obs) = self.observer.as_mut() {
+            obs(Step { src, dst, visit });
+        }
+    }
+
+    /// s0: refs = 1, pred = nil.
+    fn start(&mut self) {
+        let init = self.model.initial_vec();
+        let fp0 = self.model.fingerprint(&init);
+        let s0 = self.cache.insert(&init, fp0);
+        {
+            let m = &mut self.cache.meta[s0 as usize];
+            m.refs = 1;
+            m.flags = OPEN;
+            m.hits = 1;
+        }
+        self.t.td += 1;
+        self.t.visits += 1;
+        if self.opts.track_distinct {
+            self.distinct.insert(fp0);
+        }
+        if let Some(c) = self.cands.as_mut() {
+            c.visited(fp0);
+        }
+        if let Some(cl) = self.classes.as_mut() {
+            let c = cl.classify(&init);
+            self.cache.meta[s0 as usize].class = c;
+            cl.stored(c, s0);
+            self.okey.push(0);
+            self.okey.extend_from_slice(cl.key(c));
+        }
+        self.open.push(s0, 0, &self.okey);
+        self.observe(0, fp0, true);
+        self.t.stored_peak = self.t.stored_peak.max(self.cache.len() as u64);
+        self.t.td_peak = self.t.td_peak.max(self.t.td);
+    }
+
+    /// One iteration on the state `s` at the head of `O`: its next event;
+    /// the outcome if the search stops.
+    fn step(&mut self, s: u32) -> Option<Outcome> {
+        self.t.iterations += 1;
+        if self.t.iterations & 1023 == 0 {
+            let states = if self.opts.track_distinct {
+                self.distinct.len()
+            } else {
+                self.cache.len()
+            };
+            let depth = self.cache.meta[s as usize].depth as u64;
+            if let Some(stop) = self.budget.poll_with(states as u64, self.t.events, depth) {
+                return Some(stop);
+            }
+        }
+        let e = self.events_of(s);
+        let count = self.exp[e].events.len() as u32;
+        let i = self.cache.meta[s as usize].next_evt;
+        let exhausted = if i < count {
+            self.cache.meta[s as usize].next_evt = i + 1;
+            let exhausted = i + 1 == count;
+            if exhausted {
+                self.open.pop_current();
+            }
+            let j = self.exp[e].events[i as usize] as usize;
+            if let Some(stop) = self.event(s, e, j) {
+                return Some(stop);
+            }
+            exhausted
+        } else {
+            self.open.pop_current();
+            true
+        };
+        if exhausted {
+            // C := C ∪ {s}; O := O \ {s}; unref(s).
+            self.cache.meta[s as usize].flags &= !OPEN;
+            unref(&mut self.cache, &mut self.cands, &mut self.t.td, s);
+        }
+        if self.classes.is_some() {
+            self.sweep();
+        }
+        if self.check && (self.cache.len() <= 64 || self.t.iterations >= self.next_check) {
+            if self.t.iterations >= self.next_check {
+                self.next_check *= 2;
+            }
+            if let Err(msg) = self.cache.check_i4(self.cands.is_some()) {
+                panic!("after iteration {}: {msg}", self.t.iterations);
+            }
+        }
+        None
+    }
+
+    /// The entry of `exp` that holds the events of `s`, recomputed into
+    /// the entry not used last if neither does.
+    fn events_of(&mut self, s: u32) -> usize {
+        let gen_s = self.cache.meta[s as usize].gen;
+        let e = if self.exp[0].slot == s && self.exp[0].gen == gen_s {
+            0
+        } else if self.exp[1].slot == s && self.exp[1].gen == gen_s {
+            1
+        } else {
+            let e = 1 - self.last_used;
+            self.expand_into(s, e);
+            e
+        };
+        self.last_used = e;
+        e
+    }
+
+    /// The events of `s` into `exp[e]`, counting those pruned; its
+    /// out-degree.
+    fn expand_into(&mut self, s: u32, e: usize) -> u32 {
+        let x = &mut self.exp[e];
+        expand(self.model, self.indep, &self.cache, s, x);
+        self.t.pruned += (x.buf.len() - x.events.len()) as u64;
+        let k = x.events.len() as u32;
+        self.cache.meta[s as usize].outdeg = k;
+        k
+    }
+
+    /// Executes the event `j` of `s` (whose events `exp[e]` holds).
+    fn event(&mut self, s: u32, e: usize, j: usize) -> Option<Outcome> {
+        let dst = self.exp[e].buf.state(j);
+        let fp = self.model.fingerprint(dst);
+        self.t.events += 1;
+        let src_fp = self.cache.meta[s as usize].fp;
+        match self.cache.find(dst, fp) {
+            Some(t) => {
+                self.found_again(s, t);
+                self.observe(src_fp, fp, false);
+                None
+            }
+            None => self.visit(s, e, j, (src_fp, fp)),
+        }
+    }
+
+    /// s' ∈ C ∪ O: counted as a hit, made persistent if `s -> t` regresses.
+    fn found_again(&mut self, s: u32, t: u32) {
+        let m = &mut self.cache.meta[t as usize];
+        m.hits = m.hits.saturating_add(1);
+        if m.in_d() {
+            let copy = *m;
+            if let Some(c) = self.cands.as_mut() {
+                c.touched(t, &copy);
+            }
+        }
+        if let Some(cl) = self.classes.as_ref() {
+            let (ct, cs) = (
+                self.cache.meta[t as usize].class,
+                self.cache.meta[s as usize].class,
+            );
+            if cl.less(ct, cs) && !self.cache.meta[t as usize].persistent() {
+                // A regress transition: its destination persists.
+                let m = &mut self.cache.meta[t as usize];
+                m.flags |= PERSISTENT;
+                if m.in_d() {
+                    m.flags &= !IN_D;
+                    if let Some(c) = self.cands.as_mut() {
+                        c.remove(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The budgets, before anything is stored: one more distinct state,
+    /// and the memory the insertion of `fp` takes.
+    fn refuse(&self, fp: u64) -> Option<Outcome> {
+        let distinct = &self.distinct;
+        if self.opts.track_distinct && distinct.len() as u64 >= self.max_states && !distinct.contains(fp) {
+            return Some(Outcome::StateLimit);
+        }
+        let mem = self.budget.memory()?;
+        let now = self.cache.bytes_used()
+            + distinct.bytes()
+            + self.open.len() * 16
+            + self.cands.as_ref().map_or(0, Candidates::bytes);
+        ((now + self.cache.next_growth_bytes() + distinct.next_growth_bytes()) as u64 > mem)
+            .then_some(Outcome::MemoryLimit)
+    }
+
+    /// A new state, the event `j` of `s`: stored, put in `O`. `fps`: the
+    /// fingerprints of `s` and of the new state.
+    fn visit(&mut self, s: u32, e: usize, j: usize, fps: (u64, u64)) -> Option<Outcome> {
+        let (src_fp, fp) = fps;
+        if let Some(stop) = self.refuse(fp) {
+            return Some(stop);
+        }
+        // O := O ∪ {s'}; s.refs += 1; s'.refs := 1; s'.pred := s.
+        self.t.visits += 1;
+        let gen_s = self.cache.meta[s as usize].gen;
+        let (entry, dst) = (self.exp[e].buf.entry(j), self.exp[e].buf.state(j));
+        let t = self.cache.insert(dst, fp);
+        let (depth, born) = (self.cache.meta[s as usize].depth + 1, self.t.visits);
+        {
+            let m = &mut self.cache.meta[t as usize];
+            m.refs = 1;
+            m.flags = OPEN;
+            m.pred = s;
+            m.pred_gen = gen_s;
+            m.depth = depth;
+            m.born = born;
+            m.hits = 1;
+            if !entry.error {
+                m.in_trans = entry.label.trans;
+                m.in_partner = entry.label.partner;
+            }
+        }
+        self.cache.meta[s as usize].refs += 1;
+        self.t.td += 1;
+        if self.opts.track_distinct {
+            self.distinct.insert(fp);
+        }
+        if let Some(c) = self.cands.as_mut() {
+            c.visited(fp);
+        }
+        if let Some(cl) = self.classes.as_mut() {
+            let c = cl.classify(self.cache.get(t));
+            self.cache.meta[t as usize].class = c;
+            cl.stored(c, t);
+            self.okey.clear();
+            if cl.less(c, self.cache.meta[s as usize].class) {
+                // A regress transition to a new state: it is persistent
+                // and a root of the next sweep.
+                self.cache.meta[t as usize].flags |= PERSISTENT;
+                self.okey.push(self.sweep_no + 1);
+            } else {
+                self.okey.push(self.sweep_no);
+            }
+            self.okey.extend_from_slice(cl.key(c));
+        }
+        if self.opts.chain_reduction {
+            self.reduce_chain(s, gen_s, t, 1 - e);
+        }
+        self.open.push(t, depth, &self.okey);
+        self.observe(src_fp, fp, true);
+        self.t.td_peak = self.t.td_peak.max(self.t.td);
+        if let Some(stop) = self.collect_garbage() {
+            return Some(stop);
+        }
+        self.t.stored_peak = self.t.stored_peak.max(self.cache.len() as u64);
+        if matches!(self.max_visits, Some(mv) if self.t.visits > mv) {
+            return Some(Outcome::VisitLimit);
+        }
+        None
+    }
+
+    /// s'.ancestor, and the removal of a reduced chain: `t`, new, is
+    /// expanded into `exp[o]` at once.
+    fn reduce_chain(&mut self, s: u32, gen_s: u32, t: u32, o: usize) {
+        let k = self.expand_into(t, o);
+        let cache = &mut self.cache;
+        let ms = cache.meta[s as usize];
+        let s_anc = if ms.ancestor != NIL && cache.is_live(ms.ancestor, ms.ancestor_gen) {
+            Some((ms.ancestor, ms.ancestor_gen))
+        } else {
+            None
+        };
+        let t_anc = if k == 1 {
+            Some(s_anc.unwrap_or((s, gen_s)))
+        } else {
+            None
+        };
+        if let Some((a, g)) = t_anc {
+            let m = &mut cache.meta[t as usize];
+            m.ancestor = a;
+            m.ancestor_gen = g;
+        }
+        if let (None, Some((a, g))) = (t_anc, s_anc) {
+            let m = &mut cache.meta[t as usize];
+            m.pred = a;
+            m.pred_gen = g;
+            cache.meta[a as usize].refs += 1;
+            unref(cache, &mut self.cands, &mut self.t.td, s);
+        }
+    }
+
+    /// garbageCollection(): deletes states while the cache holds more than
+    /// its size; `Some(CacheFull)` if none can be.
+    fn collect_garbage(&mut self) -> Option<Outcome> {
+        let limit = self.cache_limit?;
+        while self.cache.len() as u64 > limit {
+            let Some(v) = self.cands.as_mut().and_then(|c| c.pop(&self.cache.meta)) else {
+                return Some(Outcome::CacheFull);
+            };
+            if let Some(cl) = self.classes.as_mut() {
+                cl.list[self.cache.meta[v as usize].class as usize].stored -= 1;
+            }
+            self.cache.remove(v);
+            self.t.deleted += 1;
+        }
+        None
+    }
+
+    /// Garbage collection of the sweep-line: deletes the closed,
+    /// non-persistent states whose progress is below α_min, the least
+    /// progress value of the current sweep in O (all of them when the
+    /// sweep is over).
+    fn sweep(&mut self) {
+        let Some(cl) = self.classes.as_mut() else { return };
+        let cache = &mut self.cache;
+        let amin = self.open.min_key();
+        if self.swept_below.as_ref() == amin {
+            return;
+        }
+        let amin = amin.cloned();
+        let bound: Option<&[i32]> = match &amin {
+            Some(k) if k[0] == self.sweep_no => Some(&k[1..]),
+            _ => None,
+        };
+        while let Some((k, &c)) = cl.pending.first_key_value() {
+            if matches!(bound, Some(b) if k.as_slice() >= b) {
+                break;
+            }
+            cl.pending.pop_first();
+            let members = std::mem::take(&mut cl.list[c as usize].members);
+            cl.list[c as usize].pending = false;
+            for x in members {
+                let m = cache.meta[x as usize];
+                if !m.alive || m.class != c || m.is_open() || m.persistent() {
+                    continue;
+                }
+                if m.in_d() {
+                    if let Some(cd) = self.cands.as_mut() {
+                        cd.remove(x);
+                    }
+                }
+                cl.list[c as usize].stored -= 1;
+                cache.remove(x);
+                if m.refs > 0 {
+                    // The TD-tree becomes a forest (Sect. 4.4).
+                    self.t.td -= 1;
+                    if m.pred != NIL && cache.is_live(m.pred, m.pred_gen) {
+                        unref(cache, &mut self.cands, &mut self.t.td, m.pred);
+                    }
+                }
+            }
+        }
+        if let Some(k) = &amin {
+            self.sweep_no = k[0];
+        }
+        self.swept_below = amin;
+    }
+
+    /// The run's figures.
+    fn report(self, result: Outcome, time_s: f64) -> CachingReport {
+        let (opts, t) = (self.opts, &self.t);
+        let size = opts.state_space_size;
+        let pct = |x: u64| size.filter(|&s| s > 0).map(|s| 100.0 * x as f64 / s as f64);
+        let states = if opts.track_distinct {
+            self.distinct.len() as u64
+        } else {
+            0
+        };
+        let classes = self.classes.as_ref();
+        let persistent = classes.map(|_| {
+            self.cache
+                .meta
+                .iter()
+                .filter(|m| m.alive && m.persistent())
+                .count() as u64
+        });
+        CachingReport {
+            model: self.model.info().name.clone(),
+            strategy: opts.strategy_text(),
+            result,
+            states,
+            state_space_size: size,
+            visits: t.visits,
+            revisits: t.visits.saturating_sub(states),
+            stored_peak: t.stored_peak,
+            cache_size: self.cache_limit,
+            replacement: self.cache_limit.map(|_| opts.replacement.to_string()),
+            chain_reduction: opts.chain_reduction,
+            edge_lean: self.indep.is_some(),
+            stored_pct: pct(t.stored_peak),
+            visits_pct: pct(t.visits),
+            cache_pct: self.cache_limit.and_then(pct),
+            events: t.events,
+            pruned_events: t.pruned,
+            deleted: t.deleted,
+            td_peak: t.td_peak,
+            seed: opts.seed,
+            progress: opts.progress.map(|p| p.names.clone()),
+            persistent,
+            persistent_pct: persistent.and_then(pct),
+            largest_class: classes.map(|c| c.largest),
+            largest_class_pct: classes.and_then(|c| pct(c.largest)),
+            progress_classes: classes.map(|c| c.list.len() as u64),
+            time_s,
+            visits_per_s: if time_s > 0.0 {
+                t.visits as f64 / time_s
+            } else {
+                0.0
+            },
+            cache_bytes: self.cache.bytes_used() as u64,
+            peak_rss_bytes: dvemc_engine::peak_rss_bytes(),
+        }
     }
 }

@@ -147,7 +147,7 @@ pub fn full_graph(
         over: false,
     };
     let r = dvemc_engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut edges);
-    let result = match (r.result, edges.over) {
+    let result = match (r.counters.result, edges.over) {
         (Outcome::Complete, false) => {
             return Ok(Graph {
                 store,
@@ -160,7 +160,7 @@ pub fn full_graph(
     Err(GraphStopped {
         result,
         states: store.len() as u64,
-        transitions: r.transitions,
+        transitions: r.counters.transitions,
         bytes: (store.bytes_used() + edges.v.capacity() * std::mem::size_of::<(u32, u32)>()) as u64,
         time_s: start.elapsed().as_secs_f64(),
     })

@@ -526,45 +526,11 @@ pub fn run_in<S: Store>(
     new_store: impl FnOnce(&Budget) -> S,
 ) -> Run<S> {
     let start = Instant::now();
-    let n = model.state_len();
     let increment = opts.increment.max(1);
     let cutoff = opts.depth_cutoff.unwrap_or(u32::MAX - 1).max(1);
     let budget = Budget::new(&opts.limits, start).with_meter(opts.meter.clone());
     let store = new_store(&budget);
-    let mut scratch = Vec::new();
-    let mut e = Engine {
-        model,
-        n,
-        variant: opts.variant,
-        kind: opts.frontier,
-        budget,
-        track_memory: opts.limits.memory_bytes.is_some(),
-        store,
-        val: Vec::new(),
-        in_front: Vec::new(),
-        frames: Vec::new(),
-        succ: Vec::new(),
-        buf: SuccBuf::new(n),
-        root: vec![0; n],
-        root_trace: Vec::new(),
-        root_node: 0,
-        out: Layer::default(),
-        out_dead: 0,
-        tree: Tree {
-            parent: vec![NONE],
-            off: vec![0, 0],
-            bytes: Vec::new(),
-        },
-        anc: vec![0],
-        anc_states: model.initial_vec(),
-        chain: Vec::new(),
-        expansions: 0,
-        revisits: 0,
-        transitions: 0,
-        replay_steps: 0,
-        work: 0,
-        peak_frontier: 0,
-    };
+    let mut e = Engine::new(model, opts, budget, store);
 
     // The initial frontier: {initialState}, at depth 0.
     let mut input = Layer {
@@ -585,65 +551,13 @@ pub fn run_in<S: Store>(
     let mut frontier_sizes = Vec::new();
     let mut frontiers = Vec::new();
     let mut iterations = Vec::new();
-    let mut get_state_ns = 0u128;
-    let mut mismatches = 0u64;
-
-    'outer: loop {
-        // BoundedDfsFromFrontier(input, bound).
-        let it_start = Instant::now();
-        let (exp0, rev0, rep0, gs0) = (e.expansions, e.revisits, e.replay_steps, get_state_ns);
-        for &id in &input.ids {
-            if id != NONE {
-                e.set_bit(id, false);
-            }
-        }
-        e.out = Layer {
-            ids: Vec::new(),
-            data: Vec::new(),
-            offs: vec![0],
-            first_node: e.tree.parent.len(),
-        };
-        e.out_dead = 0;
-        let mut stopped = None;
-        for i in 0..input.ids.len() {
-            let t0 = Instant::now();
-            let r = e.get_state(&input, i, level);
-            get_state_ns += t0.elapsed().as_nanos();
-            if let Err(stop) = r {
-                stopped = Some(stop);
-                break;
-            }
-            if opts.verify_rebuild
-                && input.ids[i] != NONE
-                && e.store.state(input.ids[i], &mut scratch) != &e.root[..]
-            {
-                mismatches += 1;
-            }
-            if let Err(stop) = e.bounded_dfs(prev_bound, bound) {
-                stopped = Some(stop);
-                break;
-            }
-        }
-        e.peak_frontier = e.peak_frontier.max(e.frontier_bytes(&input));
-        let finished = stopped.is_none();
-        if finished {
-            e.compact_out();
-        }
-        iterations.push(IterationStats {
-            bound,
-            roots: input.ids.len() as u64,
-            frontier: if finished { e.out.ids.len() as u64 } else { 0 },
-            states: e.store.len() as u64,
-            expansions: e.expansions - exp0,
-            revisits: e.revisits - rev0,
-            replay_steps: e.replay_steps - rep0,
-            get_state_time_s: (get_state_ns - gs0) as f64 * 1e-9,
-            time_s: it_start.elapsed().as_secs_f64(),
-            finished,
-        });
+    let mut rebuild = Rebuild::default();
+    loop {
+        let (stats, stopped) = e.iteration(&input, level, (prev_bound, bound), opts, &mut rebuild);
+        iterations.push(stats);
         if let Some(stop) = stopped {
             result = stop;
-            break 'outer;
+            break;
         }
         max_depth = bound;
         frontier_sizes.push(e.out.ids.len() as u64);
@@ -675,7 +589,7 @@ pub fn run_in<S: Store>(
         depth_cutoff: opts.depth_cutoff,
         increment,
         backend: String::new(),
-        state_len: n,
+        state_len: e.n,
         result,
         state_space_exhausted: exhausted,
         states,
@@ -684,7 +598,7 @@ pub fn run_in<S: Store>(
         transitions: e.transitions,
         max_depth_explored: max_depth,
         frontier_sizes,
-        get_state_time_s: get_state_ns as f64 * 1e-9,
+        get_state_time_s: rebuild.get_state_ns as f64 * 1e-9,
         replay_steps: e.replay_steps,
         time_s,
         states_per_s: if time_s > 0.0 { states as f64 / time_s } else { 0.0 },
@@ -703,6 +617,124 @@ pub fn run_in<S: Store>(
         report,
         store: e.store,
         frontiers,
-        rebuild_mismatches: mismatches,
+        rebuild_mismatches: rebuild.mismatches,
+    }
+}
+
+/// What rebuilding the frontier's states cost over the iterations, and
+/// (with `verify_rebuild`) how many differed from the stored ones.
+#[derive(Default)]
+struct Rebuild {
+    get_state_ns: u128,
+    mismatches: u64,
+    scratch: Vec<u8>,
+}
+
+impl<'a, S: Store> Engine<'a, S> {
+    fn new(model: &'a dyn NextState, opts: &Options, budget: Budget, store: S) -> Engine<'a, S> {
+        let n = model.state_len();
+        Engine {
+            model,
+            n,
+            variant: opts.variant,
+            kind: opts.frontier,
+            budget,
+            track_memory: opts.limits.memory_bytes.is_some(),
+            store,
+            val: Vec::new(),
+            in_front: Vec::new(),
+            frames: Vec::new(),
+            succ: Vec::new(),
+            buf: SuccBuf::new(n),
+            root: vec![0; n],
+            root_trace: Vec::new(),
+            root_node: 0,
+            out: Layer::default(),
+            out_dead: 0,
+            tree: Tree {
+                parent: vec![NONE],
+                off: vec![0, 0],
+                bytes: Vec::new(),
+            },
+            anc: vec![0],
+            anc_states: model.initial_vec(),
+            chain: Vec::new(),
+            expansions: 0,
+            revisits: 0,
+            transitions: 0,
+            replay_steps: 0,
+            work: 0,
+            peak_frontier: 0,
+        }
+    }
+
+    /// One iteration, `BoundedDfsFromFrontier(input, bound)` from the
+    /// frontier `input` (tree level `level`) at depth `prev_bound`: its
+    /// figures, and the outcome if it stopped.
+    fn iteration(
+        &mut self,
+        input: &Layer,
+        level: usize,
+        (prev_bound, bound): (u32, u32),
+        opts: &Options,
+        rebuild: &mut Rebuild,
+    ) -> (IterationStats, Option<Outcome>) {
+        let it_start = Instant::now();
+        let (exp0, rev0, rep0, gs0) = (
+            self.expansions,
+            self.revisits,
+            self.replay_steps,
+            rebuild.get_state_ns,
+        );
+        for &id in &input.ids {
+            if id != NONE {
+                self.set_bit(id, false);
+            }
+        }
+        self.out = Layer {
+            ids: Vec::new(),
+            data: Vec::new(),
+            offs: vec![0],
+            first_node: self.tree.parent.len(),
+        };
+        self.out_dead = 0;
+        let mut stopped = None;
+        for i in 0..input.ids.len() {
+            let t0 = Instant::now();
+            let r = self.get_state(input, i, level);
+            rebuild.get_state_ns += t0.elapsed().as_nanos();
+            if let Err(stop) = r {
+                stopped = Some(stop);
+                break;
+            }
+            if opts.verify_rebuild
+                && input.ids[i] != NONE
+                && self.store.state(input.ids[i], &mut rebuild.scratch) != &self.root[..]
+            {
+                rebuild.mismatches += 1;
+            }
+            if let Err(stop) = self.bounded_dfs(prev_bound, bound) {
+                stopped = Some(stop);
+                break;
+            }
+        }
+        self.peak_frontier = self.peak_frontier.max(self.frontier_bytes(input));
+        let finished = stopped.is_none();
+        if finished {
+            self.compact_out();
+        }
+        let stats = IterationStats {
+            bound,
+            roots: input.ids.len() as u64,
+            frontier: if finished { self.out.ids.len() as u64 } else { 0 },
+            states: self.store.len() as u64,
+            expansions: self.expansions - exp0,
+            revisits: self.revisits - rev0,
+            replay_steps: self.replay_steps - rep0,
+            get_state_time_s: (rebuild.get_state_ns - gs0) as f64 * 1e-9,
+            time_s: it_start.elapsed().as_secs_f64(),
+            finished,
+        };
+        (stats, stopped)
     }
 }

@@ -29,6 +29,7 @@
 use dve_frontend::model::{NextState, Succ, SuccBuf};
 use serde::{Deserialize, Serialize};
 
+use crate::counters::Counters;
 use crate::limits::{visit, Budget};
 use crate::observer::{Cx, Observer, PathSource, NO_SUCC};
 use crate::outcome::Outcome;
@@ -59,12 +60,9 @@ pub struct BfsOptions {
 /// What a breadth-first search did.
 #[derive(Clone, Debug)]
 pub struct Bfs {
-    pub result: Outcome,
+    pub counters: Counters,
     /// An observer stopped the search (`result` is then `complete`).
     pub stopped: bool,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
     pub expansions: u64,
     pub levels: Vec<LevelStats>,
     pub back_level_edges: u64,
@@ -89,188 +87,289 @@ pub fn bfs<S: Store, O: Observer<S>>(
 ) -> Bfs {
     assert!(store.is_empty(), "BFS needs an empty store (ids are its queue)");
     let n = model.state_len();
-    let mut run = Bfs {
-        result: Outcome::Complete,
-        stopped: false,
-        transitions: 0,
-        deadlocks: 0,
-        error_transitions: 0,
-        expansions: 0,
-        levels: Vec::new(),
-        back_level_edges: 0,
-        max_back_level_edge: 0,
+    let mut s = Search {
+        model,
+        store,
+        budget,
+        obs,
+        keep: opts.parents,
+        run: Bfs {
+            counters: Counters::default(),
+            stopped: false,
+            expansions: 0,
+            levels: Vec::new(),
+            back_level_edges: 0,
+            max_back_level_edge: 0,
+            parents: Vec::new(),
+            frontier_bytes: 0,
+        },
         parents: Vec::new(),
-        frontier_bytes: 0,
+        level_starts: Vec::new(),
+        next: 0,
+        level_start: 0,
+        level_end: 0,
+        fps: Vec::new(),
+        bufs: (0..BATCH).map(|_| SuccBuf::new(n)).collect(),
+        scratch: Vec::new(),
     };
-    let keep = opts.parents;
-    let mut parents: Vec<(u32, Succ)> = Vec::new();
-    // The memory of the parent links, counting the doubling of a full vector.
-    let parent_bytes = |p: &Vec<(u32, Succ)>| {
-        if !keep {
+    s.start();
+    s.run();
+    let mut run = s.run;
+    run.frontier_bytes = (s.parents.capacity() * PARENT_BYTES) as u64;
+    run.parents = s.parents;
+    run.counters.states = s.store.len() as u64;
+    run
+}
+
+/// An observer's view of the search: the store and the parent links.
+macro_rules! cx {
+    ($s:expr) => {
+        Cx {
+            store: &*$s.store,
+            path: PathSource::Parents(&$s.parents),
+        }
+    };
+}
+
+/// One breadth-first search under way: the level being expanded, the
+/// batch's successors, and what the search reports.
+struct Search<'a, S, O> {
+    model: &'a dyn NextState,
+    store: &'a mut S,
+    budget: &'a Budget,
+    obs: &'a mut O,
+    /// Keep the parent links.
+    keep: bool,
+    run: Bfs,
+    parents: Vec<(u32, Succ)>,
+    /// First id of every level.
+    level_starts: Vec<u32>,
+    /// The next id to expand, and the level's first and past-the-end ids.
+    next: usize,
+    level_start: usize,
+    level_end: usize,
+    /// Fingerprints of the batch's successors, in order.
+    fps: Vec<u64>,
+    bufs: Vec<SuccBuf>,
+    scratch: Vec<u8>,
+}
+
+impl<S: Store, O: Observer<S>> Search<'_, S, O> {
+    /// The memory of the parent links, counting the doubling of a full
+    /// vector.
+    #[inline]
+    fn parent_bytes(&self) -> usize {
+        let p = &self.parents;
+        if !self.keep {
             0
         } else if p.len() == p.capacity() {
             (p.capacity() * 2).max(4) * PARENT_BYTES
         } else {
             p.capacity() * PARENT_BYTES
         }
-    };
-    macro_rules! cx {
-        () => {
-            Cx {
-                store: &*store,
-                path: PathSource::Parents(&parents),
-            }
-        };
-    }
-    // First id of every level.
-    let mut level_starts: Vec<u32> = Vec::new();
-
-    let init = model.initial_vec();
-    match visit(store, budget, 0, &init, model.fingerprint(&init)) {
-        Ok(ins) => {
-            level_starts.push(0);
-            run.levels.push(LevelStats {
-                level: 0,
-                states: 1,
-                ..Default::default()
-            });
-            if keep {
-                parents.push((0, NO_SUCC));
-            }
-            if obs.new_state(&cx!(), ins.id(), &init, None).stop() {
-                run.stopped = true;
-            }
-        }
-        Err(stop) => run.result = stop,
     }
 
-    let mut fps: Vec<u64> = Vec::new();
-    let mut next: usize = 0;
-    let mut level_start: usize = 0;
-    let mut level_end: usize = store.len();
-    let mut bufs: Vec<SuccBuf> = (0..BATCH).map(|_| SuccBuf::new(n)).collect();
-    let mut scratch = Vec::new();
-    let mut batches = 0u64;
-    'search: while run.result == Outcome::Complete && !run.stopped && next < store.len() {
-        if next == level_end {
-            level_start = next;
-            level_end = store.len();
-            level_starts.push(next as u32);
-            run.levels.push(LevelStats {
-                level: run.levels.len() as u32,
-                states: (level_end - level_start) as u64,
-                ..Default::default()
-            });
+    /// Stores the initial state: level 0.
+    fn start(&mut self) {
+        let init = self.model.initial_vec();
+        match visit(self.store, self.budget, 0, &init, self.model.fingerprint(&init)) {
+            Ok(ins) => {
+                self.level_starts.push(0);
+                self.run.levels.push(LevelStats {
+                    level: 0,
+                    states: 1,
+                    ..Default::default()
+                });
+                if self.keep {
+                    self.parents.push((0, NO_SUCC));
+                }
+                if self.obs.new_state(&cx!(self), ins.id(), &init, None).stop() {
+                    self.run.stopped = true;
+                }
+            }
+            Err(stop) => self.run.counters.result = stop,
         }
-        if batches & 63 == 0 && batches > 0 {
-            let depth = run.levels.len() as u64 - 1;
-            if let Some(stop) = budget.poll_with(store.len() as u64, run.transitions, depth) {
-                run.result = stop;
+        self.level_end = self.store.len();
+    }
+
+    /// Expands batches until the queue is empty or the search ends.
+    fn run(&mut self) {
+        let mut batches = 0u64;
+        while self.run.counters.result == Outcome::Complete
+            && !self.run.stopped
+            && self.next < self.store.len()
+        {
+            if self.next == self.level_end {
+                self.begin_level();
+            }
+            if batches & 63 == 0 && batches > 0 {
+                let depth = self.run.levels.len() as u64 - 1;
+                let (states, transitions) = (self.store.len() as u64, self.run.counters.transitions);
+                if let Some(stop) = self.budget.poll_with(states, transitions, depth) {
+                    self.run.counters.result = stop;
+                    break;
+                }
+            }
+            batches += 1;
+            let end = self.level_end.min(self.next + BATCH);
+            self.generate(end);
+            if !self.expand_batch(end) {
                 break;
             }
         }
-        batches += 1;
-        let end = level_end.min(next + BATCH);
-        fps.clear();
-        for (b, src) in (next..end).enumerate() {
-            model.successors(store.state(src as u32, &mut scratch), &mut bufs[b]);
-            if let Some(r) = obs.reducer() {
+    }
+
+    /// The next level starts: it holds the states stored so far and not
+    /// expanded.
+    fn begin_level(&mut self) {
+        self.level_start = self.next;
+        self.level_end = self.store.len();
+        self.level_starts.push(self.next as u32);
+        self.run.levels.push(LevelStats {
+            level: self.run.levels.len() as u32,
+            states: (self.level_end - self.level_start) as u64,
+            ..Default::default()
+        });
+    }
+
+    /// The successors of the sources `next..end` into the batch's buffers
+    /// (cut by the observer's reducer), their fingerprints, and the index
+    /// slots and stored states they will be looked up in prefetched.
+    #[inline]
+    fn generate(&mut self, end: usize) {
+        let model = self.model;
+        self.fps.clear();
+        for (b, src) in (self.next..end).enumerate() {
+            model.successors(self.store.state(src as u32, &mut self.scratch), &mut self.bufs[b]);
+            if let Some(r) = self.obs.reducer() {
                 // Closed-set proviso: some kept successor is not expanded
                 // yet (not stored, or stored after `src`).
-                let st = &*store;
+                let st = &*self.store;
                 let mut open = |s: &[u8]| {
                     st.find(s, model.fingerprint(s))
                         .is_none_or(|id| id as usize > src)
                 };
                 r.reduce(
-                    st.state(src as u32, &mut scratch),
-                    &mut bufs[b],
+                    st.state(src as u32, &mut self.scratch),
+                    &mut self.bufs[b],
                     Proviso::SomeOpen(&mut open),
                 );
             }
-            for i in 0..bufs[b].len() {
-                let s = bufs[b].state(i);
+            for i in 0..self.bufs[b].len() {
+                let s = self.bufs[b].state(i);
                 let fp = model.fingerprint(s);
-                store.prefetch(s, fp);
-                fps.push(fp);
+                self.store.prefetch(s, fp);
+                self.fps.push(fp);
             }
         }
-        for &fp in &fps {
-            store.prefetch_state(fp);
-        }
-        let mut f = 0;
-        let cur_level = run.levels.len() as u64 - 1;
-        for (b, src) in (next..end).enumerate() {
-            let buf = &bufs[b];
-            let k = buf.len();
-            let src_id = src as u32;
-            run.levels.last_mut().expect("level").edges += k as u64;
-            run.transitions += k as u64;
-            run.expansions += 1;
-            store.expanding(src_id);
-            if obs.expanded(&cx!(), src_id, k).stop() {
-                run.stopped = true;
-                break 'search;
-            }
-            if k == 0 {
-                run.deadlocks += 1;
-                if obs.deadlock(&cx!(), src_id).stop() {
-                    run.stopped = true;
-                    break 'search;
-                }
-            }
-            for i in 0..k {
-                let e = buf.entry(i);
-                let s = buf.state(i);
-                if e.error {
-                    run.error_transitions += 1;
-                }
-                if obs.successor(&cx!(), src_id, e, s).stop() {
-                    run.stopped = true;
-                    break 'search;
-                }
-                let fp = fps[f];
-                f += 1;
-                let frontier = parent_bytes(&parents);
-                match visit(store, budget, frontier, s, fp) {
-                    Ok(Insert::New(id)) => {
-                        if keep {
-                            parents.push((src_id, e));
-                        }
-                        if obs.new_state(&cx!(), id, s, Some((src_id, e))).stop()
-                            || obs.edge(&cx!(), src_id, e, id, true).stop()
-                        {
-                            run.stopped = true;
-                            break 'search;
-                        }
-                    }
-                    Ok(Insert::Seen(id)) => {
-                        let idu = id as usize;
-                        if idu < level_end && idu != src {
-                            // Target on this level or an earlier one, not a self-loop.
-                            run.back_level_edges += 1;
-                            run.levels.last_mut().expect("level").back_level_edges += 1;
-                            if idu < level_start {
-                                let target_level = level_starts.partition_point(|&s| s as usize <= idu) - 1;
-                                run.max_back_level_edge =
-                                    run.max_back_level_edge.max(cur_level - target_level as u64);
-                            }
-                        }
-                        if obs.edge(&cx!(), src_id, e, id, false).stop() {
-                            run.stopped = true;
-                            break 'search;
-                        }
-                    }
-                    Err(stop) => {
-                        run.result = stop;
-                        break 'search;
-                    }
-                }
-            }
-            next = src + 1;
+        for &fp in &self.fps {
+            self.store.prefetch_state(fp);
         }
     }
-    run.frontier_bytes = (parents.capacity() * PARENT_BYTES) as u64;
-    run.parents = parents;
-    run
+
+    /// Expands the sources `next..end` from the batch's buffers: false if
+    /// the search ends.
+    #[inline]
+    fn expand_batch(&mut self, end: usize) -> bool {
+        let mut f = 0;
+        let bufs = std::mem::take(&mut self.bufs);
+        let mut go = true;
+        for (b, src) in (self.next..end).enumerate() {
+            if !self.expand(src, &bufs[b], &mut f) {
+                go = false;
+                break;
+            }
+            self.next = src + 1;
+        }
+        self.bufs = bufs;
+        go
+    }
+
+    /// Expands `src`, whose successors are `buf` (their fingerprints from
+    /// `fps[*f]` on): false if the search ends.
+    #[inline]
+    fn expand(&mut self, src: usize, buf: &SuccBuf, f: &mut usize) -> bool {
+        let k = buf.len();
+        let src_id = src as u32;
+        self.run.levels.last_mut().expect("level").edges += k as u64;
+        self.run.counters.transitions += k as u64;
+        self.run.expansions += 1;
+        self.store.expanding(src_id);
+        if self.obs.expanded(&cx!(self), src_id, k).stop() {
+            self.run.stopped = true;
+            return false;
+        }
+        if k == 0 {
+            self.run.counters.deadlocks += 1;
+            if self.obs.deadlock(&cx!(self), src_id).stop() {
+                self.run.stopped = true;
+                return false;
+            }
+        }
+        for i in 0..k {
+            let fp = self.fps[*f];
+            *f += 1;
+            if !self.successor(src, buf.entry(i), buf.state(i), fp) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Looks up the successor `s` of `src` through `e`, stores it if new:
+    /// false if the search ends.
+    #[inline]
+    fn successor(&mut self, src: usize, e: Succ, s: &[u8], fp: u64) -> bool {
+        let src_id = src as u32;
+        if e.error {
+            self.run.counters.error_transitions += 1;
+        }
+        if self.obs.successor(&cx!(self), src_id, e, s).stop() {
+            self.run.stopped = true;
+            return false;
+        }
+        let frontier = self.parent_bytes();
+        match visit(self.store, self.budget, frontier, s, fp) {
+            Ok(Insert::New(id)) => {
+                if self.keep {
+                    self.parents.push((src_id, e));
+                }
+                if self.obs.new_state(&cx!(self), id, s, Some((src_id, e))).stop()
+                    || self.obs.edge(&cx!(self), src_id, e, id, true).stop()
+                {
+                    self.run.stopped = true;
+                    return false;
+                }
+            }
+            Ok(Insert::Seen(id)) => {
+                self.seen(src, id as usize);
+                if self.obs.edge(&cx!(self), src_id, e, id, false).stop() {
+                    self.run.stopped = true;
+                    return false;
+                }
+            }
+            Err(stop) => {
+                self.run.counters.result = stop;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Counts the edge from `src` to the stored state `id` if it is a
+    /// back-level edge.
+    #[inline]
+    fn seen(&mut self, src: usize, id: usize) {
+        if id < self.level_end && id != src {
+            // Target on this level or an earlier one, not a self-loop.
+            self.run.back_level_edges += 1;
+            self.run.levels.last_mut().expect("level").back_level_edges += 1;
+            if id < self.level_start {
+                let cur_level = self.run.levels.len() as u64 - 1;
+                let target_level = self.level_starts.partition_point(|&s| s as usize <= id) - 1;
+                self.run.max_back_level_edge =
+                    self.run.max_back_level_edge.max(cur_level - target_level as u64);
+            }
+        }
+    }
 }

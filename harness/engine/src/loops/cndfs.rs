@@ -172,9 +172,9 @@ impl Order for Cndfs {
             all
         });
         for (t, peak) in tallies {
-            run.transitions += t.transitions;
-            run.deadlocks += t.deadlocks;
-            run.error_transitions += t.errors;
+            run.counters.transitions += t.transitions;
+            run.counters.deadlocks += t.deadlocks;
+            run.counters.error_transitions += t.errors;
             run.frontier_bytes += peak as u64;
         }
     }
@@ -503,11 +503,7 @@ impl<'s, 'a, W: Watch, S: ConcurrentStore> Worker<'s, 'a, W, S> {
             .map(|f| Step::new(f.via.expect("a transition"), &self.sh.store.read(f.id)))
             .collect();
         steps.extend(last.map(|(e, s)| Step::new(e, s)));
-        Trace {
-            initial: self.sh.store.read(0),
-            steps,
-            cycle_start: None,
-        }
+        Trace::path(self.sh.store.read(0), steps)
     }
 
     /// Reports the accepting cycle that transition `e` closes back to

@@ -29,6 +29,7 @@
 use dve_frontend::model::{NextState, Succ, SuccBuf};
 use serde::Serialize;
 
+use crate::counters::Counters;
 use crate::limits::{visit, Budget, POLL_MASK};
 use crate::observer::{Cx, Frame, Observer, PathSource, NO_SUCC};
 use crate::outcome::Outcome;
@@ -87,12 +88,9 @@ impl DfsOptions {
 /// What a depth-first search did.
 #[derive(Clone, Debug)]
 pub struct Dfs {
-    pub result: Outcome,
+    pub counters: Counters,
     /// An observer stopped the search (`result` is then `complete`).
     pub stopped: bool,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
     pub expansions: u64,
     pub stats: DfsStats,
     /// Largest allocation of the stack and kept lists.
@@ -168,299 +166,367 @@ pub fn dfs<S: Store, O: Observer<S>>(
     obs: &mut O,
 ) -> Dfs {
     let n = model.state_len();
-    let labels = O::LABELS;
-    let per_succ = n + 8 + if labels { SUCC_BYTES } else { 0 };
-    let cap = opts.keep_bytes;
-    let mut buf = SuccBuf::new(n);
-    // Whose successors `buf` holds (frames that keep nothing).
-    let mut buf_owner = u32::MAX;
-    let mut scratch = Vec::new();
-
-    let mut frames: Vec<Frame> = Vec::new();
-    // Entry of every frame (with labels).
-    let mut vias: Vec<Succ> = Vec::new();
-    let mut on_stack: Vec<u64> = Vec::new();
-    // Kept successor lists of the frames at the top of the stack.
-    let mut kept_states: Vec<u8> = Vec::new();
-    let mut kept_fps: Vec<u64> = Vec::new();
-    let mut kept_entries: Vec<Succ> = Vec::new();
-    // Fingerprints of `buf`'s successors.
-    let mut buf_fps: Vec<u64> = Vec::new();
-
-    let mut run = Dfs {
-        result: Outcome::Complete,
-        stopped: false,
-        transitions: 0,
-        deadlocks: 0,
-        error_transitions: 0,
-        expansions: 0,
-        stats: DfsStats::default(),
-        frontier_bytes: 0,
+    let mut s = Search {
+        model,
+        store,
+        budget,
+        obs,
+        n,
+        per_succ: n + 8 + if O::LABELS { SUCC_BYTES } else { 0 },
+        cap: opts.keep_bytes,
+        track_memory: budget.memory().is_some(),
+        buf: SuccBuf::new(n),
+        buf_owner: u32::MAX,
+        buf_fps: Vec::new(),
+        scratch: Vec::new(),
+        frames: Vec::new(),
+        vias: Vec::new(),
+        on_stack: Vec::new(),
+        kept_states: Vec::new(),
+        kept_fps: Vec::new(),
+        kept_entries: Vec::new(),
+        run: Dfs {
+            counters: Counters::default(),
+            stopped: false,
+            expansions: 0,
+            stats: DfsStats::default(),
+            frontier_bytes: 0,
+        },
+        peak_frontier: 0,
     };
-    let mut peak_frontier = 0usize;
-    let track_memory = budget.memory().is_some();
+    s.start(opts.root);
+    s.run();
+    s.run.frontier_bytes = s.peak_frontier as u64;
+    s.run.counters.states = s.store.len() as u64;
+    s.run
+}
 
-    let frontier_bytes = |frames: &Vec<Frame>,
-                          vias: &Vec<Succ>,
-                          on_stack: &Vec<u64>,
-                          buf: &SuccBuf,
-                          ks: &Vec<u8>,
-                          kf: &Vec<u64>,
-                          ke: &Vec<Succ>| {
-        frames.capacity() * std::mem::size_of::<Frame>()
-            + vias.capacity() * SUCC_BYTES
-            + on_stack.capacity() * 8
-            + buf.len() * (n + 16)
-            + ks.capacity()
-            + kf.capacity() * 8
-            + ke.capacity() * SUCC_BYTES
+/// An observer's view of the search: the store and the stack.
+macro_rules! cx {
+    ($s:expr) => {
+        Cx {
+            store: &*$s.store,
+            path: PathSource::Stack {
+                frames: &$s.frames,
+                vias: &$s.vias,
+                on_stack: &$s.on_stack,
+            },
+        }
     };
-    // The bytes of the stack and the kept lists now.
-    macro_rules! frontier {
-        () => {
-            frontier_bytes(
-                &frames,
-                &vias,
-                &on_stack,
-                &buf,
-                &kept_states,
-                &kept_fps,
-                &kept_entries,
-            )
-        };
-    }
-    macro_rules! cx {
-        () => {
-            Cx {
-                store: &*store,
-                path: PathSource::Stack {
-                    frames: &frames,
-                    vias: &vias,
-                    on_stack: &on_stack,
-                },
-            }
-        };
+}
+
+/// One depth-first search under way: the stack, the kept successor lists,
+/// the successor buffer, and what the search reports.
+struct Search<'a, S, O> {
+    model: &'a dyn NextState,
+    store: &'a mut S,
+    budget: &'a Budget,
+    obs: &'a mut O,
+    n: usize,
+    /// Bytes a kept successor takes.
+    per_succ: usize,
+    /// Cap of the kept lists in bytes.
+    cap: usize,
+    track_memory: bool,
+    buf: SuccBuf,
+    /// Whose successors `buf` holds (frames that keep nothing).
+    buf_owner: u32,
+    /// Fingerprints of `buf`'s successors.
+    buf_fps: Vec<u64>,
+    scratch: Vec<u8>,
+    frames: Vec<Frame>,
+    /// Entry of every frame (with labels).
+    vias: Vec<Succ>,
+    on_stack: Vec<u64>,
+    /// Kept successor lists of the frames at the top of the stack.
+    kept_states: Vec<u8>,
+    kept_fps: Vec<u64>,
+    kept_entries: Vec<Succ>,
+    run: Dfs,
+    peak_frontier: usize,
+}
+
+impl<S: Store, O: Observer<S>> Search<'_, S, O> {
+    /// The bytes of the stack and the kept lists now.
+    #[inline]
+    fn frontier(&self) -> usize {
+        self.frames.capacity() * std::mem::size_of::<Frame>()
+            + self.vias.capacity() * SUCC_BYTES
+            + self.on_stack.capacity() * 8
+            + self.buf.len() * (self.n + 16)
+            + self.kept_states.capacity()
+            + self.kept_fps.capacity() * 8
+            + self.kept_entries.capacity() * SUCC_BYTES
     }
 
-    // Cuts `buf`, the successors of `id`, with the observer's reducer under
-    // the stack proviso; the same cut when a frame regenerates its
-    // successors (the stack below it is the same).
-    macro_rules! reduce {
-        ($id:expr) => {
-            reduce!($id, reduce)
+    /// Cuts `buf`, the successors of `id`, with the observer's reducer
+    /// under the stack proviso; `again`: the same cut when a frame
+    /// regenerates its successors (the stack below it is the same).
+    #[inline]
+    fn reduce(&mut self, id: u32, again: bool) {
+        let Some(r) = self.obs.reducer() else { return };
+        let (model, st, on_stack) = (self.model, &*self.store, &self.on_stack);
+        let mut on = |s: &[u8]| {
+            st.find(s, model.fingerprint(s))
+                .is_some_and(|d| d == id || bit(on_stack, d))
         };
-        ($id:expr, $how:ident) => {
-            if let Some(r) = obs.reducer() {
-                let id: u32 = $id;
-                let st = &*store;
-                let mut on = |s: &[u8]| {
-                    st.find(s, model.fingerprint(s))
-                        .is_some_and(|d| d == id || bit(&on_stack, d))
-                };
-                r.$how(
-                    st.state(id, &mut scratch),
-                    &mut buf,
-                    Proviso::NoneOnStack(&mut on),
-                );
-            }
-        };
-    }
-    // Expands state `id` (reached through `via`; counting its transitions)
-    // and pushes its frame; false if the memory budget forbids growing the
-    // stack.
-    macro_rules! push_frame {
-        ($id:expr, $via:expr) => {{
-            let id: u32 = $id;
-            model.successors(store.state(id, &mut scratch), &mut buf);
-            reduce!(id);
-            buf_owner = id;
-            let k = buf.len();
-            let grows = frames.len() == frames.capacity() || (id as usize >> 6) >= on_stack.capacity();
-            if (kept_fps.len() + k) * per_succ > cap {
-                drop_kept_bottom(&mut frames, &mut kept_states, &mut kept_fps, &mut kept_entries, n);
-            }
-            let keep = (kept_fps.len() + k) * per_succ <= cap;
-            if !keep {
-                // Kept frames must stay a suffix of the stack.
-                for f in frames.iter_mut().rev().take_while(|f| f.kept != NOT_KEPT) {
-                    f.kept = NOT_KEPT;
-                }
-                kept_states.clear();
-                kept_fps.clear();
-                kept_entries.clear();
-            }
-            let cur = frontier!();
-            if grows && budget.refuse_frontier(&*store, cur, cur.max(64)) {
-                false
-            } else {
-                run.expansions += 1;
-                run.transitions += k as u64;
-                if k == 0 {
-                    run.deadlocks += 1;
-                }
-                run.error_transitions += buf.entries().iter().filter(|e| e.error).count() as u64;
-                let kept = if keep {
-                    let at = kept_fps.len() as u32;
-                    for i in 0..k {
-                        let s = buf.state(i);
-                        let fp = model.fingerprint(s);
-                        kept_states.extend_from_slice(s);
-                        kept_fps.push(fp);
-                    }
-                    if labels {
-                        kept_entries.extend_from_slice(buf.entries());
-                    }
-                    // Start loading the index slots they will be looked up in.
-                    for (i, &fp) in kept_fps[at as usize..].iter().enumerate() {
-                        store.prefetch(buf.state(i), fp);
-                    }
-                    for &fp in &kept_fps[at as usize..] {
-                        store.prefetch_state(fp);
-                    }
-                    at
-                } else {
-                    fingerprint_buf(model, &*store, &buf, &mut buf_fps, 0);
-                    NOT_KEPT
-                };
-                frames.push(Frame {
-                    id,
-                    next: 0,
-                    count: k as u32,
-                    kept,
-                });
-                if labels {
-                    vias.push($via);
-                }
-                let w = id as usize >> 6;
-                if w >= on_stack.len() {
-                    on_stack.resize(w + 1, 0);
-                }
-                on_stack[w] |= 1u64 << (id & 63);
-                run.stats.max_stack = run.stats.max_stack.max(frames.len() as u64);
-                peak_frontier = peak_frontier.max(frontier!());
-                true
-            }
-        }};
-    }
-    // Pushes state `id`; the outcome if the search must end.
-    macro_rules! enter {
-        ($id:expr, $via:expr) => {{
-            let id: u32 = $id;
-            if !push_frame!(id, $via) {
-                run.result = Outcome::MemoryLimit;
-            } else {
-                let count = frames.last().map_or(0, |f| f.count as usize);
-                if obs.expanded(&cx!(), id, count).stop() || (count == 0 && obs.deadlock(&cx!(), id).stop()) {
-                    run.stopped = true;
-                }
-            }
-        }};
+        let state = st.state(id, &mut self.scratch);
+        let proviso = Proviso::NoneOnStack(&mut on);
+        if again {
+            r.reduce_again(state, &mut self.buf, proviso);
+        } else {
+            r.reduce(state, &mut self.buf, proviso);
+        }
     }
 
-    match opts.root {
-        Root::Initial => {
-            let init = model.initial_vec();
-            match visit(store, budget, 0, &init, model.fingerprint(&init)) {
-                Ok(ins) => {
-                    if obs.new_state(&cx!(), ins.id(), &init, None).stop() {
-                        run.stopped = true;
-                    } else {
-                        enter!(ins.id(), NO_SUCC);
+    /// Makes room for `k` kept successors, or stops keeping: returns
+    /// whether the next frame's list is kept.
+    #[inline]
+    fn make_room(&mut self, k: usize) -> bool {
+        if (self.kept_fps.len() + k) * self.per_succ > self.cap {
+            drop_kept_bottom(
+                &mut self.frames,
+                &mut self.kept_states,
+                &mut self.kept_fps,
+                &mut self.kept_entries,
+                self.n,
+            );
+        }
+        let keep = (self.kept_fps.len() + k) * self.per_succ <= self.cap;
+        if !keep {
+            // Kept frames must stay a suffix of the stack.
+            for f in self.frames.iter_mut().rev().take_while(|f| f.kept != NOT_KEPT) {
+                f.kept = NOT_KEPT;
+            }
+            self.kept_states.clear();
+            self.kept_fps.clear();
+            self.kept_entries.clear();
+        }
+        keep
+    }
+
+    /// Keeps `buf`'s successors (and starts loading the index slots they
+    /// will be looked up in): where the list starts.
+    #[inline]
+    fn keep_buf(&mut self) -> u32 {
+        let at = self.kept_fps.len() as u32;
+        for i in 0..self.buf.len() {
+            let s = self.buf.state(i);
+            self.kept_states.extend_from_slice(s);
+            self.kept_fps.push(self.model.fingerprint(s));
+        }
+        if O::LABELS {
+            self.kept_entries.extend_from_slice(self.buf.entries());
+        }
+        for (i, &fp) in self.kept_fps[at as usize..].iter().enumerate() {
+            self.store.prefetch(self.buf.state(i), fp);
+        }
+        for &fp in &self.kept_fps[at as usize..] {
+            self.store.prefetch_state(fp);
+        }
+        at
+    }
+
+    /// Expands state `id` (reached through `via`; counting its
+    /// transitions) and pushes its frame; false if the memory budget
+    /// forbids growing the stack.
+    #[inline]
+    fn push_frame(&mut self, id: u32, via: Succ) -> bool {
+        self.model
+            .successors(self.store.state(id, &mut self.scratch), &mut self.buf);
+        self.reduce(id, false);
+        self.buf_owner = id;
+        let k = self.buf.len();
+        let grows =
+            self.frames.len() == self.frames.capacity() || (id as usize >> 6) >= self.on_stack.capacity();
+        let keep = self.make_room(k);
+        let cur = self.frontier();
+        if grows && self.budget.refuse_frontier(&*self.store, cur, cur.max(64)) {
+            return false;
+        }
+        let run = &mut self.run;
+        run.expansions += 1;
+        run.counters.transitions += k as u64;
+        if k == 0 {
+            run.counters.deadlocks += 1;
+        }
+        run.counters.error_transitions += self.buf.entries().iter().filter(|e| e.error).count() as u64;
+        let kept = if keep {
+            self.keep_buf()
+        } else {
+            fingerprint_buf(self.model, &*self.store, &self.buf, &mut self.buf_fps, 0);
+            NOT_KEPT
+        };
+        self.frames.push(Frame {
+            id,
+            next: 0,
+            count: k as u32,
+            kept,
+        });
+        if O::LABELS {
+            self.vias.push(via);
+        }
+        let w = id as usize >> 6;
+        if w >= self.on_stack.len() {
+            self.on_stack.resize(w + 1, 0);
+        }
+        self.on_stack[w] |= 1u64 << (id & 63);
+        self.run.stats.max_stack = self.run.stats.max_stack.max(self.frames.len() as u64);
+        self.peak_frontier = self.peak_frontier.max(self.frontier());
+        true
+    }
+
+    /// Pushes state `id`, and tells the observer.
+    #[inline]
+    fn enter(&mut self, id: u32, via: Succ) {
+        if !self.push_frame(id, via) {
+            self.run.counters.result = Outcome::MemoryLimit;
+            return;
+        }
+        let count = self.frames.last().map_or(0, |f| f.count as usize);
+        if self.obs.expanded(&cx!(self), id, count).stop()
+            || (count == 0 && self.obs.deadlock(&cx!(self), id).stop())
+        {
+            self.run.stopped = true;
+        }
+    }
+
+    /// Enters the root.
+    fn start(&mut self, root: Root) {
+        match root {
+            Root::Initial => {
+                let init = self.model.initial_vec();
+                match visit(self.store, self.budget, 0, &init, self.model.fingerprint(&init)) {
+                    Ok(ins) => {
+                        if self.obs.new_state(&cx!(self), ins.id(), &init, None).stop() {
+                            self.run.stopped = true;
+                        } else {
+                            self.enter(ins.id(), NO_SUCC);
+                        }
                     }
+                    Err(stop) => self.run.counters.result = stop,
                 }
-                Err(stop) => run.result = stop,
+            }
+            Root::Stored(id) => self.enter(id, NO_SUCC),
+        }
+    }
+
+    /// Closes the top frame: false if the observer stops the search.
+    #[inline]
+    fn pop_frame(&mut self) -> bool {
+        let top = *self.frames.last().expect("frame");
+        if self.obs.closed(&cx!(self), top.id).stop() {
+            self.run.stopped = true;
+            return false;
+        }
+        if top.kept != NOT_KEPT {
+            self.kept_states.truncate(top.kept as usize * self.n);
+            self.kept_fps.truncate(top.kept as usize);
+            if O::LABELS {
+                self.kept_entries.truncate(top.kept as usize);
             }
         }
-        Root::Stored(id) => enter!(id, NO_SUCC),
+        self.on_stack[top.id as usize >> 6] &= !(1u64 << (top.id & 63));
+        self.frames.pop();
+        if O::LABELS {
+            self.vias.pop();
+        }
+        true
     }
 
-    let mut succ = vec![0u8; n];
-    while run.result == Outcome::Complete && !run.stopped {
-        let Some(top) = frames.last_mut() else { break };
-        if top.next == top.count {
-            let id = top.id;
-            if obs.closed(&cx!(), id).stop() {
-                run.stopped = true;
-                break;
-            }
-            let top = frames.last().expect("frame");
-            if top.kept != NOT_KEPT {
-                kept_states.truncate(top.kept as usize * n);
-                kept_fps.truncate(top.kept as usize);
-                if labels {
-                    kept_entries.truncate(top.kept as usize);
-                }
-            }
-            on_stack[id as usize >> 6] &= !(1u64 << (id & 63));
-            frames.pop();
-            if labels {
-                vias.pop();
-            }
-            continue;
-        }
+    /// The top frame's next successor into `succ`: its source, fingerprint
+    /// and entry (from the kept list, or regenerated).
+    #[inline]
+    fn next_successor(&mut self, succ: &mut [u8]) -> (u32, u64, Succ) {
+        let n = self.n;
+        let top = self.frames.last_mut().expect("frame");
         let i = top.next as usize;
         top.next += 1;
-        let src = top.id;
-        let (fp, e) = if top.kept != NOT_KEPT {
+        let top = *top;
+        if top.kept != NOT_KEPT {
             let at = top.kept as usize + i;
             if i + 1 < top.count as usize {
                 // The next sibling's stored state, while this one is looked up.
-                store.prefetch_state(kept_fps[at + 1]);
+                self.store.prefetch_state(self.kept_fps[at + 1]);
             }
-            succ.copy_from_slice(&kept_states[at * n..(at + 1) * n]);
-            let e = if labels { kept_entries[at] } else { NO_SUCC };
-            (kept_fps[at], e)
-        } else {
-            if src != buf_owner {
-                model.successors(store.state(src, &mut scratch), &mut buf);
-                // Cut the first time if fewer than all were kept then.
-                if buf.len() != top.count as usize {
-                    reduce!(src, reduce_again);
-                }
-                fingerprint_buf(model, &*store, &buf, &mut buf_fps, i);
-                buf_owner = src;
+            succ.copy_from_slice(&self.kept_states[at * n..(at + 1) * n]);
+            let e = if O::LABELS { self.kept_entries[at] } else { NO_SUCC };
+            return (top.id, self.kept_fps[at], e);
+        }
+        if top.id != self.buf_owner {
+            self.model
+                .successors(self.store.state(top.id, &mut self.scratch), &mut self.buf);
+            // Cut the first time if fewer than all were kept then.
+            if self.buf.len() != top.count as usize {
+                self.reduce(top.id, true);
             }
-            succ.copy_from_slice(buf.state(i));
-            (buf_fps[i], buf.entry(i))
-        };
-        if obs.successor(&cx!(), src, e, &succ).stop() {
-            run.stopped = true;
-            break;
+            fingerprint_buf(self.model, &*self.store, &self.buf, &mut self.buf_fps, i);
+            self.buf_owner = top.id;
+        }
+        succ.copy_from_slice(self.buf.state(i));
+        (top.id, self.buf_fps[i], self.buf.entry(i))
+    }
+
+    /// Looks up the successor `succ` of `src` and enters it if new: false
+    /// if the search ends.
+    #[inline]
+    fn follow(&mut self, src: u32, e: Succ, succ: &[u8], fp: u64) -> bool {
+        if self.obs.successor(&cx!(self), src, e, succ).stop() {
+            self.run.stopped = true;
+            return false;
         }
         // Only a memory budget needs the stack's size.
-        let frontier = if track_memory { frontier!() } else { 0 };
-        match visit(store, budget, frontier, &succ, fp) {
+        let frontier = if self.track_memory { self.frontier() } else { 0 };
+        match visit(self.store, self.budget, frontier, succ, fp) {
             Ok(Insert::New(id)) => {
-                run.stats.front_edges += 1;
-                if obs.new_state(&cx!(), id, &succ, Some((src, e))).stop()
-                    || obs.edge(&cx!(), src, e, id, true).stop()
+                self.run.stats.front_edges += 1;
+                if self.obs.new_state(&cx!(self), id, succ, Some((src, e))).stop()
+                    || self.obs.edge(&cx!(self), src, e, id, true).stop()
                 {
-                    run.stopped = true;
-                    break;
+                    self.run.stopped = true;
+                    return false;
                 }
-                if run.expansions & POLL_MASK == 0 {
-                    let depth = frames.len() as u64;
-                    if let Some(stop) = budget.poll_with(store.len() as u64, run.transitions, depth) {
-                        run.result = stop;
-                        break;
+                if self.run.expansions & POLL_MASK == 0 {
+                    let depth = self.frames.len() as u64;
+                    let (states, transitions) = (self.store.len() as u64, self.run.counters.transitions);
+                    if let Some(stop) = self.budget.poll_with(states, transitions, depth) {
+                        self.run.counters.result = stop;
+                        return false;
                     }
                 }
-                enter!(id, e);
+                self.enter(id, e);
             }
             Ok(Insert::Seen(id)) => {
-                if bit(&on_stack, id) {
-                    run.stats.back_edges += 1;
+                if bit(&self.on_stack, id) {
+                    self.run.stats.back_edges += 1;
                 } else {
-                    run.stats.cross_edges += 1;
+                    self.run.stats.cross_edges += 1;
                 }
-                if obs.edge(&cx!(), src, e, id, false).stop() {
-                    run.stopped = true;
-                    break;
+                if self.obs.edge(&cx!(self), src, e, id, false).stop() {
+                    self.run.stopped = true;
+                    return false;
                 }
             }
-            Err(stop) => run.result = stop,
+            Err(stop) => self.run.counters.result = stop,
+        }
+        true
+    }
+
+    /// Searches until the stack is empty or the search ends.
+    fn run(&mut self) {
+        let mut succ = vec![0u8; self.n];
+        while self.run.counters.result == Outcome::Complete && !self.run.stopped {
+            let Some(top) = self.frames.last() else { break };
+            if top.next == top.count {
+                if !self.pop_frame() {
+                    break;
+                }
+                continue;
+            }
+            let (src, fp, e) = self.next_successor(&mut succ);
+            if !self.follow(src, e, &succ, fp) {
+                break;
+            }
         }
     }
-    run.frontier_bytes = peak_frontier as u64;
-    run
 }

@@ -8,4 +8,5 @@ pub mod distributed;
 pub mod parallel;
 pub mod parallel_dfs;
 pub mod parent_links;
+pub mod pool;
 pub mod tree_bfs;

@@ -38,13 +38,14 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock};
-use std::thread::ScopedJoinHandle;
 
 use dve_frontend::model::{Label, NextState, Succ, SuccBuf};
 
+use crate::counters::Counters;
 use crate::limits::Budget;
 use crate::loops::bfs::{LevelStats, BATCH};
 use crate::loops::parent_links::{parent_link, trace_to, PARENT_BYTES};
+use crate::loops::pool::{Close, Pool};
 use crate::outcome::Outcome;
 use crate::reduce::{Proviso, Reduce};
 use crate::store::shared::{ConcurrentStore, SharedStore, StoreWriter};
@@ -62,18 +63,12 @@ const CLAIM: usize = 256;
 /// follow each other quickly (hanoi.3 has thousands of levels of a few
 /// hundred states; results/parallel/NOTES.md).
 const SMALL_LEVEL: usize = 48;
-/// Waits of a thread between levels that spin before it parks.
-const SPINS: u32 = 1 << 12;
 
 /// What a parallel search did (the fields of [`crate::Bfs`] that plain
 /// exploration reports; no levels for the depth-first-like order).
 #[derive(Clone, Debug, Default)]
 pub struct ParallelRun {
-    pub result: Outcome,
-    pub states: u64,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
+    pub counters: Counters,
     pub levels: Vec<LevelStats>,
     pub back_level_edges: u64,
     pub max_back_level_edge: u64,
@@ -694,14 +689,14 @@ fn run_in<'a, W: Watch, S: ConcurrentStore, O: Order>(
 ) -> (ParallelRun, u64, Option<Violation<W::Found>>) {
     let mut run = ParallelRun::default();
     let Some(sh) = Shared::start(model, make, budget, watch, O::MARKS) else {
-        run.result = Outcome::StateLimit;
+        run.counters.result = Outcome::StateLimit;
         return (run, 0, None);
     };
     order.search(&sh, t_n, &mut run);
-    run.states = sh.store.len() as u64;
+    run.counters.states = sh.store.len() as u64;
     run.store_bytes = sh.store.bytes_used() as u64;
     let (result, violations, first) = sh.finish();
-    run.result = result;
+    run.counters.result = result;
     (run, violations, first)
 }
 
@@ -732,7 +727,14 @@ fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, r
         let workers: Vec<_> = others
             .iter_mut()
             .enumerate()
-            .map(|(i, s)| scope.spawn(move || pool.serve(i + 1, round, s)))
+            .map(|(i, s)| {
+                scope.spawn(move || {
+                    pool.serve(i + 1, || {
+                        let t = round.work(i + 1, s);
+                        (t, s.bytes())
+                    })
+                })
+            })
             .collect();
         // The threads end with this closure, even if it panics (the scope
         // would otherwise wait for them forever).
@@ -756,7 +758,7 @@ fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, r
                 };
                 (depth, total)
             };
-            if let Some(o) = budget.poll_with(store.len() as u64, run.transitions, depth as u64) {
+            if let Some(o) = budget.poll_with(store.len() as u64, run.counters.transitions, depth as u64) {
                 sh.set_outcome(o);
                 break;
             }
@@ -766,7 +768,7 @@ fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, r
             let tallies: Vec<Tally> = if total < SMALL_LEVEL || t_n == 1 {
                 vec![round.work(0, mine)]
             } else {
-                pool.level(round, &workers, mine)
+                pool.level(&workers, || round.work(0, mine))
             };
             let mut stats = LevelStats {
                 level: depth as u32,
@@ -776,9 +778,9 @@ fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, r
             for t in &tallies {
                 stats.edges += t.transitions;
                 stats.back_level_edges += t.back;
-                run.transitions += t.transitions;
-                run.deadlocks += t.deadlocks;
-                run.error_transitions += t.errors;
+                run.counters.transitions += t.transitions;
+                run.counters.deadlocks += t.deadlocks;
+                run.counters.error_transitions += t.errors;
                 run.back_level_edges += t.back;
                 run.max_back_level_edge = run.max_back_level_edge.max(t.max_back);
             }
@@ -791,122 +793,4 @@ fn bfs_levels<W: Watch, S: ConcurrentStore>(sh: &Shared<'_, W, S>, t_n: usize, r
             }
         }
     });
-}
-
-/// The threads of a search other than the calling one (`1..threads`),
-/// kept from level to level: each waits for the next level (spinning, then
-/// parked), expands its share of it and says it is done.
-struct Pool {
-    /// Levels started (a thread works once per increment).
-    epoch: AtomicU64,
-    /// Threads done with the current level.
-    done: AtomicUsize,
-    quit: AtomicBool,
-    /// Per thread (index `q`), its counters of the last level.
-    tallies: Vec<Mutex<Tally>>,
-    /// Per thread, the bytes of its buffers.
-    bytes: Vec<AtomicUsize>,
-    /// Waits that spin before parking or yielding: none with more threads
-    /// than cores (a spinning thread would take a working one's core).
-    spins: u32,
-}
-
-impl Pool {
-    fn new(threads: usize) -> Pool {
-        Pool {
-            epoch: AtomicU64::new(0),
-            done: AtomicUsize::new(0),
-            quit: AtomicBool::new(false),
-            tallies: (0..threads).map(|_| Mutex::new(Tally::default())).collect(),
-            bytes: (0..threads).map(|_| AtomicUsize::new(0)).collect(),
-            spins: if threads <= std::thread::available_parallelism().map_or(1, |n| n.get()) {
-                SPINS
-            } else {
-                0
-            },
-        }
-    }
-
-    /// Thread `q`'s life: a level at each new epoch, until `close`.
-    fn serve<W: Watch, S: ConcurrentStore>(&self, q: usize, round: &Round<'_, W, S>, scratch: &mut Scratch) {
-        let mut seen = 0;
-        loop {
-            let mut spins = 0;
-            loop {
-                if self.quit.load(Ordering::Acquire) {
-                    return;
-                }
-                let e = self.epoch.load(Ordering::Acquire);
-                if e != seen {
-                    seen = e;
-                    break;
-                }
-                spins += 1;
-                if spins < self.spins {
-                    std::hint::spin_loop();
-                } else {
-                    // `level` unparks every thread after a new epoch.
-                    std::thread::park();
-                }
-            }
-            let t = round.work(q, scratch);
-            *self.tallies[q].lock().unwrap_or_else(|e| e.into_inner()) = t;
-            self.bytes[q].store(scratch.bytes(), Ordering::Relaxed);
-            self.done.fetch_add(1, Ordering::Release);
-        }
-    }
-
-    /// Expands the level set up in `round` on every thread (the calling
-    /// one as thread 0); each thread's counters.
-    fn level<W: Watch, S: ConcurrentStore>(
-        &self,
-        round: &Round<'_, W, S>,
-        workers: &[ScopedJoinHandle<'_, ()>],
-        mine: &mut Scratch,
-    ) -> Vec<Tally> {
-        self.done.store(0, Ordering::Relaxed);
-        self.epoch.fetch_add(1, Ordering::Release);
-        for h in workers {
-            h.thread().unpark();
-        }
-        let mut tallies = vec![round.work(0, mine)];
-        let mut spins = 0u32;
-        while self.done.load(Ordering::Acquire) < workers.len() {
-            // A thread that ended (panicked) never says it is done: the
-            // scope's join passes its panic on.
-            assert!(
-                !workers.iter().any(|h| h.is_finished()),
-                "a thread of the parallel search stopped"
-            );
-            spins += 1;
-            if spins < self.spins {
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-        for q in 1..=workers.len() {
-            tallies.push(std::mem::take(
-                &mut *self.tallies[q].lock().unwrap_or_else(|e| e.into_inner()),
-            ));
-        }
-        tallies
-    }
-
-    /// Bytes of the threads' buffers (after a level).
-    fn buffer_bytes(&self) -> usize {
-        self.bytes.iter().map(|b| b.load(Ordering::Relaxed)).sum()
-    }
-}
-
-/// Ends a pool's threads when dropped.
-struct Close<'p>(&'p Pool, Vec<std::thread::Thread>);
-
-impl Drop for Close<'_> {
-    fn drop(&mut self) {
-        self.0.quit.store(true, Ordering::Release);
-        for t in &self.1 {
-            t.unpark();
-        }
-    }
 }

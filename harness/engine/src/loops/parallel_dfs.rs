@@ -226,9 +226,9 @@ impl Order for Stacks {
     fn search<W: Watch, S: ConcurrentStore>(self, sh: &Shared<'_, W, S>, t_n: usize, run: &mut ParallelRun) {
         let (tallies, peaks) = crew_search(sh, t_n);
         for (t, peak) in tallies.iter().zip(peaks) {
-            run.transitions += t.transitions;
-            run.deadlocks += t.deadlocks;
-            run.error_transitions += t.errors;
+            run.counters.transitions += t.transitions;
+            run.counters.deadlocks += t.deadlocks;
+            run.counters.error_transitions += t.errors;
             run.frontier_bytes += peak as u64;
         }
     }

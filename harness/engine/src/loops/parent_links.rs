@@ -2,7 +2,7 @@
 //! transition that led to a state, and the counterexample rebuilt from them.
 
 use crate::store::shared::ConcurrentStore;
-use crate::trace::{Step, Trace};
+use crate::trace::Trace;
 use dve_frontend::model::{Label, Succ};
 
 /// Bytes of a parent link: the parent's id, the transition's label (three
@@ -40,18 +40,5 @@ pub(crate) fn read_link(b: &[u8]) -> (u32, Succ) {
 /// The path of parent links from the initial state (id 0) to `id`, then
 /// the step `last` if any.
 pub(crate) fn trace_to<S: ConcurrentStore>(store: &S, id: u32, last: Option<(Succ, &[u8])>) -> Trace {
-    let mut steps = Vec::new();
-    let mut cur = id;
-    while cur != 0 {
-        let (parent, e) = read_link(store.extra(cur));
-        steps.push(Step::new(e, &store.read(cur)));
-        cur = parent;
-    }
-    steps.reverse();
-    steps.extend(last.map(|(e, s)| Step::new(e, s)));
-    Trace {
-        initial: store.read(0),
-        steps,
-        cycle_start: None,
-    }
+    Trace::from_parents(id, |id| read_link(store.extra(id)), |id| store.read(id), last)
 }

@@ -27,6 +27,7 @@
 use dve_frontend::model::{NextState, SuccBuf};
 
 use crate::checkpoint::{self, CheckpointInfo, CheckpointSpec, Loader, Saver};
+use crate::counters::Counters;
 use crate::limits::Budget;
 use crate::loops::bfs::LevelStats;
 use crate::outcome::Outcome;
@@ -48,11 +49,7 @@ const GROWTH_MARGIN: usize = 1024;
 /// What the search did.
 #[derive(Clone, Debug, Default)]
 pub struct TreeBfs {
-    pub result: Outcome,
-    pub states: u64,
-    pub transitions: u64,
-    pub deadlocks: u64,
-    pub error_transitions: u64,
+    pub counters: Counters,
     /// States and edges per level (no back-level edges).
     pub levels: Vec<LevelStats>,
     /// The inner tables and the root set.
@@ -347,6 +344,14 @@ impl LevelStats {
     }
 }
 
+/// What the budget says before a batch.
+enum Gate {
+    Go,
+    /// The root set opened a new table: weigh the batch again.
+    Again,
+    Stop(Outcome),
+}
+
 /// A search under way: everything a checkpoint holds.
 struct Search {
     run: TreeBfs,
@@ -380,7 +385,7 @@ impl Search {
             roots.insert(l, r);
             level.push(l, r);
         }
-        run.result = stopped.unwrap_or_default();
+        run.counters.result = stopped.unwrap_or_default();
         let stats = LevelStats::first(0, level.len);
         Search {
             run,
@@ -400,6 +405,48 @@ impl Search {
         (self.tree.bytes_used() + self.roots.bytes_used() + self.recent.bytes()) as u64
     }
 
+    /// Before a batch: whether the memory budget leaves room for it (its
+    /// successors may grow each table once; the root set may open a new
+    /// table instead, then the batch is weighed again), and every block
+    /// time and interruption. `queues`: the bytes of the queues and
+    /// buffers now.
+    fn gate(&mut self, budget: &Budget, depth: usize, queues: usize) -> Gate {
+        self.recent.fit(self.roots.len());
+        self.tree.fit_recent(self.roots.len());
+        let bounds = self.tree.root_child_bounds(self.margin);
+        let roots_growth = self.roots.next_growth_bytes(self.margin, bounds);
+        // The next level's queue may grow too.
+        let need = MemoryNeed {
+            budget: budget.memory().unwrap_or(u64::MAX),
+            store: self.bytes(),
+            queues: queues as u64,
+            root_set_growth: roots_growth as u64,
+            tables_growth: (self.tree.next_growth_bytes() + self.recent.growth_bytes()) as u64,
+            queue_growth: self.next.growth_bytes() as u64,
+        };
+        let rest = (need.store + need.queues + need.tables_growth + need.queue_growth) as usize;
+        self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
+        if budget.refuse_bytes(rest + roots_growth) {
+            // If the root set's growth is what does not fit, its table is
+            // sealed and a new one opened beside it, if one worth it fits
+            // in what the budget leaves.
+            let room = budget.memory().map_or(0, |m| (m as usize).saturating_sub(rest));
+            let other = (rest - self.roots.bytes_used()) as f64 / self.roots.len().max(1) as f64;
+            if roots_growth > 0 && !budget.refuse_bytes(rest) && self.roots.seal(room, other, bounds) {
+                return Gate::Again;
+            }
+            self.run.memory_need = Some(need);
+            return Gate::Stop(Outcome::MemoryLimit);
+        }
+        if self.n.is_multiple_of(BLOCK) {
+            let transitions = self.run.counters.transitions;
+            if let Some(o) = budget.poll_with(self.roots.len() as u64, transitions, depth as u64) {
+                return Gate::Stop(o);
+            }
+        }
+        Gate::Go
+    }
+
     /// Expands levels until the search ends or a budget stops it.
     fn run(&mut self, model: &dyn NextState, budget: &Budget) {
         if self.stopped == Some(Outcome::StateLimit) {
@@ -415,48 +462,18 @@ impl Search {
         while self.level.len > 0 {
             let depth = self.run.levels.len();
             while self.n < self.level.len {
-                // Memory before every batch (its successors may grow each
-                // table once); time and interruption every block.
                 let queues = self.level.bytes()
                     + self.next.bytes()
                     + buf.bytes()
                     + pairs.capacity() * 8
                     + pipe.bytes();
-                self.recent.fit(self.roots.len());
-                self.tree.fit_recent(self.roots.len());
-                let bounds = self.tree.root_child_bounds(self.margin);
-                let roots_growth = self.roots.next_growth_bytes(self.margin, bounds);
-                // The next level's queue may grow too.
-                let need = MemoryNeed {
-                    budget: budget.memory().unwrap_or(u64::MAX),
-                    store: self.bytes(),
-                    queues: queues as u64,
-                    root_set_growth: roots_growth as u64,
-                    tables_growth: (self.tree.next_growth_bytes() + self.recent.growth_bytes()) as u64,
-                    queue_growth: self.next.growth_bytes() as u64,
-                };
-                let rest = (need.store + need.queues + need.tables_growth + need.queue_growth) as usize;
-                self.run.frontier_bytes = self.run.frontier_bytes.max(queues as u64);
-                let stop = if budget.refuse_bytes(rest + roots_growth) {
-                    // If the root set's growth is what does not fit, its
-                    // table is sealed and a new one opened beside it, if
-                    // one worth it fits in what the budget leaves.
-                    let room = budget.memory().map_or(0, |m| (m as usize).saturating_sub(rest));
-                    let other = (rest - self.roots.bytes_used()) as f64 / self.roots.len().max(1) as f64;
-                    if roots_growth > 0 && !budget.refuse_bytes(rest) && self.roots.seal(room, other, bounds)
-                    {
-                        continue;
+                match self.gate(budget, depth, queues) {
+                    Gate::Go => {}
+                    Gate::Again => continue,
+                    Gate::Stop(o) => {
+                        self.stopped = Some(o);
+                        return;
                     }
-                    self.run.memory_need = Some(need);
-                    Some(Outcome::MemoryLimit)
-                } else if self.n.is_multiple_of(BLOCK) {
-                    budget.poll_with(self.roots.len() as u64, self.run.transitions, depth as u64)
-                } else {
-                    None
-                };
-                if stop.is_some() {
-                    self.stopped = stop;
-                    return;
                 }
                 // A batch: the sources decoded and expanded, their
                 // successors encoded below the root (each against its
@@ -481,10 +498,10 @@ impl Search {
                     tree.decode_root(l, r, &mut state);
                     model.successors(&state, &mut buf);
                     let k = buf.len();
-                    run.transitions += k as u64;
+                    run.counters.transitions += k as u64;
                     stats.edges += k as u64;
                     if k == 0 {
-                        run.deadlocks += 1;
+                        run.counters.deadlocks += 1;
                     }
                     // The successors' fingerprints first, and the slots
                     // where they would be among the states met lately
@@ -497,7 +514,7 @@ impl Search {
                     }
                     for (i, &fp) in fps.iter().enumerate() {
                         if buf.entry(i).error {
-                            run.error_transitions += 1;
+                            run.counters.error_transitions += 1;
                         }
                         // A successor met a moment before is stored (or
                         // is this batch's, stored below): no lookup.
@@ -556,12 +573,12 @@ impl Search {
     /// What the search did (a level cut short counts as far as it went).
     fn finish(mut self) -> TreeBfs {
         if let Some(o) = self.stopped {
-            self.run.result = o;
+            self.run.counters.result = o;
             if self.level.len > 0 {
                 self.run.levels.push(self.stats);
             }
         }
-        self.run.states = self.roots.len() as u64;
+        self.run.counters.states = self.roots.len() as u64;
         self.run.root_tables = self.roots.tables();
         self.run.store_bytes = self.bytes();
         self.run
@@ -569,7 +586,12 @@ impl Search {
 
     fn save(&self, w: &mut Saver) -> crate::checkpoint::Result<()> {
         let r = &self.run;
-        for v in [r.transitions, r.deadlocks, r.error_transitions, r.frontier_bytes] {
+        for v in [
+            r.counters.transitions,
+            r.counters.deadlocks,
+            r.counters.error_transitions,
+            r.frontier_bytes,
+        ] {
             w.u64(v)?;
         }
         let levels: Vec<u64> = r
@@ -593,13 +615,11 @@ impl Search {
 
     fn load(r: &mut Loader, state_len: usize) -> crate::checkpoint::Result<Search> {
         let damaged = |what: &str| crate::checkpoint::CheckpointError::damaged(what);
-        let mut run = TreeBfs {
-            transitions: r.u64()?,
-            deadlocks: r.u64()?,
-            error_transitions: r.u64()?,
-            frontier_bytes: r.u64()?,
-            ..Default::default()
-        };
+        let mut run = TreeBfs::default();
+        run.counters.transitions = r.u64()?;
+        run.counters.deadlocks = r.u64()?;
+        run.counters.error_transitions = r.u64()?;
+        run.frontier_bytes = r.u64()?;
         let levels = r.u64s()?;
         if levels.len() < 2 || levels.len() % 2 != 0 {
             return Err(damaged("the levels"));

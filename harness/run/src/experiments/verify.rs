@@ -351,9 +351,9 @@ pub fn verify_properties(
                     meter: None,
                 };
                 let r = check(&model, &loaded.model, &opts);
-                row.states = r.states;
+                row.states = r.counters.states;
                 row.cex_length = r.cex_length;
-                row.result = r.result.name().into();
+                row.result = r.counters.result.name().into();
                 let violated = r.verdict == Verdict::Violated;
                 row.answer = match r.verdict {
                     Verdict::Unknown => "unknown".into(),
@@ -363,7 +363,7 @@ pub fn verify_properties(
                 };
                 row.matches = row.answer == row.beem_answer;
                 if !row.matches {
-                    if r.result != Outcome::Complete {
+                    if r.counters.result != Outcome::Complete {
                         row.note = format!("not decided within {max_states} states");
                     } else if let Some(why) = known_discrepancy(&p.family, p.prop_id) {
                         row.note = format!("known: {why}");

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use crate::algo::por::PorReport;
 pub use crate::engine::units::{human_bytes, human_secs};
-use crate::engine::{LevelStats, Outcome};
+use crate::engine::{Counters, LevelStats, Outcome};
 use crate::output::verdicts::{self, CheckState, Checked};
 
 /// One run: what every strategy reports ([`Core`], [`Cost`]) and the
@@ -540,6 +540,28 @@ impl CachingMetrics {
         self.state_space_size
             .filter(|&s| s > 0)
             .map(|s| 100.0 * x as f64 / s as f64)
+    }
+}
+
+/// A search's counters in a record: the one place they are copied (the
+/// record keeps its own fields, not a flattened [`Counters`], so that its
+/// columns stay in their order).
+impl From<&Counters> for Core {
+    fn from(c: &Counters) -> Core {
+        let mut core = Core::default();
+        core.set_counters(c);
+        core
+    }
+}
+
+impl Core {
+    /// Sets the result and counters from a search's.
+    pub fn set_counters(&mut self, c: &Counters) {
+        self.result = c.result;
+        self.states = c.states;
+        self.transitions = c.transitions;
+        self.deadlocks = Some(c.deadlocks);
+        self.error_transitions = Some(c.error_transitions);
     }
 }
 

@@ -23,7 +23,7 @@ pub(super) fn of(r: &CheckReport, checked: &Checked, req: &Request) -> Vec<Check
     let found = Found {
         violated: &violated,
         stopped_by: r.stopped_by.map(ViolationKind::name),
-        complete: r.result.is_complete(),
+        complete: r.counters.result.is_complete(),
     };
     let ltl = checked.cycles.then_some(match (&req.ltl, req.property) {
         (Some(dve_frontend::ltl::Spec::Formula { .. }), _) => LtlSource::Option("--ltl"),

@@ -83,7 +83,7 @@ fn search<W: Watch>(
 
 /// The ranks' figures as the record gives them.
 fn metrics<F>(d: &Distributed<F>) -> DistributedMetrics {
-    let states = d.run.states.max(1) as f64;
+    let states = d.run.counters.states.max(1) as f64;
     let messages: u64 = d.ranks.iter().map(|r| r.messages_sent).sum();
     let bytes: u64 = d.ranks.iter().map(|r| r.bytes_sent).sum();
     DistributedMetrics {
@@ -188,12 +188,7 @@ fn explore_record(
             },
             store: opts.store.to_string(),
             state_len: model.state_len() as u64,
-            result: d.run.result,
-            states: d.run.states,
-            transitions: d.run.transitions,
-            deadlocks: Some(d.run.deadlocks),
-            error_transitions: Some(d.run.error_transitions),
-            ..Core::default()
+            ..Core::from(&d.run.counters)
         },
         bfs: Some(BfsMetrics {
             levels: Some(d.run.levels.len() as u64),

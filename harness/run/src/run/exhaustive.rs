@@ -167,12 +167,7 @@ fn explore_parallel(model: &dyn NextState, opts: &ExploreOptions, log: Option<&E
             },
             store: opts.store.to_string(),
             state_len: model.state_len() as u64,
-            result: r.result,
-            states: r.states,
-            transitions: r.transitions,
-            deadlocks: Some(r.deadlocks),
-            error_transitions: Some(r.error_transitions),
-            ..Core::default()
+            ..Core::from(&r.counters)
         },
         bfs: bfs.then(|| BfsMetrics {
             levels: Some(r.levels.len() as u64),
@@ -246,12 +241,7 @@ fn ctree_record(
             config: format!("bfs --store {}", StoreKind::CTree),
             store: StoreKind::CTree.to_string(),
             state_len: model.state_len() as u64,
-            result: r.result,
-            states: r.states,
-            transitions: r.transitions,
-            deadlocks: Some(r.deadlocks),
-            error_transitions: Some(r.error_transitions),
-            ..Core::default()
+            ..Core::from(&r.counters)
         },
         bfs: Some(BfsMetrics {
             levels: Some(r.levels.len() as u64),
@@ -327,10 +317,7 @@ fn explore_into<S: Store>(
                     engine::dfs(model, &mut store, &budget, opts, &mut obs)
                 }
             };
-            rec.core.result = r.result;
-            rec.core.transitions = r.transitions;
-            rec.core.deadlocks = Some(r.deadlocks);
-            rec.core.error_transitions = Some(r.error_transitions);
+            rec.core.set_counters(&r.counters);
             rec.dfs = Some(DfsMetrics::of(&r.stats));
             rec.cost.frontier_bytes = Some(r.frontier_bytes);
         }
@@ -345,10 +332,7 @@ fn explore_into<S: Store>(
                     engine::bfs(model, &mut store, &budget, BfsOptions::default(), &mut obs)
                 }
             };
-            rec.core.result = r.result;
-            rec.core.transitions = r.transitions;
-            rec.core.deadlocks = Some(r.deadlocks);
-            rec.core.error_transitions = Some(r.error_transitions);
+            rec.core.set_counters(&r.counters);
             rec.bfs = Some(BfsMetrics {
                 levels: Some(r.levels.len() as u64),
                 back_level_edges: Some(r.back_level_edges),
@@ -429,10 +413,7 @@ fn dfs_keeping(model: &dyn NextState, limits: &Limits, cap: usize) -> RunRecord 
     let r = engine::dfs(model, &mut store, &budget, opts, &mut Nothing);
     RunRecord {
         core: Core {
-            states: store.len() as u64,
-            transitions: r.transitions,
-            deadlocks: Some(r.deadlocks),
-            ..Core::default()
+            ..Core::from(&r.counters)
         },
         dfs: Some(DfsMetrics::of(&r.stats)),
         ..RunRecord::default()

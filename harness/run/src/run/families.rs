@@ -597,8 +597,8 @@ pub(super) fn exhaustive_or_check(
                 notes.extend(c.lines());
                 rec.por = Some(PorMetrics {
                     por_check: Some(c.differences.first().cloned().unwrap_or_else(|| "agree".into())),
-                    por_check_full_states: Some(c.full.states),
-                    por_check_full_transitions: Some(c.full.transitions),
+                    por_check_full_states: Some(c.full.counters.states),
+                    por_check_full_transitions: Some(c.full.counters.transitions),
                     por_check_full_s: Some(c.full.time_s),
                     ..PorMetrics::of(&reducer.report())
                 });
@@ -635,7 +635,6 @@ pub(super) fn exhaustive_or_check(
             rec.details.threads = Some(threads as u64);
         }
         rec.core.strategy = r.strategy.name().to_string();
-        rec.core.result = r.result;
         rec.core.verdict = Some(
             match r.verdict {
                 Verdict::Holds => "holds",
@@ -654,10 +653,7 @@ pub(super) fn exhaustive_or_check(
             rec.core.violations = None;
         }
         rec.core.cex_length = r.cex_length.map(|c| c as u64);
-        rec.core.states = r.states;
-        rec.core.transitions = r.transitions;
-        rec.core.deadlocks = Some(r.deadlocks);
-        rec.core.error_transitions = Some(r.error_transitions);
+        rec.core.set_counters(&r.counters);
         rec.cost.store_bytes = Some(r.store_bytes);
         rec.cost.peak_rss_bytes = r.peak_rss_bytes;
         rec.finish_rates(r.time_s);
@@ -816,7 +812,7 @@ fn check_ltl_reduced(
             .map_or(LTL_PROBE_STATES, |m| m.min(LTL_PROBE_STATES)),
     );
     let first = check::check_threads(model, ir, &probe, threads);
-    let settled = match (first.verdict, first.result) {
+    let settled = match (first.verdict, first.counters.result) {
         (Verdict::Violated, _) => Some(format!(
             "the {} lies in the full product's first {} states, searched before reducing",
             match first.violation_kind {
@@ -826,11 +822,11 @@ fn check_ltl_reduced(
                 Some(check::ViolationKind::Assert) => "assertion violation",
                 Some(check::ViolationKind::Goal) => "goal",
             },
-            first.states
+            first.counters.states
         )),
         (_, Outcome::Complete) => Some(format!(
             "the full product ({} states) was searched whole before reducing",
-            first.states
+            first.counters.states
         )),
         (_, Outcome::StateLimit) => None,
         // A budget or an interruption: the run ends here.

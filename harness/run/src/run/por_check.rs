@@ -49,8 +49,8 @@ impl Comparison {
     /// The comparison in a few lines.
     pub fn lines(&self) -> Vec<String> {
         let (f, r) = (&self.full, &self.reduced);
-        let share = if f.states > 0 {
-            r.states as f64 / f.states as f64
+        let share = if f.counters.states > 0 {
+            r.counters.states as f64 / f.counters.states as f64
         } else {
             1.0
         };
@@ -68,15 +68,15 @@ impl Comparison {
         let mut out = vec![
             format!(
                 "por-check: full search {} states, {} transitions{}",
-                f.states,
-                f.transitions,
+                f.counters.states,
+                f.counters.transitions,
                 verdict(f)
             ),
             format!(
                 "por-check: reduced search {} states ({:.3} of full), {} transitions{}",
-                r.states,
+                r.counters.states,
                 share,
-                r.transitions,
+                r.counters.transitions,
                 verdict(r)
             ),
         ];
@@ -135,11 +135,11 @@ pub fn compare(
     let (full, full_dl) = run(None);
     let (reduced, reduced_dl) = run(Some(reducer));
     let mut differences = Vec::new();
-    if full.result != reduced.result {
+    if full.counters.result != reduced.counters.result {
         differences.push(format!(
             "the full search ended {}, the reduced one {}",
-            full.result.name(),
-            reduced.result.name()
+            full.counters.result.name(),
+            reduced.counters.result.name()
         ));
     }
     if full.verdict != reduced.verdict {

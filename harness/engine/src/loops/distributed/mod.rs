@@ -42,6 +42,8 @@
 //! (then the lowest rank).
 
 pub mod checkpoint;
+mod counterexample;
+mod heads;
 pub mod partition;
 
 use std::time::Instant;
@@ -50,13 +52,16 @@ use dve_frontend::model::{NextState, Succ, SuccBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::comm::{Comm, Reduce};
+use crate::counters::Counters;
 use crate::limits::{visit, Budget};
 use crate::loops::bfs::{LevelStats, BATCH};
 use crate::loops::parallel::{ParallelRun, Watch};
-use crate::loops::parent_links::{parent_link, read_link, PARENT_BYTES};
+use crate::loops::parent_links::{parent_link, PARENT_BYTES};
 use crate::outcome::Outcome;
 use crate::store::{Insert, Store};
-use crate::trace::{Step, Trace};
+use crate::trace::Trace;
+
+use heads::{outcome_of, stop_code, Heads, HEAD, HEAD_BYTES};
 
 pub use partition::Partition;
 
@@ -126,60 +131,6 @@ struct Found {
 /// How far ahead of its lookup a received state's slot is prefetched (a
 /// power of two).
 const AHEAD: usize = 32;
-
-/// Numbers in the header of every batch.
-const HEAD: usize = 9;
-const HEAD_BYTES: usize = HEAD * 8;
-
-/// Every rank's header of a round, combined: what the ranks agree on
-/// without a reduction of their own. Taken when the round was sent, before
-/// the round before it was stored, so `states` lags by up to two rounds.
-#[derive(Clone, Copy, Default)]
-struct Heads {
-    /// A rank has states of the level left.
-    left: bool,
-    /// The strongest stop ([`stop_code`]).
-    stop: u64,
-    /// `u64::MAX` minus the least violation key, 0 for none.
-    key: u64,
-    states: u64,
-    transitions: u64,
-    /// States of the current level.
-    level_states: u64,
-    /// Edges and back-level edges of the level before.
-    prev_edges: u64,
-    prev_back: u64,
-    /// A rank's store will grow soon ([`Rank::grow_ahead`]).
-    grow: bool,
-}
-
-impl Heads {
-    fn of(h: &[u64; HEAD]) -> Heads {
-        Heads {
-            left: h[0] > 0,
-            stop: h[1],
-            key: h[2],
-            states: h[3],
-            transitions: h[4],
-            level_states: h[5],
-            prev_edges: h[6],
-            prev_back: h[7],
-            grow: h[8] > 0,
-        }
-    }
-
-    fn add(&mut self, o: &Heads) {
-        self.left |= o.left;
-        self.stop = self.stop.max(o.stop);
-        self.key = self.key.max(o.key);
-        self.states += o.states;
-        self.transitions += o.transitions;
-        self.level_states += o.level_states;
-        self.prev_edges += o.prev_edges;
-        self.prev_back += o.prev_back;
-        self.grow |= o.grow;
-    }
-}
 
 /// A rank's buffers, kept from round to round.
 struct Work {
@@ -259,29 +210,6 @@ struct Rank<'a, S: Store, W: Watch> {
     /// arrive and at every growth (the sum runs over every destination's
     /// batch, too dear for each state).
     held: usize,
-}
-
-/// A stop's code in the headers; the ranks take the largest. Memory is the
-/// strongest: a rank stopped for memory dropped states, so the run must
-/// not end as one a checkpoint goes on from.
-fn stop_code(o: Option<Outcome>) -> u64 {
-    match o {
-        None => 0,
-        Some(Outcome::StateLimit) => 1,
-        Some(Outcome::TimeLimit) => 2,
-        Some(Outcome::MemoryLimit) => 4,
-        Some(_) => 3,
-    }
-}
-
-fn outcome_of(code: u64) -> Outcome {
-    match code {
-        0 => Outcome::Complete,
-        1 => Outcome::StateLimit,
-        2 => Outcome::TimeLimit,
-        3 => Outcome::Interrupted,
-        _ => Outcome::MemoryLimit,
-    }
 }
 
 impl<S: Store, W: Watch> Rank<'_, S, W> {
@@ -638,53 +566,6 @@ impl<S: Store, W: Watch> Rank<'_, S, W> {
             self.spare.push(set);
         }
     }
-
-    /// The counterexample of the violation `key` (every rank takes part).
-    fn trace(&mut self, key: u64) -> (u8, Trace) {
-        let winner = (key % self.n as u64) as usize;
-        let len = self.model.state_len();
-        let mut msg = Vec::new();
-        if self.me == winner {
-            let f = self.found.as_ref().expect("the winner's violation");
-            msg.push(f.kind);
-            msg.extend_from_slice(&f.id.to_le_bytes());
-            if let Some((e, s)) = &f.last {
-                msg.extend_from_slice(&parent_link(f.id, *e));
-                msg.extend_from_slice(s);
-            }
-        }
-        let msg = self.comm.broadcast(winner, msg);
-        let kind = msg[0];
-        let last = (msg.len() > 5).then(|| Step::new(read_link(&msg[5..]).1, &msg[5 + PARENT_BYTES..]));
-        let (mut holder, mut id) = (winner, u32::from_le_bytes(msg[1..5].try_into().expect("4 bytes")));
-        let mut steps = Vec::new();
-        let mut scratch = Vec::new();
-        let initial = loop {
-            let mut msg = Vec::new();
-            if self.me == holder {
-                msg.extend_from_slice(self.store.state(id, &mut scratch));
-                let (rank, link) = self.parents[id as usize];
-                msg.extend_from_slice(&rank.to_le_bytes());
-                msg.extend_from_slice(&link);
-            }
-            let msg = self.comm.broadcast(holder, msg);
-            let rank = u32::from_le_bytes(msg[len..len + 4].try_into().expect("4 bytes"));
-            if rank == ROOT {
-                break msg[..len].to_vec();
-            }
-            let (parent, e) = read_link(&msg[len + 4..]);
-            steps.push(Step::new(e, &msg[..len]));
-            (holder, id) = (rank as usize, parent);
-        };
-        steps.reverse();
-        steps.extend(last);
-        let trace = Trace {
-            initial,
-            steps,
-            cycle_start: None,
-        };
-        (kind, trace)
-    }
 }
 
 impl Work {
@@ -929,11 +810,13 @@ impl<'a, S: Store, W: Watch> Rank<'a, S, W> {
             })
             .collect();
         let run = ParallelRun {
-            result,
-            states: sums[4],
-            transitions: sums[0],
-            deadlocks: sums[1],
-            error_transitions: sums[2],
+            counters: Counters {
+                result,
+                states: sums[4],
+                transitions: sums[0],
+                deadlocks: sums[1],
+                error_transitions: sums[2],
+            },
             back_level_edges: levels.iter().map(|l| l.back_level_edges).sum(),
             max_back_level_edge: max_back,
             levels,
