@@ -23,6 +23,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::engine::Outcome;
+
 /// Bytes currently allocated through [`CappedAlloc`].
 static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
 /// The cap (`usize::MAX`: none).
@@ -144,7 +146,7 @@ pub fn set_report(json: bool, memory_limit: Option<u64>, memory_default: bool, t
         None => "the system refused a memory allocation (an address-space limit, or the machine's memory is exhausted)".to_string(),
     };
     let time_msg = format!("the time limit of {secs} s was reached while loading or compiling the model");
-    let json_of = |msg: &str, result: &str| {
+    let json_of = |msg: &str, result: Outcome| {
         format!(
             "{{\"result\":\"{result}\",\"message\":{},\"exit_code\":4}}\n",
             serde_json::to_string(msg).unwrap_or_default()
@@ -152,15 +154,18 @@ pub fn set_report(json: bool, memory_limit: Option<u64>, memory_default: bool, t
         .into_bytes()
     };
     let r = Report {
-        time_json: json_of(&time_msg, "time_limit"),
-        time_text: format!("dvemc: search incomplete (time_limit): {time_msg}\n").into_bytes(),
+        time_json: json_of(&time_msg, Outcome::TimeLimit),
+        time_text: format!("dvemc: search incomplete ({}): {time_msg}\n", Outcome::TimeLimit).into_bytes(),
     };
     // Leaked on purpose: the allocator reads them when it cannot allocate.
-    let mj: &'static [u8] = Box::leak(json_of(&memory_msg, "memory_limit").into_boxed_slice());
+    let mj: &'static [u8] = Box::leak(json_of(&memory_msg, Outcome::MemoryLimit).into_boxed_slice());
     let mt: &'static [u8] = Box::leak(
-        format!("dvemc: search incomplete (memory_limit): {memory_msg}\n")
-            .into_bytes()
-            .into_boxed_slice(),
+        format!(
+            "dvemc: search incomplete ({}): {memory_msg}\n",
+            Outcome::MemoryLimit
+        )
+        .into_bytes()
+        .into_boxed_slice(),
     );
     MEMORY_JSON.store(mj.as_ptr() as usize, Ordering::Relaxed);
     MEMORY_JSON_LEN.store(mj.len(), Ordering::Relaxed);

@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 
 use super::summary::{configuration, fmt_num, seconds, state_space_sizes, store_bytes, ReportTable};
+use crate::engine::Outcome;
 use crate::experiments::schema::Row;
 
 fn peak_mem(r: &Row) -> Option<f64> {
@@ -82,7 +83,10 @@ fn most_wins(wins: &[(String, f64)]) -> Option<(String, usize)> {
 pub fn headline(rows: &[Row]) -> Option<ReportTable> {
     let sizes = state_space_sizes(rows);
     let mut by_instance: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.get("result") == "complete") {
+    for r in rows
+        .iter()
+        .filter(|r| r.get("result") == Outcome::Complete.name())
+    {
         by_instance.entry(r.get("instance")).or_default().push(r);
     }
     if by_instance.is_empty() {

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 
+use crate::engine::Outcome;
 use crate::experiments::plot::{self, Axis, Bar, Series};
 use crate::experiments::runner::median;
 use crate::experiments::schema::{Row, CRASHED, ERROR};
@@ -108,7 +109,7 @@ pub(crate) fn state_space_sizes(rows: &[Row]) -> BTreeMap<String, f64> {
         }
     }
     for r in rows {
-        if r.get("result") == "complete" && EXHAUSTIVE.contains(&r.get("strategy")) {
+        if r.get("result") == Outcome::Complete.name() && EXHAUSTIVE.contains(&r.get("strategy")) {
             if let Some(s) = r.num("states") {
                 let e = m.entry(r.get("instance").to_string()).or_insert(0.0);
                 if r.get("manifest_complete") != "yes" && s > *e {
@@ -345,15 +346,17 @@ pub(crate) fn check_by(rows: &[Row], by: &[String], what: &str) -> Result<()> {
     Ok(())
 }
 
-/// The order of results in the outcome table.
-const RESULT_ORDER: &[&str] = &[
-    "complete",
-    "state_limit",
-    "time_limit",
-    "memory_limit",
-    CRASHED,
-    ERROR,
-];
+/// The order of results in the outcome table (others after, by name).
+fn result_order() -> [&'static str; 6] {
+    [
+        Outcome::Complete.name(),
+        Outcome::StateLimit.name(),
+        Outcome::TimeLimit.name(),
+        Outcome::MemoryLimit.name(),
+        CRASHED,
+        ERROR,
+    ]
+}
 
 /// Summarises `rows`; `by` names grid parameters that split the best-run
 /// groups further (e.g. `chain_reduction` for the state-caching paper's CR
@@ -383,12 +386,10 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
 
     // Outcomes.
     let mut results: Vec<String> = set("result").into_iter().collect();
+    let order = result_order();
     results.sort_by_key(|r| {
         (
-            RESULT_ORDER
-                .iter()
-                .position(|o| o == r)
-                .unwrap_or(RESULT_ORDER.len()),
+            order.iter().position(|o| o == r).unwrap_or(order.len()),
             r.clone(),
         )
     });
@@ -455,7 +456,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         let mut complete: Vec<&Row> = rs
             .iter()
             .copied()
-            .filter(|r| r.get("result") == "complete")
+            .filter(|r| r.get("result") == Outcome::Complete.name())
             .collect();
         complete.sort_by(|a, b| better(a, b));
         let mut row = vec![inst.clone(), fmt_num(s), config.clone(), be.clone()];
@@ -523,7 +524,7 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
         let rs: Vec<&Row> = all
             .iter()
             .copied()
-            .filter(|r| r.get("result") == "complete")
+            .filter(|r| r.get("result") == Outcome::Complete.name())
             .collect();
         let timed: Vec<&Row> = rs
             .iter()
@@ -596,7 +597,10 @@ pub fn summarize(rows: &[Row], by: &[String]) -> Summary {
     }
 
     // Plots.
-    let complete: Vec<&Row> = rows.iter().filter(|r| r.get("result") == "complete").collect();
+    let complete: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.get("result") == Outcome::Complete.name())
+        .collect();
     let timed: Vec<&Row> = complete
         .iter()
         .copied()
