@@ -12,10 +12,9 @@ use harness::algo::bbmc::goal_predicate;
 use harness::algo::check::{Goal, Trace};
 use harness::algo::exhaustive::{bfs, Limits};
 use harness::algo::random::{run_many, search, summarize, Algo, Restart, SearchOptions, SearchRun, Stop};
-use harness::model::beem::Beem;
 
 mod common;
-use common::Graph;
+use common::{beem, Graph};
 
 fn graph(succ: Vec<Vec<u32>>) -> Graph {
     Graph::new("graph", succ)
@@ -51,7 +50,7 @@ fn grid(l: u32) -> Graph {
 }
 
 fn beem_model(instance: &str, goals: &[&str]) -> (Interpreter, Vec<Goal>) {
-    let beem = Beem::locate(None).expect("BEEM suite");
+    let beem = beem();
     let opts = LoadOptions {
         exprs: goals.iter().map(|g| g.to_string()).collect(),
         ..Default::default()
