@@ -288,7 +288,7 @@ fn three_shards_merged_equal_the_unsharded_run() {
         &merged,
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let n: Vec<usize> = (1..=3).map(|k| rows_in(&d.join(&format!("s{k}.csv")))).collect();
+    let n: Vec<usize> = (1..=3).map(|k| rows_in(&d.join(format!("s{k}.csv")))).collect();
     assert_eq!(n, [8, 8, 8], "24 cells, round robin");
     assert_same(&comparable(&merged), &comparable(&whole));
     let keys: Vec<String> = Table::read(Path::new(&merged))

@@ -50,7 +50,7 @@ fn timed(args: &[&str], env: &[(&str, &str)]) -> (Output, f64) {
 #[test]
 fn models_too_large_for_the_jit_are_explored_by_the_interpreter() {
     for n in [100_000u64, 1_000_000] {
-        let m = Model::new(&format!("array{n}"), &array_model(n));
+        let m = Model::new(&format!("array{n}"), array_model(n));
         let (o, secs) = timed(&["explore", m.path(), "--json"], &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(0), "x[{n}]: {err}");
@@ -68,7 +68,7 @@ fn models_too_large_for_the_jit_are_explored_by_the_interpreter() {
         assert!(secs < 10.0, "x[{n}] took {secs:.1} s");
     }
     // Past the state vector's limit: refused with the size, at its place.
-    let m = Model::new("array1e8", &array_model(100_000_000));
+    let m = Model::new("array1e8", array_model(100_000_000));
     let (o, secs) = timed(&["explore", m.path(), "--json"], &[]);
     assert_eq!(o.status.code(), Some(3));
     let r = json(&o);
@@ -87,7 +87,7 @@ fn models_too_large_for_the_jit_are_explored_by_the_interpreter() {
 /// explored, the first by the interpreter.
 #[test]
 fn too_much_code_for_the_jit_goes_to_the_interpreter() {
-    let m = Model::new("ring9000", &many_transitions(9000));
+    let m = Model::new("ring9000", many_transitions(9000));
     let (o, secs) = timed(&["explore", m.path(), "--json"], &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
@@ -119,7 +119,7 @@ fn signalled(m: &Model, signal: libc::c_int, delay: Duration, extra: &[&str]) ->
 
 #[test]
 fn a_first_signal_or_the_time_limit_during_compilation_ends_the_run_with_a_record() {
-    let m = Model::new("ring7000", &many_transitions(7000));
+    let m = Model::new("ring7000", many_transitions(7000));
     // How long loading takes here, so that a signal can come after it,
     // while the JIT compiles (seconds for this model).
     let (o, load) = timed(&["check", m.path()], &[]);

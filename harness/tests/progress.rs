@@ -16,7 +16,7 @@ fn with_progress(args: &[&str]) -> Output {
 }
 
 fn progress_lines(o: &Output) -> Vec<String> {
-    stderr(&o)
+    stderr(o)
         .lines()
         .filter(|l| l.starts_with("progress: "))
         .map(str::to_string)
