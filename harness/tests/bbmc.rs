@@ -19,11 +19,10 @@ use dvemc_run::algo::bbmc::{
 use dvemc_run::algo::check::{check, CheckOptions, Checks, Goal, Search, Trace, ViolationKind};
 use dvemc_run::engine::rng::Rng;
 use dvemc_run::engine::store::StateStore;
-use dvemc_run::model::beem::Beem;
 use dvemc_run::run::exhaustive::{bfs, Limits, Outcome};
 
 mod common;
-use common::Graph;
+use common::{beem, Graph};
 
 fn node(s: &[u8]) -> u32 {
     u32::from_le_bytes(s.try_into().unwrap())
@@ -193,10 +192,6 @@ fn check_slice(m: &dyn NextState, f: &Full, slice: &Slice, what: &str) {
             "{what}: the parent transition of {v} is not a single step"
         );
     }
-}
-
-fn beem() -> Beem {
-    Beem::locate(None).expect("BEEM suite (../shared/beem)")
 }
 
 fn load(instance: &str, goals: &[&str]) -> (dve_frontend::ir::Model, Vec<Goal>) {
@@ -674,26 +669,11 @@ fn aut_and_dot_exports() {
 
 /// The command line: `explore --strategy bbmc|highway|urs|...` with JSON.
 mod cli {
-    use std::process::Command;
-
-    fn dvemc(args: &[&str]) -> (i32, serde_json::Value, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-            .args(args)
-            .output()
-            .expect("dvemc runs");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let v = serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null);
-        (
-            out.status.code().unwrap_or(-1),
-            v,
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
+    use super::common::dvemc::{dvemc, exit_code, json_or_null, stderr, TempDir};
 
     #[test]
     fn bbmc_json_and_exports() {
-        let dir = std::env::temp_dir().join(format!("dvemc-bbmc-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = TempDir::new("bbmc");
         let aut = dir.join("slice.aut");
         let args = [
             "explore",
@@ -712,7 +692,8 @@ mod cli {
             "--export-lts",
             aut.to_str().unwrap(),
         ];
-        let (code, v, err) = dvemc(&args);
+        let o = dvemc(&args);
+        let (code, v, err) = (exit_code(&o), json_or_null(&o), stderr(&o));
         assert!(v.is_object(), "{err}");
         for key in [
             "slice_states",
@@ -730,14 +711,15 @@ mod cli {
         assert_eq!(code, if found > 0 { 1 } else { 0 });
         assert_eq!(v["witness_rate"].as_f64().unwrap(), found as f64 / 20.0);
         // Reproducible.
-        let (_, again, _) = dvemc(&args);
+        let o = dvemc(&args);
+        let again = json_or_null(&o);
         assert_eq!(v["slice_states"], again["slice_states"]);
         assert_eq!(v["witness_found"], again["witness_found"]);
         let text = std::fs::read_to_string(&aut).unwrap();
         assert!(text.starts_with("des (0, "));
         // DOT for small slices.
         let dot = dir.join("slice.dot");
-        let (_, _, err) = dvemc(&[
+        let o = dvemc(&[
             "explore",
             "phils.1",
             "--strategy",
@@ -747,16 +729,16 @@ mod cli {
             "--export-lts",
             dot.to_str().unwrap(),
         ]);
+        let err = stderr(&o);
         assert!(
             std::fs::read_to_string(&dot).unwrap().starts_with("digraph"),
             "{err}"
         );
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn random_search_json_and_usage_errors() {
-        let (code, v, err) = dvemc(&[
+        let o = dvemc(&[
             "explore",
             "lifts.1",
             "--strategy",
@@ -769,6 +751,7 @@ mod cli {
             "random",
             "--json",
         ]);
+        let (code, v, err) = (exit_code(&o), json_or_null(&o), stderr(&o));
         assert_eq!(code, 0, "{err}");
         assert!(v["stored_peak"].as_u64().unwrap() <= 200);
         for key in ["covered", "steps", "restarts", "redundancy", "stored_peak"] {
@@ -776,7 +759,7 @@ mod cli {
         }
         assert!(v["restarts"].as_f64().unwrap() >= 1.0);
         // A goal found: exit 1 and a trace.
-        let (code, v, _) = dvemc(&[
+        let o = dvemc(&[
             "explore",
             "gear.1",
             "--strategy",
@@ -787,6 +770,7 @@ mod cli {
             "2",
             "--json",
         ]);
+        let (code, v) = (exit_code(&o), json_or_null(&o));
         assert_eq!(code, 1);
         assert!(v["trace"].is_object());
         for bad in [
@@ -824,7 +808,7 @@ mod cli {
                 "x.txt",
             ],
         ] {
-            assert_eq!(dvemc(bad).0, 2, "{bad:?}");
+            assert_eq!(exit_code(&dvemc(bad)), 2, "{bad:?}");
         }
     }
 }

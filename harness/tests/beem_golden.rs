@@ -11,11 +11,10 @@ use dvemc_run::model::beem::Beem;
 use dvemc_run::run::exhaustive::{explore, ExploreOptions, Traversal};
 use std::sync::Mutex;
 
-const MAX_STATES: u64 = 300_000;
+mod common;
+use common::beem;
 
-fn beem() -> Beem {
-    Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"))
-}
+const MAX_STATES: u64 = 300_000;
 
 fn check_instance(beem: &Beem, name: &str, expected_states: u64) -> Vec<String> {
     let mut problems = Vec::new();

@@ -2,21 +2,14 @@
 //! merge, the Slurm script, the regression check, the schema document.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use dvemc_run::experiments::schema::{Row, Table, COLUMNS, VOLATILE};
 
-const DVEMC: &str = env!("CARGO_BIN_EXE_dvemc");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn dvemc(args: &[&str]) -> Output {
-    Command::new(DVEMC).args(args).output().expect("running dvemc")
-}
+mod common;
+use common::dvemc::{dvemc, example, workspace, Dvemc, TempDir, BIN};
 
 fn text(o: &Output) -> String {
     format!(
@@ -25,36 +18,6 @@ fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
-}
-
-/// A fresh directory for one test, removed on success.
-struct Dir(PathBuf);
-
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let d = std::env::temp_dir().join(format!("dvemc-bench-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Dir(d)
-    }
-    fn path(&self, f: &str) -> PathBuf {
-        self.0.join(f)
-    }
-    fn s(&self, f: &str) -> String {
-        self.path(f).to_str().unwrap().to_string()
-    }
-    fn write(&self, f: &str, contents: &str) -> String {
-        std::fs::write(self.path(f), contents).unwrap();
-        self.s(f)
-    }
-}
-
-impl Drop for Dir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 /// Rows by key with the columns that vary from run to run blanked, and
@@ -114,7 +77,7 @@ fn rows_in(path: &Path) -> usize {
 
 #[test]
 fn killed_midway_then_resumed_equals_an_uninterrupted_run() {
-    let d = Dir::new("resume");
+    let d = TempDir::new("bench-resume");
     // 8 cells of about 0.1-0.3 s each.
     let m = d.write(
         "m.toml",
@@ -128,9 +91,10 @@ fn killed_midway_then_resumed_equals_an_uninterrupted_run() {
         time = "60s"
         "#,
     );
-    let out = d.path("killed.csv");
-    let mut child = Command::new(DVEMC)
+    let out = d.join("killed.csv");
+    let mut child = Dvemc::new()
         .args(["bench", "run", &m, "--jobs", "1", "--out", out.to_str().unwrap()])
+        .command()
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -202,7 +166,7 @@ fn killed_midway_then_resumed_equals_an_uninterrupted_run() {
 
 #[test]
 fn memory_and_time_budgets_become_rows_and_the_rest_completes() {
-    let d = Dir::new("budgets");
+    let d = TempDir::new("bench-budgets");
     let m = d.write(
         "m.toml",
         r#"
@@ -278,14 +242,13 @@ const SHARD_MATRIX: &str = r#"
 
 #[test]
 fn three_shards_merged_equal_the_unsharded_run() {
-    let d = Dir::new("shards");
-    let phils = repo().join("beem/examples/phils2.dve");
-    let m = d.write("m.toml", &SHARD_MATRIX.replace("PHILS", phils.to_str().unwrap()));
+    let d = TempDir::new("bench-shards");
+    let m = d.write("m.toml", SHARD_MATRIX.replace("PHILS", &example("phils2.dve")));
     let m = m.as_str();
 
     let shards: Vec<_> = (1..=3)
         .map(|k| {
-            Command::new(DVEMC)
+            Dvemc::new()
                 .args([
                     "bench",
                     "run",
@@ -295,7 +258,7 @@ fn three_shards_merged_equal_the_unsharded_run() {
                     "--out",
                     &d.s(&format!("s{k}.csv")),
                 ])
-                .output_async()
+                .spawn()
         })
         .collect();
     for s in shards {
@@ -325,7 +288,7 @@ fn three_shards_merged_equal_the_unsharded_run() {
         &merged,
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let n: Vec<usize> = (1..=3).map(|k| rows_in(&d.path(&format!("s{k}.csv")))).collect();
+    let n: Vec<usize> = (1..=3).map(|k| rows_in(&d.join(format!("s{k}.csv")))).collect();
     assert_eq!(n, [8, 8, 8], "24 cells, round robin");
     assert_same(&comparable(&merged), &comparable(&whole));
     let keys: Vec<String> = Table::read(Path::new(&merged))
@@ -344,7 +307,7 @@ fn three_shards_merged_equal_the_unsharded_run() {
     );
 
     // The report of the merged file: markdown and SVG.
-    let rep = d.path("report");
+    let rep = d.join("report");
     let o = dvemc(&["bench", "report", &merged, "--out", rep.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let md = std::fs::read_to_string(rep.join("report.md")).unwrap();
@@ -403,23 +366,10 @@ fn three_shards_merged_equal_the_unsharded_run() {
     }
 }
 
-trait OutputAsync {
-    fn output_async(&mut self) -> std::process::Child;
-}
-
-impl OutputAsync for Command {
-    fn output_async(&mut self) -> std::process::Child {
-        self.stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    }
-}
-
 #[test]
 fn slurm_script_is_valid_bash_and_names_the_commands() {
-    let d = Dir::new("slurm");
-    let matrix = repo().join("beem/matrices/quick.toml");
+    let d = TempDir::new("bench-slurm");
+    let matrix = workspace().join("beem/matrices/quick.toml");
     let script = d.s("quick.sh");
     let o = dvemc(&[
         "bench",
@@ -453,7 +403,7 @@ fn slurm_script_is_valid_bash_and_names_the_commands() {
     ] {
         assert!(s.contains(needle), "missing `{needle}` in\n{s}");
     }
-    let exe = std::fs::canonicalize(DVEMC).unwrap();
+    let exe = std::fs::canonicalize(BIN).unwrap();
     assert!(s.contains(&format!("DVEMC={}", exe.display())), "{s}");
     assert!(
         s.contains(&format!(
@@ -466,9 +416,9 @@ fn slurm_script_is_valid_bash_and_names_the_commands() {
 
 #[test]
 fn check_regressions_fails_when_a_counter_changes() {
-    let d = Dir::new("regress");
-    let matrix = repo().join("beem/matrices/regressions.toml");
-    let baseline = repo().join("results/baseline/regressions.csv");
+    let d = TempDir::new("bench-regress");
+    let matrix = workspace().join("beem/matrices/regressions.toml");
+    let baseline = workspace().join("results/baseline/regressions.csv");
     let cur = d.s("current.csv");
     let o = dvemc(&["bench", "run", matrix.to_str().unwrap(), "--out", &cur, "--quiet"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
@@ -493,7 +443,7 @@ fn check_regressions_fails_when_a_counter_changes() {
         .unwrap();
     let states: u64 = row.get("states").parse().unwrap();
     row.set("states", (states + 1).to_string());
-    let altered = d.path("altered.csv");
+    let altered = d.join("altered.csv");
     t.write(&altered).unwrap();
     let o = dvemc(&[
         "bench",
@@ -557,7 +507,7 @@ fn check_regressions_fails_when_a_counter_changes() {
 
 #[test]
 fn the_schema_document_lists_every_column_in_order() {
-    let doc = std::fs::read_to_string(repo().join("results/SCHEMA.md")).unwrap();
+    let doc = std::fs::read_to_string(workspace().join("results/SCHEMA.md")).unwrap();
     let columns = doc
         .split("\n## Columns\n")
         .nth(1)
@@ -573,7 +523,7 @@ fn the_schema_document_lists_every_column_in_order() {
 
 #[test]
 fn matrices_in_the_repository_expand() {
-    for entry in std::fs::read_dir(repo().join("beem/matrices")).unwrap() {
+    for entry in std::fs::read_dir(workspace().join("beem/matrices")).unwrap() {
         let p = entry.unwrap().path();
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         if p.extension().is_none_or(|e| e != "toml") {
@@ -594,12 +544,11 @@ fn matrices_in_the_repository_expand() {
 fn a_matrix_is_found_from_any_directory() {
     let elsewhere = std::env::temp_dir();
     let list = |dir: &Path, matrix: &str| {
-        let o = Command::new(DVEMC)
+        let o = Dvemc::new()
             .args(["bench", "list", matrix])
             .current_dir(dir)
             .env_remove("DVEMC_MATRICES")
-            .output()
-            .expect("running dvemc");
+            .run();
         assert_eq!(
             o.status.code(),
             Some(0),
@@ -609,7 +558,7 @@ fn a_matrix_is_found_from_any_directory() {
         );
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
-    let from_clone = list(&repo(), "beem/matrices/quick.toml");
+    let from_clone = list(&workspace(), "beem/matrices/quick.toml");
     for name in ["beem/matrices/quick.toml", "quick", "quick.toml"] {
         let out = list(&elsewhere, name);
         let keys = |t: &str| {
@@ -627,36 +576,35 @@ fn a_matrix_is_found_from_any_directory() {
     }
     // A matrix of one's own, given relative to the working directory, with
     // a model beside it.
-    let dir = elsewhere.join(format!("dvemc-matrix-path-{}", std::process::id()));
+    let own = TempDir::new("matrix-path");
+    let dir = own.path();
     std::fs::create_dir_all(dir.join("m")).unwrap();
-    std::fs::copy(repo().join("beem/examples/phils2.dve"), dir.join("m/p.dve")).unwrap();
+    std::fs::copy(example("phils2.dve"), dir.join("m/p.dve")).unwrap();
     std::fs::write(
         dir.join("m/own.toml"),
         "strategies = [\"bfs\"]\n[instances]\nnames = [\"p.dve\"]\n",
     )
     .unwrap();
-    let out = list(&dir, "m/own.toml");
+    let out = list(dir, "m/own.toml");
     assert!(out.contains("m/p.dve"), "{out}");
     // A name found nowhere is an error naming where it was looked for.
-    let o = Command::new(DVEMC)
+    let o = Dvemc::new()
         .args(["bench", "list", "no-such-matrix"])
         .current_dir(&elsewhere)
-        .output()
-        .unwrap();
+        .run();
     assert_ne!(o.status.code(), Some(0));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("matrix no-such-matrix not found") && err.contains("beem/matrices"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A grid value may name the instance's figures: `{depth}` from its stats
 /// file, `{states*F}` from instances.csv (rounded up).
 #[test]
 fn grid_values_take_the_instance_figures() {
-    let d = Dir::new("figures");
+    let d = TempDir::new("bench-figures");
     let m = d.write(
         "m.toml",
         r#"
@@ -694,7 +642,7 @@ fn grid_values_take_the_instance_figures() {
 /// coverage; a bbmc run renders the witness table.
 #[test]
 fn paper_tables_from_a_small_run() {
-    let d = Dir::new("papers");
+    let d = TempDir::new("bench-papers");
     let m = d.write(
         "m.toml",
         r#"
@@ -720,7 +668,7 @@ fn paper_tables_from_a_small_run() {
     let out = d.s("out.csv");
     let o = dvemc(&["bench", "run", &m, "--jobs", "2", "--out", &out]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    let rep = d.path("abed");
+    let rep = d.join("abed");
     let o = dvemc(&[
         "bench",
         "report",
@@ -737,7 +685,7 @@ fn paper_tables_from_a_small_run() {
     assert!(md.contains("### reader_writer.1"), "{md}");
     let csv = std::fs::read_to_string(rep.join("coverage.csv")).unwrap();
     assert!(csv.lines().count() > 2, "{csv}");
-    let rep = d.path("meulen");
+    let rep = d.join("meulen");
     let o = dvemc(&[
         "bench",
         "report",
@@ -765,7 +713,7 @@ fn paper_tables_from_a_small_run() {
 /// processor time in the row; the search that ends removes its checkpoint.
 #[test]
 fn a_checkpointed_cell_goes_on_across_interruptions_and_time_budgets() {
-    let d = Dir::new("checkpoints");
+    let d = TempDir::new("bench-checkpoints");
     let m = d.write(
         "m.toml",
         r#"
@@ -784,10 +732,11 @@ fn a_checkpointed_cell_goes_on_across_interruptions_and_time_budgets() {
     );
     let out = d.s("parts.csv");
     let ckpt = d
-        .path("parts.checkpoints")
+        .join("parts.checkpoints")
         .join("at.4_jit_bfs_--store_ctree_.ckpt");
-    let child = Command::new(DVEMC)
+    let child = Dvemc::new()
         .args(["bench", "run", &m, "--jobs", "1", "--out", &out])
+        .command()
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

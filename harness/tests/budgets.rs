@@ -18,8 +18,9 @@
 
 mod common;
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use common::dvemc::Dvemc;
 
 const INSTANCE: &str = "leader_election.6";
 const MAX_STATES: u64 = 5000;
@@ -78,12 +79,7 @@ fn run(strategy: &str, budget: Budget) -> Result<Ran, String> {
     }
     args.push("--json".into());
     let start = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running dvemc");
+    let child = Dvemc::new().args(&args).spawn();
     if let Budget::Interrupt = budget {
         std::thread::sleep(Duration::from_secs(1));
         // SAFETY: signalling our own child.
@@ -206,7 +202,7 @@ fn every_strategy_stops_within_every_budget() {
 /// with the copy 10 ms after the first).
 #[test]
 fn a_signal_sent_twice_at_once_is_one_interruption() {
-    let child = Command::new(env!("CARGO_BIN_EXE_dvemc"))
+    let child = Dvemc::new()
         .args([
             "explore",
             INSTANCE,
@@ -216,10 +212,7 @@ fn a_signal_sent_twice_at_once_is_one_interruption() {
             "1",
             "--json",
         ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running dvemc");
+        .spawn();
     std::thread::sleep(Duration::from_secs(1));
     for _ in 0..2 {
         // SAFETY: signalling our own child, not yet reaped.

@@ -19,11 +19,8 @@ use dvemc_run::engine::Outcome;
 use dvemc_run::model::beem::Beem;
 
 mod common;
-use common::Graph;
-
-fn beem() -> Beem {
-    Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"))
-}
+use common::dvemc::{json, stderr, Dvemc};
+use common::{beem, Graph};
 
 struct Instance {
     name: String,
@@ -556,11 +553,10 @@ fn tiny_caches_on_random_graphs_keep_invariant_i4() {
 
 #[test]
 fn cli_runs_the_caching_algorithm() {
-    let exe = env!("CARGO_BIN_EXE_dvemc");
     let b = beem();
     let model = b.model_path("adding.1");
-    let out = std::process::Command::new(exe)
-        .args(["explore"])
+    let out = Dvemc::new()
+        .arg("explore")
         .arg(&model)
         .args([
             "--strategy",
@@ -573,15 +569,8 @@ fn cli_runs_the_caching_algorithm() {
             "--chain-reduction",
             "--json",
         ])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+        .run();
+    let v = json(&out);
     for key in [
         "states",
         "result",
@@ -602,46 +591,38 @@ fn cli_runs_the_caching_algorithm() {
         assert_eq!(out.status.code(), Some(4));
     }
     // Sweep-line with an automatic measure.
-    let out = std::process::Command::new(exe)
-        .args(["explore"])
+    let out = Dvemc::new()
+        .arg("explore")
         .arg(&model)
         .args(["--sweep-level", "2", "--json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .run();
+    let v = json(&out);
     assert_eq!(v["result"], "complete");
     assert_eq!(v["states"], 7372);
     assert!(v.get("P").is_some() && v.get("L").is_some());
     // A bad combination is a usage error.
-    let out = std::process::Command::new(exe)
-        .args(["explore"])
+    let out = Dvemc::new()
+        .arg("explore")
         .arg(&model)
         .args(["--strategy", "bbfs:4", "--sweep-level", "1"])
-        .output()
-        .unwrap();
+        .run();
     assert_eq!(out.status.code(), Some(2));
     // The greedy derivation on request; a derivation needs a level.
-    let out = std::process::Command::new(exe)
-        .args(["explore"])
+    let out = Dvemc::new()
+        .arg("explore")
         .arg(&model)
         .args(["--sweep-level", "2", "--sweep-derivation", "greedy", "--json"])
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        .run();
+    let v = json(&out);
     assert_eq!(v["result"], "complete");
     assert_eq!(v["states"], 7372);
     for bad in [
         &["--sweep-derivation", "greedy"][..],
         &["--sweep-level", "2", "--sweep-derivation", "finest"][..],
     ] {
-        let out = std::process::Command::new(exe)
-            .args(["explore"])
-            .arg(&model)
-            .args(bad)
-            .output()
-            .unwrap();
+        let out = Dvemc::new().arg("explore").arg(&model).args(bad).run();
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = stderr(&out);
         assert!(
             err.contains("--sweep-derivation") || err.contains("finest"),
             "{err}"

@@ -1,56 +1,9 @@
 //! The `dvemc` binary: exit codes, JSON output and error messages.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::Command;
 
-fn dvemc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .output()
-        .expect("running dvemc")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// A file in the temporary directory with a name unique to this run,
-/// removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(stem: &str, contents: &[u8]) -> TempFile {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("dvemc-cli-{}-{n}-{stem}.dve", std::process::id()));
-        std::fs::write(&path, contents).expect("writing temp file");
-        TempFile(path)
-    }
-    fn path(&self) -> &str {
-        self.0.to_str().expect("utf-8 temp path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    let text = stdout(o);
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let first = lines
-        .next()
-        .unwrap_or_else(|| panic!("no output; stderr: {}", stderr(o)));
-    assert!(lines.next().is_none(), "more than one line on stdout: {text}");
-    serde_json::from_str(first).unwrap_or_else(|e| panic!("not JSON ({e}): {first}"))
-}
+mod common;
+use common::dvemc::{dvemc, example, json, stderr, stdout, Dvemc, TempDir, TempFile, BIN};
 
 #[test]
 fn embedded_model_json() {
@@ -296,13 +249,7 @@ fn every_strategy_takes_threads_1() {
 /// `DVEMC_THREADS`); other searches one.
 #[test]
 fn the_default_threads() {
-    let with_env = |v: &str, args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_dvemc"))
-            .env("DVEMC_THREADS", v)
-            .args(args)
-            .output()
-            .expect("running dvemc")
-    };
+    let with_env = |v: &str, args: &[&str]| Dvemc::new().env("DVEMC_THREADS", v).args(args).run();
     let v = json(&with_env("3", &["explore", "--json"]));
     assert_eq!(
         (v["threads"].as_u64(), v["config"].as_str()),
@@ -555,7 +502,8 @@ fn check_prints_summary() {
 
 #[test]
 fn verify_beem_writes_a_report() {
-    let out = std::env::temp_dir().join(format!("dvemc-verify-{}.csv", std::process::id()));
+    let dir = TempDir::new("cli-verify");
+    let out = dir.join("verify.csv");
     let o = dvemc(&[
         "verify-beem",
         "--max-states",
@@ -565,7 +513,6 @@ fn verify_beem_writes_a_report() {
     ]);
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let csv = std::fs::read_to_string(&out).expect("report written");
-    let _ = std::fs::remove_file(&out);
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
@@ -584,10 +531,6 @@ fn verify_beem_writes_a_report() {
 /// A model file of the BEEM suite beside the repository.
 fn beem_dve(file: &str) -> String {
     format!("{}/../../shared/beem/dve/{file}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn example(name: &str) -> String {
-    format!("{}/../beem/examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]
@@ -732,11 +675,7 @@ fn beem_properties_from_the_manifest() {
 /// The help of `dvemc` with no terminal: clap then neither wraps it nor
 /// colours it.
 fn help(args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .env_remove("COLUMNS")
-        .output()
-        .expect("running dvemc");
+    let o = Dvemc::new().args(args).env_remove("COLUMNS").run();
     assert_eq!(o.status.code(), Some(0), "{args:?}: stderr: {}", stderr(&o));
     stdout(&o)
 }
@@ -1170,7 +1109,7 @@ fn config_re_runs_the_same_search() {
         let again = Command::new("sh")
             .arg("-c")
             .arg(format!("\"$0\" explore \"$1\" --json --strategy {config}"))
-            .arg(env!("CARGO_BIN_EXE_dvemc"))
+            .arg(BIN)
             .arg(args[0])
             .output()
             .expect("running sh");
@@ -1226,10 +1165,8 @@ fn a_missing_beem_instance_is_named_with_the_nearest_ones() {
 /// says no formula, are refused with the reason (exit 2).
 #[test]
 fn por_with_ltl_keeps_the_verdict_and_refuses_next_time() {
-    let model = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../beem/examples/readers_writers.dve"
-    );
+    let model = example("readers_writers.dve");
+    let model = model.as_str();
     for formula in [
         "G F (nw == 0)",
         "G (nr < 3)",
@@ -1409,8 +1346,7 @@ fn por_with_ltl_reduces_a_large_product() {
 /// may use the family's named propositions.
 #[test]
 fn a_file_is_an_instance_only_when_beem_names_it() {
-    let dir = std::env::temp_dir().join(format!("dvemc-cli-{}-names", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a directory");
+    let dir = TempDir::new("cli-names");
     let adding = json(&dvemc(&["explore", "adding.1", "--json"]));
     let beem_dve = std::path::PathBuf::from(adding["model"].as_str().expect("a model path"));
     let (copy, family, other) = (
@@ -1435,7 +1371,6 @@ fn a_file_is_an_instance_only_when_beem_names_it() {
     let o = dvemc(&["explore", &path(&family), "--ltl", "G F cs0", "--json"]);
     assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
     assert!(json(&o).get("instance").is_none());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `--por-check` runs the full and the reduced search: the record's

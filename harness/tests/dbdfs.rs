@@ -4,8 +4,6 @@
 //! every frontier representation, on BEEM instances and on random graphs;
 //! the naive unsound variant misses s5 on the paper's Fig. 4.
 
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use dve_frontend::interp::Interpreter;
@@ -13,11 +11,11 @@ use dve_frontend::model::{NextState, SuccBuf};
 use dvemc_run::algo::dbdfs::{self, FrontierKind, Options, Run, Variant};
 use dvemc_run::engine::store::StateStore;
 use dvemc_run::engine::{Store, StoreKind};
-use dvemc_run::model::beem::Beem;
 use dvemc_run::run::exhaustive::{Limits, Outcome};
 
 mod common;
-use common::Graph;
+use common::dvemc::{dvemc, example, exit_code, json, stdout};
+use common::{beem, example_model, Graph};
 
 const SOUND: [Variant; 2] = [Variant::NaiveSound, Variant::Threshold];
 
@@ -168,20 +166,13 @@ fn check_sound(what: &str, model: &dyn NextState, lv: &Levels, run: &Run, cutoff
     }
 }
 
-fn beem_model(name: &str) -> Option<Interpreter> {
-    let beem = match Beem::locate(None) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("skipping {name}: BEEM not found ({e})");
-            return None;
-        }
-    };
-    let ir = dve_frontend::load_file(&beem.model_path(name)).expect("BEEM model loads");
-    Some(Interpreter::new(ir))
+fn beem_model(name: &str) -> Interpreter {
+    let ir = dve_frontend::load_file(&beem().model_path(name)).expect("BEEM model loads");
+    Interpreter::new(ir)
 }
 
 fn check_beem(name: &str, cases: &[(u32, u32)]) {
-    let Some(model) = beem_model(name) else { return };
+    let model = beem_model(name);
     let lv = Levels::of(&model);
     for &(cutoff, inc) in cases {
         for variant in SOUND {
@@ -218,8 +209,7 @@ fn at_1_sound_variants_match_bfs_levels() {
 // ---- The paper's Fig. 4 -------------------------------------------------
 
 fn fig4() -> Interpreter {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../beem/examples/fig4.dve");
-    Interpreter::new(dve_frontend::load_file(&path).expect("fig4.dve loads"))
+    example_model("fig4.dve")
 }
 
 /// The control state (`s1` .. `s5`) of a state of fig4.dve.
@@ -374,7 +364,7 @@ fn thresholds_reduce_revisits_on_random_graphs() {
 
 #[test]
 fn budgets_end_the_run_cleanly() {
-    let Some(model) = beem_model("at.1") else { return };
+    let model = beem_model("at.1");
     for frontier in FrontierKind::ALL {
         let mut o = opts(1000, 5, Variant::Threshold, frontier);
         o.limits.max_states = Some(1000);
@@ -397,9 +387,7 @@ fn budgets_end_the_run_cleanly() {
 fn frontier_representations_agree_and_the_tree_replays_less() {
     // adding.1 with increment 1: 31 iterations; the tree replays only below
     // the common ancestor.
-    let Some(model) = beem_model("adding.1") else {
-        return;
-    };
+    let model = beem_model("adding.1");
     let mut steps = Vec::new();
     for frontier in FrontierKind::ALL {
         let mut o = opts(1000, 1, Variant::Threshold, frontier);
@@ -421,24 +409,13 @@ fn frontier_representations_agree_and_the_tree_replays_less() {
     );
 }
 
-fn dvemc(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .output()
-        .expect("run dvemc");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
-
 #[test]
 fn command_line_json() {
-    let fig4 = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../beem/examples/fig4.dve");
-    let fig4 = fig4.to_str().unwrap();
+    let fig4 = example("fig4.dve");
+    let fig4 = fig4.as_str();
     for (variant, states) in [("naive-unsound", 4), ("naive-sound", 5), ("threshold", 5)] {
         for frontier in ["states", "traces", "tree"] {
-            let (code, out) = dvemc(&[
+            let o = dvemc(&[
                 "explore",
                 fig4,
                 "--strategy",
@@ -453,8 +430,9 @@ fn command_line_json() {
                 frontier,
                 "--json",
             ]);
+            let (code, out) = (exit_code(&o), stdout(&o));
             assert_eq!(code, 0, "{out}");
-            let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+            let v = json(&o);
             assert_eq!(v["states"], states);
             assert_eq!(v["result"], "complete");
             assert_eq!(v["strategy"], "dbdfs");
@@ -478,7 +456,7 @@ fn command_line_json() {
     // the one searched in).
     let mut bytes = Vec::new();
     for store in ["exact", "tree"] {
-        let (code, out) = dvemc(&[
+        let o = dvemc(&[
             "explore",
             fig4,
             "--strategy",
@@ -489,8 +467,9 @@ fn command_line_json() {
             store,
             "--json",
         ]);
+        let (code, out) = (exit_code(&o), stdout(&o));
         assert_eq!(code, 0, "{out}");
-        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let v = json(&o);
         assert_eq!(v["states"], 5);
         assert_eq!(v["state_space_exhausted"], true);
         assert_eq!(v["frontier_sizes"], serde_json::json!([1, 0]));
@@ -501,7 +480,7 @@ fn command_line_json() {
     }
     assert_ne!(bytes[0], bytes[1], "store bytes, exact and tree");
     // A budget: exit code 4.
-    let (code, out) = dvemc(&[
+    let o = dvemc(&[
         "explore",
         fig4,
         "--strategy",
@@ -510,28 +489,45 @@ fn command_line_json() {
         "2",
         "--json",
     ]);
+    let code = exit_code(&o);
     assert_eq!(code, 4);
-    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let v = json(&o);
     assert_eq!(v["result"], "state_limit");
     // Human output and usage errors.
-    let (code, out) = dvemc(&["explore", fig4, "--strategy", "dbdfs", "--increment", "1"]);
+    let o = dvemc(&["explore", fig4, "--strategy", "dbdfs", "--increment", "1"]);
+    let (code, out) = (exit_code(&o), stdout(&o));
     assert_eq!(code, 0);
     assert!(
         out.contains("revisits:") && out.contains("frontier sizes:       2 1 1 0"),
         "{out}"
     );
-    assert_eq!(dvemc(&["explore", fig4, "--increment", "3"]).0, 2);
+    assert_eq!(exit_code(&dvemc(&["explore", fig4, "--increment", "3"])), 2);
     assert_eq!(
-        dvemc(&["explore", fig4, "--strategy", "dbdfs", "--dbdfs", "nope"]).0,
+        exit_code(&dvemc(&[
+            "explore",
+            fig4,
+            "--strategy",
+            "dbdfs",
+            "--dbdfs",
+            "nope"
+        ])),
         2
     );
     assert_eq!(
-        dvemc(&["explore", fig4, "--strategy", "dbdfs", "--increment", "0"]).0,
+        exit_code(&dvemc(&[
+            "explore",
+            fig4,
+            "--strategy",
+            "dbdfs",
+            "--increment",
+            "0"
+        ])),
         2
     );
     // Stores without numbered states, or without the states, are refused.
     for store in ["ctree", "compact", "bitstate"] {
-        let (code, out) = dvemc(&["explore", fig4, "--strategy", "dbdfs", "--store", store, "--json"]);
+        let o = dvemc(&["explore", fig4, "--strategy", "dbdfs", "--store", store, "--json"]);
+        let (code, out) = (exit_code(&o), stdout(&o));
         assert_eq!(code, 2, "--store {store}: {out}");
         assert!(out.contains("takes --store exact or tree"), "{out}");
     }
@@ -544,7 +540,7 @@ fn command_line_json() {
 #[test]
 fn the_tree_store_gives_the_same_search() {
     for name in ["adding.1", "at.1", "phils.2"] {
-        let model = beem_model(name).expect("the BEEM suite is needed for this test");
+        let model = beem_model(name);
         for (cutoff, inc) in [(12, 4), (1000, 7)] {
             for variant in Variant::ALL {
                 for frontier in FrontierKind::ALL {

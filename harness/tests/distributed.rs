@@ -15,6 +15,8 @@
 //! record.
 
 mod common;
+use common::beem;
+use common::dvemc::TempDir;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,10 +29,6 @@ use dvemc_run::model::beem::Beem;
 use dvemc_run::output::record::RunRecord;
 use dvemc_run::run::strategy::{Params, Strategy};
 use dvemc_run::run::{run, ErrorKind, Request};
-
-fn beem() -> Beem {
-    Beem::locate(None).expect("the BEEM suite (../shared/beem or BEEM_DIR)")
-}
 
 /// The smallest complete instance of every family with more than 10,000
 /// and at most 300,000 states, and its states.
@@ -377,8 +375,7 @@ fn rank_files(base: &std::path::Path, ranks: usize) -> Vec<bool> {
 fn a_search_resumed_from_its_ranks_checkpoints_counts_as_one_run() {
     let beem = beem();
     let path = beem.model_path("bakery.4");
-    let dir = std::env::temp_dir().join(format!("dvemc-distributed-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("distributed-ckpt");
     for store in [StoreKind::Exact, StoreKind::Tree] {
         let req = request(path.clone(), store);
         let (whole, _) = on_ranks(2, &req).unwrap();
@@ -545,12 +542,13 @@ mod mpi {
     //! The same under `mpirun`, ranks being processes.
 
     use super::*;
+    use crate::common::dvemc::{stderr, Dvemc, BIN};
     use std::process::{Command, Stdio};
 
     fn mpirun(np: usize, args: &[&str]) -> Command {
         let mut c = Command::new("mpirun");
         c.args(["--oversubscribe", "--allow-run-as-root", "-np", &np.to_string()]);
-        c.arg(env!("CARGO_BIN_EXE_dvemc"));
+        c.arg(BIN);
         c.args(["explore", "--distributed", "--json", "--threads", "1"]);
         c.args(args);
         c
@@ -574,7 +572,7 @@ mod mpi {
         let model = model.to_str().expect("utf-8");
         let mut c = Command::new("mpirun");
         c.args(["--oversubscribe", "--allow-run-as-root", "-np", "3"]);
-        c.arg(env!("CARGO_BIN_EXE_dvemc"));
+        c.arg(BIN);
         let out = c
             .args(["explore", model, "--distributed"])
             .output()
@@ -591,11 +589,8 @@ mod mpi {
         };
         let ranks: u64 = (0..3).map(|r| line(&format!("rank {r}:"))).sum();
         assert_eq!(ranks, line("states:"), "{text}");
-        let alone = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-            .args(["explore", model, "--distributed"])
-            .output()
-            .expect("dvemc");
-        let e = String::from_utf8_lossy(&alone.stderr);
+        let alone = Dvemc::new().args(["explore", model, "--distributed"]).run();
+        let e = stderr(&alone);
         assert!(e.contains("--distributed: one rank"), "{e}");
     }
 
@@ -735,8 +730,7 @@ mod mpi {
             .unwrap()
             .record;
         let want = serde_json::to_value(&seq).unwrap();
-        let dir = std::env::temp_dir().join(format!("dvemc-mpi-ckpt-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = TempDir::new("mpi-ckpt");
         for store in ["exact", "tree"] {
             let base = dir.join(format!("{store}.ckpt"));
             let args = [

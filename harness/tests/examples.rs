@@ -2,17 +2,11 @@
 //! independently by `beem/examples/oracle/oracle.py`, a hand encoding of the
 //! four systems that neither parses DVE nor uses our interpreter.
 
-use dve_frontend::interp::Interpreter;
 use dvemc_run::run::exhaustive::Traversal;
 use dvemc_run::run::exhaustive::{explore, ExploreOptions};
-use std::path::PathBuf;
 
-fn example(name: &str) -> Interpreter {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../beem/examples")
-        .join(name);
-    Interpreter::new(dve_frontend::load_file(&path).unwrap_or_else(|e| panic!("{e}")))
-}
+mod common;
+use common::example_model as example;
 
 #[test]
 fn example_models_match_the_independent_oracle() {

@@ -3,33 +3,17 @@
 //! the search's own counters.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
 use serde_json::Value;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::dvemc::{stderr, Dvemc, TempDir};
 
-fn dvemc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("running dvemc")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh directory for this test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("dvemc-export-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// `dvemc args` in the repository's root (models are named from it).
+fn at_root(args: &[&str]) -> std::process::Output {
+    Dvemc::new().args(args).in_workspace().run()
 }
 
 /// An `.aut` file read: the header's (initial, transitions, states) and
@@ -65,12 +49,12 @@ fn read_aut(path: &Path) -> ((u64, u64, u64), Vec<AutEdge>) {
 /// and the labels (a multiset) are the same whatever the numbering.
 #[test]
 fn aut_of_lann_2_has_the_search_counts() {
-    let dir = scratch("lann");
+    let dir = TempDir::new("export-lann");
     let mut labels_seen: Option<BTreeMap<String, usize>> = None;
     for strategy in ["bfs", "dfs"] {
         for threads in ["1", "2"] {
             let aut = dir.join(format!("{strategy}-{threads}.aut"));
-            let o = dvemc(&[
+            let o = at_root(&[
                 "explore",
                 "lann.2",
                 "--strategy",
@@ -126,16 +110,15 @@ fn aut_of_lann_2_has_the_search_counts() {
             )));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The built-in example as DOT: one node a state, one edge a transition,
 /// states labelled when asked; Graphviz reads it.
 #[test]
 fn dot_of_the_built_in_example_opens_with_dot() {
-    let dir = scratch("dot");
+    let dir = TempDir::new("export-dot");
     let dot = dir.join("phils.dot");
-    let o = dvemc(&[
+    let o = at_root(&[
         "explore",
         "--json",
         "--export",
@@ -169,7 +152,7 @@ fn dot_of_the_built_in_example_opens_with_dot() {
     );
     // Without labels, states are bare numbers.
     let plain = dir.join("plain.dot");
-    let o = dvemc(&["explore", "--export", plain.to_str().unwrap()]);
+    let o = at_root(&["explore", "--export", plain.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!std::fs::read_to_string(&plain).unwrap().contains("fork1="));
     let has_dot = Command::new("dot").arg("-V").output().is_ok();
@@ -180,17 +163,16 @@ fn dot_of_the_built_in_example_opens_with_dot() {
             assert!(String::from_utf8_lossy(&svg.stdout).contains("<svg"));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Nothing is written when the search did not see every state: a budget
 /// (--max-states) or a violation stopped it; each says why.
 #[test]
 fn nothing_written_from_a_partial_search() {
-    let dir = scratch("partial");
+    let dir = TempDir::new("export-partial");
     let aut = dir.join("x.aut");
     let path = aut.to_str().unwrap();
-    let o = dvemc(&["explore", "lann.2", "--max-states", "1000", "--export", path]);
+    let o = at_root(&["explore", "lann.2", "--max-states", "1000", "--export", path]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("--export: nothing written to"),
@@ -199,12 +181,12 @@ fn nothing_written_from_a_partial_search() {
     );
     assert!(stderr(&o).contains("stopped before its end"), "{}", stderr(&o));
     assert!(!aut.exists());
-    let o = dvemc(&["explore", "--check", "deadlock", "--export", path]);
+    let o = at_root(&["explore", "--check", "deadlock", "--export", path]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("stopped at a violation"), "{}", stderr(&o));
     assert!(!aut.exists());
     // --all-violations sees every state: the file is written.
-    let o = dvemc(&[
+    let o = at_root(&[
         "explore",
         "--check",
         "deadlock",
@@ -223,12 +205,11 @@ fn nothing_written_from_a_partial_search() {
             rec["states"].as_u64().unwrap()
         )
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn bad_export_options_are_usage_errors() {
-    let dir = scratch("bad");
+    let dir = TempDir::new("export-bad");
     let txt = dir.join("x.txt");
     let aut = dir.join("x.aut");
     let aut = aut.to_str().unwrap();
@@ -254,14 +235,14 @@ fn bad_export_options_are_usage_errors() {
         ),
         (vec!["explore", "--export-state-labels"], "--export"),
     ] {
-        let o = dvemc(&args);
+        let o = at_root(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
         assert!(o.stdout.is_empty(), "{args:?}");
     }
     assert!(!Path::new(aut).exists());
     // The old name is the same option.
-    let o = dvemc(&["explore", "--json", "--export-lts", aut]);
+    let o = at_root(&["explore", "--json", "--export-lts", aut]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rec: Value = serde_json::from_slice(&o.stdout).expect("the record");
     let ((_, t, s), _) = read_aut(Path::new(aut));
@@ -272,5 +253,4 @@ fn bad_export_options_are_usage_errors() {
             rec["states"].as_u64().unwrap()
         )
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -47,6 +47,7 @@ use dvemc_run::run::exhaustive::{explore, explore_checkpointed, ExploreOptions, 
 use dvemc_run::run::strategy::{Params, Strategy};
 use dvemc_run::run::{run, Request};
 
+use common::dvemc::{TempDir, TempFile};
 use common::Recorder;
 
 /// Models with more states than this are not checked (counted as too big).
@@ -477,7 +478,6 @@ fn cndfs_agrees_with_nested_dfs(c: &Case, reference: &Reference) -> Result<(), S
     Ok(())
 }
 
-static CHECKPOINTS: AtomicU64 = AtomicU64::new(0);
 /// Checkpointed searches that were stopped (and resumed) at least once.
 static RESUMED: AtomicU64 = AtomicU64::new(0);
 
@@ -487,12 +487,7 @@ static RESUMED: AtomicU64 = AtomicU64::new(0);
 fn a_resumed_search_is_the_search_at_once(c: &Case, reference: &Reference) -> Result<(), String> {
     let model = interp(&c.full);
     let once = explore(model.as_ref(), &bfs(StoreKind::CTree, 1));
-    let dir = std::env::temp_dir().join(format!(
-        "dvemc-gen-ckpt-{}-{}",
-        std::process::id(),
-        CHECKPOINTS.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let dir = TempDir::new("gen-ckpt");
     let spec = CheckpointSpec {
         path: dir.join("gen.ckpt"),
         digest: c.seed,
@@ -523,7 +518,7 @@ fn a_resumed_search_is_the_search_at_once(c: &Case, reference: &Reference) -> Re
         }
         budget += budget / 2;
     };
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
     let last = result?;
     if parts > 1 {
         RESUMED.fetch_add(1, Ordering::Relaxed);
@@ -543,29 +538,6 @@ fn a_resumed_search_is_the_search_at_once(c: &Case, reference: &Reference) -> Re
     })
 }
 
-static FILES: AtomicU64 = AtomicU64::new(0);
-
-/// The model's text in a file of its own, removed when dropped.
-struct TempModel(std::path::PathBuf);
-
-impl TempModel {
-    fn new(text: &str) -> TempModel {
-        let path = std::env::temp_dir().join(format!(
-            "dvemc-gen-{}-{}.dve",
-            std::process::id(),
-            FILES.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::write(&path, text).expect("a temporary file");
-        TempModel(path)
-    }
-}
-
-impl Drop for TempModel {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// The distributed BFS on two ranks (threads) against one rank's search:
 /// states, transitions, deadlocks, levels, the level table; the ranks
 /// agree among themselves. A check for the goal and the errors on two
@@ -574,9 +546,9 @@ fn two_ranks_count_as_one(c: &Case, reference: &Reference) -> Result<(), String>
     if !reference.plain_small {
         return Ok(());
     }
-    let file = TempModel::new(&c.g.text);
+    let file = TempFile::new("gen", &c.g.text);
     let req = |checks: Option<Checks>| Request {
-        model: Some(file.0.clone()),
+        model: Some(file.path().into()),
         strategy: Some(Strategy::Bfs),
         params: Params {
             threads: Some(1),

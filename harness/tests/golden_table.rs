@@ -25,6 +25,7 @@
 //! first 20,000 states) and its use by several threads at once.
 
 mod common;
+use common::beem;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -213,7 +214,7 @@ fn nested_dfs_states(beem: &Beem, instance: &str, backend: Backend) -> Result<u6
 
 #[test]
 fn every_exact_configuration_gives_beems_state_count() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let instances: Vec<(String, u64)> = beem
         .instances()
         .expect("instances.csv")

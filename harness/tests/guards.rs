@@ -8,29 +8,11 @@
 //!   default budget (lowered here through `DVEMC_MEMORY_AVAILABLE`), and
 //!   `--memory-limit none` lifts it.
 
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-/// A model file in the temporary directory, removed on drop.
-struct Model(PathBuf);
-
-impl Model {
-    fn new(stem: &str, text: &str) -> Model {
-        let path = std::env::temp_dir().join(format!("dvemc-guards-{}-{stem}.dve", std::process::id()));
-        std::fs::write(&path, text).expect("writing the model");
-        Model(path)
-    }
-    fn path(&self) -> &str {
-        self.0.to_str().expect("utf-8 path")
-    }
-}
-
-impl Drop for Model {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+mod common;
+use common::dvemc::{json, Dvemc, TempFile as Model};
 
 fn array_model(n: u64) -> String {
     format!("byte x[{n}];\nprocess P {{ state a, b; init a; trans a -> b {{ effect x[0] = 1; }}, b -> a {{}}; }}\nsystem async;\n")
@@ -54,32 +36,22 @@ fn many_transitions(n: usize) -> String {
     s
 }
 
-fn dvemc(args: &[&str], env: &[(&str, &str)]) -> (Output, f64) {
+/// `dvemc args` with `env`, and how long it took; the default memory
+/// budget is the machine's unless `env` lowers it.
+fn timed(args: &[&str], env: &[(&str, &str)]) -> (Output, f64) {
     let start = Instant::now();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_dvemc"));
-    c.args(args).env_remove("DVEMC_MEMORY_AVAILABLE");
+    let mut c = Dvemc::new().args(args).env_remove("DVEMC_MEMORY_AVAILABLE");
     for (k, v) in env {
-        c.env(k, v);
+        c = c.env(k, v);
     }
-    let out = c.output().expect("running dvemc");
-    (out, start.elapsed().as_secs_f64())
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    let text = String::from_utf8_lossy(&o.stdout);
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| {
-        panic!(
-            "not one JSON object ({e}): {text}\nstderr: {}",
-            String::from_utf8_lossy(&o.stderr)
-        )
-    })
+    (c.run(), start.elapsed().as_secs_f64())
 }
 
 #[test]
 fn models_too_large_for_the_jit_are_explored_by_the_interpreter() {
     for n in [100_000u64, 1_000_000] {
-        let m = Model::new(&format!("array{n}"), &array_model(n));
-        let (o, secs) = dvemc(&["explore", m.path(), "--json"], &[]);
+        let m = Model::new(&format!("array{n}"), array_model(n));
+        let (o, secs) = timed(&["explore", m.path(), "--json"], &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(0), "x[{n}]: {err}");
         let r = json(&o);
@@ -96,8 +68,8 @@ fn models_too_large_for_the_jit_are_explored_by_the_interpreter() {
         assert!(secs < 10.0, "x[{n}] took {secs:.1} s");
     }
     // Past the state vector's limit: refused with the size, at its place.
-    let m = Model::new("array1e8", &array_model(100_000_000));
-    let (o, secs) = dvemc(&["explore", m.path(), "--json"], &[]);
+    let m = Model::new("array1e8", array_model(100_000_000));
+    let (o, secs) = timed(&["explore", m.path(), "--json"], &[]);
     assert_eq!(o.status.code(), Some(3));
     let r = json(&o);
     assert_eq!(r["error"], "input");
@@ -115,8 +87,8 @@ fn models_too_large_for_the_jit_are_explored_by_the_interpreter() {
 /// explored, the first by the interpreter.
 #[test]
 fn too_much_code_for_the_jit_goes_to_the_interpreter() {
-    let m = Model::new("ring9000", &many_transitions(9000));
-    let (o, secs) = dvemc(&["explore", m.path(), "--json"], &[]);
+    let m = Model::new("ring9000", many_transitions(9000));
+    let (o, secs) = timed(&["explore", m.path(), "--json"], &[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let r = json(&o);
@@ -132,13 +104,10 @@ fn too_much_code_for_the_jit_goes_to_the_interpreter() {
 /// after `delay` and returns its output.
 fn signalled(m: &Model, signal: libc::c_int, delay: Duration, extra: &[&str]) -> (Output, f64) {
     let start = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_dvemc"))
+    let child = Dvemc::new()
         .args(["explore", m.path(), "--json"])
         .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running dvemc");
+        .spawn();
     if signal != 0 {
         std::thread::sleep(delay);
         // SAFETY: signalling our own child.
@@ -150,10 +119,10 @@ fn signalled(m: &Model, signal: libc::c_int, delay: Duration, extra: &[&str]) ->
 
 #[test]
 fn a_first_signal_or_the_time_limit_during_compilation_ends_the_run_with_a_record() {
-    let m = Model::new("ring7000", &many_transitions(7000));
+    let m = Model::new("ring7000", many_transitions(7000));
     // How long loading takes here, so that a signal can come after it,
     // while the JIT compiles (seconds for this model).
-    let (o, load) = dvemc(&["check", m.path()], &[]);
+    let (o, load) = timed(&["check", m.path()], &[]);
     assert!(o.status.success());
     let compiling = Duration::from_secs_f64(load + 0.2);
     let cases = [
@@ -193,7 +162,7 @@ fn without_memory_limit_a_search_stops_at_the_default_budget() {
     // 80 MB available: a budget of 64 MiB, far less than the state space.
     let avail = [("DVEMC_MEMORY_AVAILABLE", "80M")];
     for strategy in ["bfs", "dfs"] {
-        let (o, _) = dvemc(&["explore", &model, "--strategy", strategy, "--json"], &avail);
+        let (o, _) = timed(&["explore", &model, "--strategy", strategy, "--json"], &avail);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(4), "{strategy}: {err}");
         let r = json(&o);
@@ -207,7 +176,7 @@ fn without_memory_limit_a_search_stops_at_the_default_budget() {
         );
     }
     // An explicit limit is recorded as such; `none` lifts the default.
-    let (o, _) = dvemc(
+    let (o, _) = timed(
         &[
             "explore",
             &model,
@@ -222,7 +191,7 @@ fn without_memory_limit_a_search_stops_at_the_default_budget() {
     let r = json(&o);
     assert_eq!(r["memory_budget"]["bytes"], 48u64 << 20);
     assert_eq!(r["memory_budget"]["default"], false);
-    let (o, _) = dvemc(
+    let (o, _) = timed(
         &[
             "explore",
             &model,
@@ -238,7 +207,7 @@ fn without_memory_limit_a_search_stops_at_the_default_budget() {
     assert_eq!(r["result"], "state_limit", "{r}");
     assert!(r.get("memory_budget").is_none(), "{r}");
     // A malformed value is a usage error naming the variable.
-    let (o, _) = dvemc(&["explore", &model], &[("DVEMC_MEMORY_AVAILABLE", "lots")]);
+    let (o, _) = timed(&["explore", &model], &[("DVEMC_MEMORY_AVAILABLE", "lots")]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("DVEMC_MEMORY_AVAILABLE=lots"));
 }

@@ -2,11 +2,13 @@
 //! state vector puts what varies in one half: the same states, fewer
 //! bytes than with the state's own order.
 
+mod common;
+use common::beem;
+
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::NextState;
 use dvemc_run::engine::store::tree::leaf_order::{leaf_order, sample, tree_store_for, SAMPLE};
 use dvemc_run::engine::{bfs, BfsOptions, Budget, Limits, Nothing, Store, TreeStore};
-use dvemc_run::model::beem::Beem;
 use std::time::Instant;
 
 /// States and bytes of a breadth-first search into `store`.
@@ -18,7 +20,7 @@ fn explore(m: &dyn NextState, mut store: impl Store) -> (usize, usize) {
 
 #[test]
 fn balanced_leaves_store_leader_election_in_fewer_bytes() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let model = dve_frontend::load_file(&beem.model_path("leader_election.4")).expect("loads");
     let m = Interpreter::new(model);
     let n = m.state_len();
@@ -38,7 +40,7 @@ fn balanced_leaves_store_leader_election_in_fewer_bytes() {
 
 #[test]
 fn a_spent_time_budget_ends_the_sampling_at_once() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let model = dve_frontend::load_file(&beem.model_path("leader_election.4")).expect("loads");
     let m = Interpreter::new(model);
     let spent = Limits {

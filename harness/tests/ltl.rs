@@ -8,31 +8,19 @@
 
 mod common;
 
-use std::process::{Command, Output};
-
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ltl::{self, Spec};
 use dve_frontend::LoadOptions;
 use dvemc_run::algo::check::{check_threads, Search, Verdict};
-use dvemc_run::model::beem::{Answer, Beem, PropertyKind};
+use dvemc_run::model::beem::{Answer, PropertyKind};
 
 use common::beem::{assert_none, check_options, properties_up_to};
-use common::{check_lasso, problems_on_two_threads};
-
-fn dvemc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .output()
-        .expect("run dvemc")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use common::dvemc::{dvemc, json, stderr, stdout, TempDir};
+use common::{beem, check_lasso, problems_on_two_threads};
 
 #[test]
 fn every_beem_formula_parses_against_its_instance() {
-    let beem = Beem::locate(None).expect("BEEM suite");
+    let beem = beem();
     let rows: Vec<_> = beem
         .properties()
         .expect("properties.csv")
@@ -92,8 +80,8 @@ fn hoa_states(hoa: &str) -> Vec<HoaState> {
 #[test]
 fn ltl2ba_prints_hoa_and_text() {
     let o = dvemc(&["ltl2ba", "--negate", "G (p -> F q)"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let hoa = text(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let hoa = stdout(&o);
     assert!(
         hoa.starts_with("HOA: v1\nname: \"!(G (p -> F q))\"\nStates: 2\nStart: 0\nAP: 2 \"p\" \"q\"\n"),
         "{hoa}"
@@ -110,7 +98,7 @@ fn ltl2ba_prints_hoa_and_text() {
 
     let o = dvemc(&["ltl2ba", "--format", "text", "G (p -> F q)"]);
     assert_eq!(o.status.code(), Some(0));
-    let t = text(&o.stdout);
+    let t = stdout(&o);
     assert!(
         t.starts_with(
             "automaton of G (p -> F q)\nformula: G (p0 -> F p1)\n  p0 = p\n  p1 = q\n2 states, 4 transitions"
@@ -134,25 +122,21 @@ fn ltl2ba_checks_atoms_against_a_model() {
         "elevator2.1",
         f,
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    assert!(
-        text(&o.stdout).contains("(p == 1) && !cabin.open"),
-        "{}",
-        text(&o.stdout)
-    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("(p == 1) && !cabin.open"), "{}", stdout(&o));
     let o = dvemc(&["ltl2ba", "--model", "adding.1", "G (c > 1 && y == 2)"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        text(&o.stderr).starts_with("<formula>:1:13: error: unknown variable `y`"),
+        stderr(&o).starts_with("<formula>:1:13: error: unknown variable `y`"),
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
     let o = dvemc(&["ltl2ba", "G (p U)"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        text(&o.stderr).starts_with("<formula>:1:7: error: expected a formula, found `)`"),
+        stderr(&o).starts_with("<formula>:1:7: error: expected a formula, found `)`"),
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
     assert!(o.stdout.is_empty());
 }
@@ -203,7 +187,7 @@ fn searches(path: &std::path::Path, opts: &LoadOptions) -> Result<[Found; 2], St
 
 #[test]
 fn ltl_formulas_give_beems_answers() {
-    let beem = Beem::locate(None).expect("BEEM suite");
+    let beem = beem();
     let rows = properties_up_to(&beem, PropertyKind::Ltl, max_states());
     let n = rows.len();
     let problems = problems_on_two_threads(&rows, |p| {
@@ -258,9 +242,9 @@ fn explore_with_ltl_runs_the_product() {
     let f = "G ((P_0.p1 or P_0.p2 or P_0.p3) -> F ((P_0.CS)) )";
     let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--json"]);
     // BEEM: the formula does not hold on anderson.1 (exit 1: a counterexample).
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     // A lasso: its stem and cycle apart, in the record and in the trace.
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let v = json(&o);
     let (stem, cycle) = (&v["stem_length"], &v["cycle_length"]);
     assert!(cycle.as_u64() >= Some(1), "{v}");
     assert_eq!(
@@ -277,7 +261,7 @@ fn explore_with_ltl_runs_the_product() {
     );
     assert_eq!(v["trace"]["cycle_start"], *stem);
     let o = dvemc(&["explore", "anderson.1", "--ltl", f]);
-    let out = text(&o.stdout);
+    let out = stdout(&o);
     let header = format!(
         "counterexample (lasso, {} steps: a stem of {stem}, a cycle of {cycle}):",
         v["cex_length"]
@@ -287,9 +271,9 @@ fn explore_with_ltl_runs_the_product() {
     let o = dvemc(&["explore", "anderson.1", "--ltl", "G (P_0.nope)"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        text(&o.stderr).contains("--ltl:1:8: error: process `P_0` has no state `nope`"),
+        stderr(&o).contains("--ltl:1:8: error: process `P_0` has no state `nope`"),
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
     let o = dvemc(&["explore", "anderson.1", "--ltl", f, "--property", "2"]);
     assert_eq!(o.status.code(), Some(2));
@@ -310,15 +294,15 @@ fn two_threads_keep_the_budgets() {
         "--json",
     ];
     let o = dvemc(&[&args[..], &["--max-states", "5000"]].concat());
-    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let v = json(&o);
     assert_eq!(v["result"], "state_limit", "{v}");
     assert_eq!(v["verdict"], "unknown", "{v}");
     assert_eq!(v["states"], 5000, "{v}");
     assert_eq!(v["strategy"], "cndfs", "{v}");
     let o = dvemc(&[&args[..], &["--time-limit", "0.05"]].concat());
-    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let v = json(&o);
     assert_eq!(v["result"], "time_limit", "{v}");
     let o = dvemc(&[
         "explore",
@@ -329,10 +313,10 @@ fn two_threads_keep_the_budgets() {
         "2",
         "--json",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let two: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let two = json(&o);
     let o = dvemc(&["explore", "fischer.1", "--ltl", "G !(P_0.CS && P_1.CS)", "--json"]);
-    let one: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let one = json(&o);
     for key in ["verdict", "states", "transitions", "deadlocks"] {
         assert_eq!(two[key], one[key], "{key}");
     }
@@ -340,8 +324,7 @@ fn two_threads_keep_the_budgets() {
 
 #[test]
 fn explore_with_an_ltl_file() {
-    let dir = std::env::temp_dir().join(format!("dvemc-ltl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("ltl");
     let file = dir.join("fischer.ltl");
     // fischer.1: P_0 may wait forever (BEEM's property 2 does not hold), and
     // mutual exclusion holds.
@@ -352,25 +335,24 @@ fn explore_with_an_ltl_file() {
     .unwrap();
     let f = file.to_str().unwrap();
     let o = dvemc(&["explore", "fischer.1", "--ltl-file", f]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let o = dvemc(&["explore", "fischer.1", "--ltl-file", f, "--ltl-property", "2"]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let o = dvemc(&["explore", "fischer.1", "--ltl-file", f, "--ltl-property", "3"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        text(&o.stderr).contains("there is no property 3 (the file states 2"),
+        stderr(&o).contains("there is no property 3 (the file states 2"),
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
     std::fs::write(&file, "#define try P_0.tr\n#property G (try -> F P_0.CS)\n").unwrap();
     let o = dvemc(&["explore", "fischer.1", "--ltl-file", f]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        text(&o.stderr).contains("fischer.ltl:1:17: error: process `P_0` has no state `tr`"),
+        stderr(&o).contains("fischer.ltl:1:17: error: process `P_0` has no state `tr`"),
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// An atom holds when its value is not 0, wherever it stands in a label
@@ -378,8 +360,7 @@ fn explore_with_an_ltl_file() {
 /// is refused.
 #[test]
 fn atoms_hold_when_not_zero_and_sync_systems_are_refused() {
-    let dir = std::env::temp_dir().join(format!("dvemc-ltl-atoms-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("ltl-atoms");
     let model = dir.join("negative.dve");
     std::fs::write(
         &model,
@@ -389,7 +370,7 @@ fn atoms_hold_when_not_zero_and_sync_systems_are_refused() {
     let m = model.to_str().unwrap();
     for (formula, code) in [("G x", 0), ("G !(y && x)", 1), ("G !(x && y)", 1), ("F !x", 1)] {
         let o = dvemc(&["explore", m, "--ltl", formula]);
-        assert_eq!(o.status.code(), Some(code), "{formula}: {}", text(&o.stderr));
+        assert_eq!(o.status.code(), Some(code), "{formula}: {}", stderr(&o));
     }
     std::fs::write(
         &model,
@@ -399,9 +380,8 @@ fn atoms_hold_when_not_zero_and_sync_systems_are_refused() {
     let o = dvemc(&["explore", m, "--ltl", "F x"]);
     assert_eq!(o.status.code(), Some(3));
     assert!(
-        text(&o.stderr).contains("`system async` models only"),
+        stderr(&o).contains("`system async` models only"),
         "{}",
-        text(&o.stderr)
+        stderr(&o)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

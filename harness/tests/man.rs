@@ -1,12 +1,10 @@
 //! The committed man pages (man/) and shell completions (completions/) are
 //! what the command line generates now.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::dvemc::{workspace, Dvemc, TempDir};
 
 const STALE: &str = "is not what the command line generates now: run `make man` and commit the result";
 
@@ -26,20 +24,16 @@ fn files_in(dir: &Path) -> Vec<String> {
 
 #[test]
 fn man_pages_are_current() {
-    let dir = std::env::temp_dir().join(format!("dvemc-man-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let o = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .arg("man")
-        .arg(&dir)
-        .output()
-        .expect("running dvemc");
+    let scratch = TempDir::new("man");
+    let dir = scratch.join("man");
+    let o = Dvemc::new().arg("man").arg(&dir).run();
     assert_eq!(
         o.status.code(),
         Some(0),
         "stderr: {}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let committed = repo().join("man");
+    let committed = workspace().join("man");
     let generated = files_in(&dir);
     for page in [
         "dvemc.1",
@@ -62,20 +56,16 @@ fn man_pages_are_current() {
     for section in [".SH \"EXIT STATUS\"", ".SH BUDGETS", ".SH \"SEE ALSO\""] {
         assert!(explore.contains(section), "dvemc-explore.1 lacks {section}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn completions_are_current() {
     for (shell, file) in [("bash", "dvemc.bash"), ("zsh", "_dvemc"), ("fish", "dvemc.fish")] {
-        let o = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-            .args(["completions", shell])
-            .output()
-            .expect("running dvemc");
+        let o = Dvemc::new().args(["completions", shell]).run();
         assert_eq!(o.status.code(), Some(0), "{shell}");
         let script = String::from_utf8_lossy(&o.stdout);
         assert!(script.contains("max-states"), "{shell}: {script}");
-        let path = repo().join("completions").join(file);
+        let path = workspace().join("completions").join(file);
         let committed =
             std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}; run `make man`", path.display()));
         assert!(o.stdout == committed, "completions/{file} {STALE}");

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::replay;
+use common::{beem, replay};
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
 use dvemc_run::algo::check::{check, check_threads, CheckOptions, Checks, Search, Verdict};
@@ -75,7 +75,7 @@ fn counters(r: &RunRecord) -> Counters {
 
 #[test]
 fn every_counter_equals_the_sequential_search() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     for inst in ["adding.4", "bakery.3", "leader_election.3", "brp.2", "peterson.3"] {
         let one = explore(&beem, inst, 1, Backend::Jit);
         assert!(one.core.result.is_complete(), "{inst}");
@@ -91,7 +91,7 @@ fn every_counter_equals_the_sequential_search() {
 /// the exact store, both orders, and again and again on 8 threads.
 #[test]
 fn the_shared_tree_store_counts_as_the_exact_one() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     for inst in ["adding.4", "bakery.3", "leader_election.3", "brp.2", "peterson.3"] {
         let one = explore(&beem, inst, 1, Backend::Jit);
         let one_dfs = explore_with(&beem, inst, Strategy::Dfs, 1, Backend::Jit);
@@ -118,7 +118,7 @@ fn the_shared_tree_store_counts_as_the_exact_one() {
 
 #[test]
 fn eight_threads_again_and_again() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let inst = "bakery.4";
     let one = counters(&explore(&beem, inst, 1, Backend::Interp));
     assert!(one.0 > 100_000, "a mid-size instance: {} states", one.0);
@@ -140,7 +140,7 @@ fn dfs_counters(r: &RunRecord) -> (u64, u64, Option<u64>, Option<u64>) {
 
 #[test]
 fn the_depth_first_like_order_counts_as_the_sequential_dfs() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     for inst in ["adding.4", "bakery.3", "leader_election.3", "brp.2", "peterson.3"] {
         let one = explore_with(&beem, inst, Strategy::Dfs, 1, Backend::Jit);
         assert!(one.core.result.is_complete(), "{inst}");
@@ -166,7 +166,7 @@ fn the_depth_first_like_order_counts_as_the_sequential_dfs() {
 
 #[test]
 fn deadlocks_found_in_parallel_have_replayable_counterexamples() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     for inst in ["bakery.4", "adding.4", "peterson.3", "leader_election.3"] {
         let model = dve_frontend::load_file(&beem.model_path(inst)).expect("loads");
         let m = Interpreter::new(model.clone());

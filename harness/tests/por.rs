@@ -33,7 +33,7 @@ use dvemc_run::model::backend::{build, Backend};
 use dvemc_run::model::beem::Beem;
 use dvemc_run::run::exhaustive::{explore, ExploreOptions, Outcome};
 
-use common::Recorder;
+use common::{beem, Recorder};
 
 const MAX_STATES: u64 = 300_000;
 
@@ -195,7 +195,7 @@ fn sample(beem: &Beem) -> Vec<(String, u64)> {
 
 #[test]
 fn beem_sample_keeps_deadlocks_and_errors() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     println!("| instance | full states | reduced states | share |");
     println!("|---|---:|---:|---:|");
     for (instance, beem_states) in sample(&beem) {
@@ -400,7 +400,7 @@ fn reduced_check(
 #[test]
 fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
     use dvemc_run::model::beem::{Answer, PropertyKind};
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let props = beem.properties().unwrap();
     let mut checked = 0;
     for instance in por_instances(&beem) {
@@ -516,7 +516,7 @@ fn ltl_properties(beem: &Beem) -> Vec<dvemc_run::model::beem::PropertyRow> {
 #[test]
 fn beem_ltl_properties_keep_their_answers_under_reduction() {
     use dvemc_run::model::beem::Answer;
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let mut checked = 0;
     let mut reduced = 0;
     for p in ltl_properties(&beem) {
@@ -583,7 +583,7 @@ fn a_dfs_that_regenerates_successors_cuts_them_the_same_way() {
         assert_eq!(r.counters.result, Outcome::Complete);
         [store.len() as u64, r.counters.transitions, r.counters.deadlocks]
     }
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     for instance in ["lann.2", "brp.2", "phils.3", "bakery.3"] {
         let m = dve_frontend::load_file(&beem.model_path(instance)).unwrap();
         let model = build(m.clone(), Backend::Jit).model;

@@ -5,12 +5,14 @@
 //! direct omissions) must be as many as the store's estimate says, within
 //! the spread of chance; with 64-bit fingerprints, BEEM's counts exactly.
 
+mod common;
+use common::beem;
+
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::NextState;
 use dvemc_run::engine::{
     bfs, BfsOptions, BitstateStore, Budget, CompactStore, Insert, Limits, Nothing, StateStore, Store,
 };
-use dvemc_run::model::beem::Beem;
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -74,7 +76,7 @@ fn explore<P: Store>(m: &dyn NextState, store: P) -> (Oracle<P>, u64) {
 
 #[test]
 fn direct_omissions_are_as_many_as_estimated() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let model = dve_frontend::load_file(&beem.model_path("bakery.4")).expect("loads");
     let m = Interpreter::new(model);
     let (full, transitions) = explore(&m, CompactStore::new(m.state_len(), 64));
@@ -107,7 +109,7 @@ fn direct_omissions_are_as_many_as_estimated() {
 
 #[test]
 fn bitstate_omissions_are_as_many_as_estimated() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"));
+    let beem = beem();
     let model = dve_frontend::load_file(&beem.model_path("bakery.4")).expect("loads");
     let m = Interpreter::new(model);
     let (big, _) = explore(&m, BitstateStore::new(m.state_len(), 34, 3));

@@ -4,24 +4,19 @@
 //! (`--sweep-measure`, `--sweep-level`, `--sweep-derivation`) and their
 //! former ones.
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::dvemc::{example, stderr, stdout, Dvemc};
 
 /// `dvemc args` with standard error a pipe (not a terminal), so the
 /// progress, if any, comes as plain lines.
-fn dvemc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .env_remove("DVEMC_NO_PROGRESS")
-        .output()
-        .expect("running dvemc")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+fn with_progress(args: &[&str]) -> Output {
+    Dvemc::new().args(args).env_remove("DVEMC_NO_PROGRESS").run()
 }
 
 fn progress_lines(o: &Output) -> Vec<String> {
-    text(&o.stderr)
+    stderr(o)
         .lines()
         .filter(|l| l.starts_with("progress: "))
         .map(str::to_string)
@@ -40,8 +35,8 @@ fn long_run(extra: &[&str]) -> Output {
         "3000000",
     ];
     args.extend_from_slice(extra);
-    let o = dvemc(&args);
-    assert_eq!(o.status.code(), Some(4), "stderr: {}", text(&o.stderr));
+    let o = with_progress(&args);
+    assert_eq!(o.status.code(), Some(4), "stderr: {}", stderr(&o));
     o
 }
 
@@ -49,7 +44,7 @@ fn long_run(extra: &[&str]) -> Output {
 fn off_a_terminal_progress_is_a_plain_line_per_interval() {
     let o = long_run(&["--progress-interval", "0.2"]);
     let lines = progress_lines(&o);
-    assert!(!lines.is_empty(), "no progress line; stderr: {}", text(&o.stderr));
+    assert!(!lines.is_empty(), "no progress line; stderr: {}", stderr(&o));
     for l in &lines {
         // The counters, the rate, the level, the memory, the elapsed time;
         // no cursor control (a log keeps every line as written).
@@ -59,26 +54,26 @@ fn off_a_terminal_progress_is_a_plain_line_per_interval() {
         assert!(!l.contains('\r') && !l.contains('\x1b'), "{l:?}");
     }
     // None goes to standard output.
-    assert!(!text(&o.stdout).contains("progress: "));
+    assert!(!stdout(&o).contains("progress: "));
 }
 
 #[test]
 fn quiet_leaves_no_progress_and_the_same_result() {
     let o = long_run(&["--progress-interval", "0.2", "--quiet"]);
-    assert!(progress_lines(&o).is_empty(), "stderr: {}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("states:"), "{}", text(&o.stdout));
+    assert!(progress_lines(&o).is_empty(), "stderr: {}", stderr(&o));
+    assert!(stdout(&o).contains("states:"), "{}", stdout(&o));
     // A run shorter than the interval writes none either.
-    let o = dvemc(&["explore", "--progress-interval", "30"]);
+    let o = with_progress(&["explore", "--progress-interval", "30"]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(progress_lines(&o).is_empty(), "stderr: {}", text(&o.stderr));
+    assert!(progress_lines(&o).is_empty(), "stderr: {}", stderr(&o));
 }
 
 #[test]
 fn a_bad_interval_is_a_usage_error() {
     for bad in ["0", "-1", "-0.5", "soon", "inf", ""] {
-        let o = dvemc(&["explore", "--progress-interval", bad]);
-        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o.stderr));
-        let err = text(&o.stderr);
+        let o = with_progress(&["explore", "--progress-interval", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+        let err = stderr(&o);
         assert!(
             err.contains("--progress-interval") && err.contains("positive number of seconds"),
             "{bad:?}: {err}"
@@ -89,12 +84,12 @@ fn a_bad_interval_is_a_usage_error() {
 
 #[test]
 fn the_sweep_line_options_answer_to_their_old_names_too() {
-    let phils = format!("{}/../beem/examples/phils2.dve", env!("CARGO_MANIFEST_DIR"));
+    let phils = example("phils2.dve");
     let states = |args: &[&str]| {
         let mut v = vec!["explore", phils.as_str(), "--json"];
         v.extend_from_slice(args);
-        let o = dvemc(&v);
-        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+        let o = with_progress(&v);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
         let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
         (j["states"].clone(), j["config"].clone())
     };
@@ -104,16 +99,16 @@ fn the_sweep_line_options_answer_to_their_old_names_too() {
     assert_eq!(new.1, "bfs --sweep-level 1 --sweep-derivation greedy");
     // An error in a measure names the option by its new name, given either.
     for flag in ["--sweep-measure", "--progress"] {
-        let o = dvemc(&["explore", &phils, flag, "nosuch"]);
+        let o = with_progress(&["explore", &phils, flag, "nosuch"]);
         assert_eq!(o.status.code(), Some(3));
         assert!(
-            text(&o.stderr).starts_with("--sweep-measure:1:1: error: unknown variable"),
+            stderr(&o).starts_with("--sweep-measure:1:1: error: unknown variable"),
             "{}",
-            text(&o.stderr)
+            stderr(&o)
         );
     }
     // The old names are not advertised.
-    let help = text(&dvemc(&["explore", "--help"]).stdout);
+    let help = stdout(&with_progress(&["explore", "--help"]));
     assert!(help.contains("--sweep-measure <EXPR>") && help.contains("--sweep-level <L>"));
     assert!(
         !help.contains("--progress <") && !help.contains("--progress-level <"),

@@ -9,17 +9,17 @@
 mod common;
 
 use common::beem::{assert_none, check_options, properties_up_to};
-use common::{check_lasso, problems_on_two_threads, replay};
+use common::{beem, check_lasso, problems_on_two_threads, replay};
 use dve_frontend::interp::Interpreter;
 use dve_frontend::LoadOptions;
 use dvemc_run::algo::check::{check, check_threads, CheckOptions, Goal, Search, Verdict, ViolationKind};
-use dvemc_run::model::beem::{Answer, Beem, PropertyKind};
+use dvemc_run::model::beem::{Answer, PropertyKind};
 
 const MAX_STATES: u64 = 300_000;
 
 #[test]
 fn reachability_answers_match_beem() {
-    let beem = Beem::locate(None).expect("BEEM suite");
+    let beem = beem();
     let props = properties_up_to(&beem, PropertyKind::Reachability, MAX_STATES);
     assert!(props.len() >= 50, "only {} properties", props.len());
     let problems = problems_on_two_threads(&props, |p| {
@@ -144,7 +144,7 @@ fn reachability_answers_match_beem() {
 
 #[test]
 fn ltl_answers_match_beem() {
-    let beem = Beem::locate(None).expect("BEEM suite");
+    let beem = beem();
     let props = properties_up_to(&beem, PropertyKind::Ltl, MAX_STATES);
     assert!(props.len() >= 100, "only {} properties", props.len());
     let problems = problems_on_two_threads(&props, |p| {

@@ -11,11 +11,10 @@ use dve_frontend::LoadOptions;
 use dvemc_run::algo::bbmc::goal_predicate;
 use dvemc_run::algo::check::{Goal, Trace};
 use dvemc_run::algo::random::{run_many, search, summarize, Algo, Restart, SearchOptions, SearchRun, Stop};
-use dvemc_run::model::beem::Beem;
 use dvemc_run::run::exhaustive::{bfs, Limits};
 
 mod common;
-use common::Graph;
+use common::{beem, Graph};
 
 fn graph(succ: Vec<Vec<u32>>) -> Graph {
     Graph::new("graph", succ)
@@ -51,7 +50,7 @@ fn grid(l: u32) -> Graph {
 }
 
 fn beem_model(instance: &str, goals: &[&str]) -> (Interpreter, Vec<Goal>) {
-    let beem = Beem::locate(None).expect("BEEM suite");
+    let beem = beem();
     let opts = LoadOptions {
         exprs: goals.iter().map(|g| g.to_string()).collect(),
         ..Default::default()

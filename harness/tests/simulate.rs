@@ -1,24 +1,16 @@
 //! `dvemc simulate`: random (seeded) and guided simulation, through the
 //! library functions and through the binary with piped input.
 
-use std::io::{Cursor, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::io::Cursor;
+use std::process::Output;
 
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{NextState, SuccBuf};
 use dvemc_run::run::simulate::{self, RandomRun};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn example(name: &str) -> Interpreter {
-    let path = workspace().join("beem/examples").join(name);
-    let model = dve_frontend::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Interpreter::new(model)
-}
+mod common;
+use common::dvemc::{stderr, stdout, Dvemc, TempDir, TempFile};
+use common::example_model as example;
 
 fn toy(source: &str) -> Interpreter {
     Interpreter::new(dve_frontend::load_str("toy.dve", source).expect("toy model"))
@@ -348,33 +340,15 @@ fn guided_empty_input_ends_at_once() {
 
 // ---------------------------------------------------------------- binary
 
-fn dvemc(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .current_dir(workspace())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("running dvemc");
-    let mut pipe = child.stdin.take().expect("stdin");
-    // dvemc may exit before reading (usage errors): ignore a closed pipe.
-    let _ = pipe.write_all(stdin.as_bytes());
-    drop(pipe);
-    child.wait_with_output().expect("waiting for dvemc")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+/// `dvemc args` in the repository's root (models are named from it), fed
+/// `stdin`.
+fn at_root(args: &[&str], stdin: &str) -> Output {
+    Dvemc::new().args(args).in_workspace().stdin(stdin).run()
 }
 
 #[test]
 fn binary_guided_with_piped_input() {
-    let o = dvemc(
+    let o = at_root(
         &["simulate", "beem/examples/phils2.dve", "--guided"],
         "1\n2\nback\n1\nquit\n",
     );
@@ -402,7 +376,7 @@ fn binary_guided_with_piped_input() {
 
 #[test]
 fn binary_guided_eof_exits_zero() {
-    let o = dvemc(&["simulate", "--guided"], "2\n");
+    let o = at_root(&["simulate", "--guided"], "2\n");
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let out = stdout(&o);
     assert!(out.starts_with("model: phils2.dve (built-in)\n"), "{out}");
@@ -423,8 +397,8 @@ fn binary_random_is_reproducible() {
         "--steps",
         "40",
     ];
-    let a = dvemc(&args, "");
-    let b = dvemc(&args, "");
+    let a = at_root(&args, "");
+    let b = at_root(&args, "");
     assert_eq!(a.status.code(), Some(0), "stderr: {}", stderr(&a));
     assert_eq!(stdout(&a), stdout(&b));
     let out = stdout(&a);
@@ -442,7 +416,7 @@ fn binary_random_is_reproducible() {
         lib.split_once('\n').map(|x| x.1)
     );
 
-    let c = dvemc(
+    let c = at_root(
         &[
             "simulate",
             "beem/examples/sum_to_n.dve",
@@ -459,7 +433,7 @@ fn binary_random_is_reproducible() {
 
 #[test]
 fn binary_random_defaults() {
-    let o = dvemc(&["simulate", "--random"], "");
+    let o = at_root(&["simulate", "--random"], "");
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -479,38 +453,15 @@ fn binary_usage_errors() {
         &["simulate", "--random", "--steps", "many"],
         &["simulate", "--random", "--seed", "-1"],
     ] {
-        let o = dvemc(args, "");
+        let o = at_root(args, "");
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
 }
 
-/// A file in the temporary directory with a name unique to this run,
-/// removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(stem: &str, contents: &[u8]) -> TempFile {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("dvemc-sim-{}-{n}-{stem}.dve", std::process::id()));
-        std::fs::write(&path, contents).expect("writing temp file");
-        TempFile(path)
-    }
-    fn path(&self) -> &str {
-        self.0.to_str().expect("utf-8 temp path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 #[test]
 fn binary_input_errors() {
-    let o = dvemc(&["simulate", "no/such/model.dve", "--random"], "");
+    let o = at_root(&["simulate", "no/such/model.dve", "--random"], "");
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("no/such/model.dve"), "{}", stderr(&o));
 
@@ -518,13 +469,13 @@ fn binary_input_errors() {
         "malformed",
         b"byte x;\nprocess P { state a; init b; }\nsystem async;\n",
     );
-    let o = dvemc(&["simulate", bad.path(), "--guided"], "1\n");
+    let o = at_root(&["simulate", bad.path(), "--guided"], "1\n");
     assert_eq!(o.status.code(), Some(3));
     assert!(stdout(&o).is_empty());
     let err = stderr(&o);
     assert!(err.contains(&format!("{}:2:", bad.path())), "{err}");
 
-    let o = dvemc(&["simulate", "--random", "--beem", "/no/such/beem/dir"], "");
+    let o = at_root(&["simulate", "--random", "--beem", "/no/such/beem/dir"], "");
     assert_eq!(o.status.code(), Some(3));
 }
 
@@ -537,7 +488,7 @@ const ASSERTING: &str = "byte x; process P { state a, b; init a; assert a: x < 2
 #[test]
 fn random_stops_at_a_failed_assertion_with_the_path() {
     let file = TempFile::new("asserting", ASSERTING.as_bytes());
-    let o = dvemc(&["simulate", file.path(), "--random"], "");
+    let o = at_root(&["simulate", file.path(), "--random"], "");
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("violation kind: assert\n"), "{out}");
@@ -548,7 +499,7 @@ fn random_stops_at_a_failed_assertion_with_the_path() {
     assert!(out.contains("\ncounterexample (path, 2 steps):\n"), "{out}");
     assert!(!out.contains("step 3:"), "{out}");
     // Not checked, the run goes on to its deadlock.
-    let o = dvemc(&["simulate", file.path(), "--random", "--check", "none"], "");
+    let o = at_root(&["simulate", file.path(), "--random", "--check", "none"], "");
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert!(stdout(&o).contains("step 5:"), "{}", stdout(&o));
     assert!(stdout(&o).contains("deadlock: no enabled transition"));
@@ -559,8 +510,8 @@ fn random_checks_deadlocks_and_goals_when_asked() {
     // phils2 deadlocks on some seeds: --check deadlock makes it a violation.
     let mut violated = 0;
     for seed in ["0", "1", "2", "3", "4", "5"] {
-        let plain = dvemc(&["simulate", "--random", "--seed", seed], "");
-        let checked = dvemc(
+        let plain = at_root(&["simulate", "--random", "--seed", seed], "");
+        let checked = at_root(
             &["simulate", "--random", "--seed", seed, "--check", "deadlock"],
             "",
         );
@@ -582,7 +533,7 @@ fn random_checks_deadlocks_and_goals_when_asked() {
         }
     }
     assert!(violated > 0, "no seed deadlocked");
-    let o = dvemc(&["simulate", "--random", "--goal", "fork2 == 1"], "");
+    let o = at_root(&["simulate", "--random", "--goal", "fork2 == 1"], "");
     assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -591,7 +542,7 @@ fn random_checks_deadlocks_and_goals_when_asked() {
     );
     assert!(out.contains("\n\ncounterexample (path, "), "{out}");
     // A malformed goal names the option.
-    let o = dvemc(&["simulate", "--random", "--goal", "x =="], "");
+    let o = at_root(&["simulate", "--random", "--goal", "x =="], "");
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("--goal"), "{}", stderr(&o));
 }
@@ -601,7 +552,7 @@ fn random_checks_deadlocks_and_goals_when_asked() {
 /// The JSON counterexample of the built-in example's deadlock, from
 /// `explore --trace-format json`.
 fn deadlock_trace() -> String {
-    let o = dvemc(
+    let o = at_root(
         &[
             "explore",
             "--check",
@@ -618,10 +569,11 @@ fn deadlock_trace() -> String {
 }
 
 fn replay(contents: &str, extra: &[&str]) -> Output {
-    let file = TempFile::new("trace", contents.as_bytes());
-    let mut args = vec!["simulate", "--replay", file.path()];
+    let dir = TempDir::new("sim");
+    let file = dir.write("trace.dve", contents);
+    let mut args = vec!["simulate", "--replay", &file];
     args.extend(extra);
-    dvemc(&args, "")
+    at_root(&args, "")
 }
 
 #[test]
@@ -647,10 +599,9 @@ fn replay_of_a_deadlock_counterexample_agrees() {
 
 #[test]
 fn trace_out_writes_the_json_counterexample() {
-    let dir = std::env::temp_dir().join(format!("dvemc-trace-out-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("trace-out");
     let path = dir.join("cex.json");
-    let o = dvemc(
+    let o = at_root(
         &[
             "explore",
             "--check",
@@ -671,14 +622,13 @@ fn trace_out_writes_the_json_counterexample() {
     );
     let written = std::fs::read_to_string(&path).expect("the trace file");
     assert_eq!(written, deadlock_trace());
-    let o = dvemc(&["simulate", "--replay", path.to_str().unwrap()], "");
+    let o = at_root(&["simulate", "--replay", path.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     // No counterexample, no file.
     let none = dir.join("none.json");
-    let o = dvemc(&["explore", "--trace-out", none.to_str().unwrap()], "");
+    let o = at_root(&["explore", "--trace-out", none.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(0), "stderr: {}", stderr(&o));
     assert!(!none.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -766,7 +716,7 @@ fn replay_of_a_file_that_is_no_counterexample_is_an_input_error() {
         );
         assert!(stdout(&o).is_empty());
     }
-    let o = dvemc(&["simulate", "--replay", "/no/such/trace.json"], "");
+    let o = at_root(&["simulate", "--replay", "/no/such/trace.json"], "");
     assert_eq!(o.status.code(), Some(3));
     assert!(stderr(&o).contains("/no/such/trace.json"));
     for args in [
@@ -775,7 +725,7 @@ fn replay_of_a_file_that_is_no_counterexample_is_an_input_error() {
         &["simulate", "--replay", "x.json", "--seed", "3"],
         &["simulate", "--guided", "--check", "deadlock"],
     ] {
-        let o = dvemc(args, "");
+        let o = at_root(args, "");
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
     }
 }
@@ -783,7 +733,7 @@ fn replay_of_a_file_that_is_no_counterexample_is_an_input_error() {
 /// A lasso (an LTL counterexample) replays, its cycle closed.
 #[test]
 fn replay_of_a_lasso() {
-    let o = dvemc(
+    let o = at_root(
         &[
             "explore",
             "--ltl",

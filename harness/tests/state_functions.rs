@@ -4,17 +4,20 @@
 //! same value (or the same run-time error) for every state function on the
 //! first states of a BFS.
 
+mod common;
+use common::beem;
+
 use dve_frontend::model::SuccBuf;
 use dvemc_run::algo::check::{state_functions, Goal};
 use dvemc_run::model::backend::{build_with, Backend};
-use dvemc_run::model::beem::{Beem, PropertyKind};
+use dvemc_run::model::beem::PropertyKind;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 
 const STATES: usize = 5_000;
 
 #[test]
 fn jit_and_interpreter_agree_on_goals_and_assertions() {
-    let beem = Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed: {e}"));
+    let beem = beem();
     let mut goals: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for p in beem.properties().expect("properties.csv") {
         if p.kind == PropertyKind::Reachability {

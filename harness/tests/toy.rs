@@ -6,12 +6,11 @@ use std::time::Duration;
 
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
 use dvemc_run::engine::StoreKind;
-use dvemc_run::model::beem::Beem;
 use dvemc_run::run::exhaustive::Traversal;
 use dvemc_run::run::exhaustive::{bfs, dfs, explore, DfsStats, ExploreOptions, Limits, Outcome};
 
 mod common;
-use common::Graph;
+use common::{beem, Graph};
 
 fn info(name: &str, state_len: usize) -> ModelInfo {
     ModelInfo {
@@ -497,10 +496,7 @@ impl NextState for Phils {
 /// Checks a model against `stats/<instance>.stat.xml`: every BFS and DFS
 /// counter BEEM lists.
 fn check_against_beem(model: &dyn NextState, instance: &str) {
-    let Ok(beem) = Beem::locate(None) else {
-        eprintln!("BEEM directory not found; skipping {instance}");
-        return;
-    };
+    let beem = beem();
     let Some(st) = beem.stats(instance).unwrap() else {
         eprintln!("no stat file for {instance}; skipping");
         return;

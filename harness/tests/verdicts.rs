@@ -7,46 +7,10 @@
 //! system's deadlocks and nothing else. On one thread (nested DFS) and two
 //! (CNDFS).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-fn dvemc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dvemc"))
-        .args(args)
-        .output()
-        .expect("run dvemc")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A model file in a directory of its own, removed on drop.
-struct Model {
-    dir: PathBuf,
-    path: String,
-}
-
-impl Model {
-    fn new(name: &str, source: &str) -> Model {
-        let dir = std::env::temp_dir().join(format!("dvemc-verdicts-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{name}.dve"));
-        std::fs::write(&path, source).unwrap();
-        Model {
-            path: path.display().to_string(),
-            dir,
-        }
-    }
-}
-
-impl Drop for Model {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.dir).ok();
-    }
-}
+mod common;
+use common::dvemc::{dvemc, json, stderr, stdout, TempFile as Model};
 
 /// `Checker` fails its assertion in `bad`, a deadlock; from `start` it may
 /// also go to `ok` and loop there.
@@ -68,10 +32,6 @@ fn line<'a>(out: &'a str, label: &str) -> &'a str {
         .find_map(|l| l.strip_prefix(&format!("{label}:")))
         .map(str::trim)
         .unwrap_or_else(|| panic!("no `{label}:` in\n{out}"))
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&o.stdout)))
 }
 
 /// The record's `checks` as (check, state, ended_search, alone).
@@ -99,10 +59,10 @@ fn check(c: &str, state: &str, ended: bool, alone: Option<&str>) -> (String, Str
 fn an_assertion_violation_leaves_the_formula_undecided_and_says_how_to_decide_it() {
     let m = Model::new("asserts", ASSERTS);
     for threads in ["1", "2"] {
-        let args = ["explore", &m.path, "--ltl", "F Checker.ok", "--threads", threads];
+        let args = ["explore", m.path(), "--ltl", "F Checker.ok", "--threads", threads];
         let o = dvemc(&args);
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
-        let out = text(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let out = stdout(&o);
         assert_eq!(line(&out, "violation kind"), "assert");
         assert_eq!(line(&out, "check assert"), "violated: this ended the search");
         assert_eq!(
@@ -120,7 +80,7 @@ fn an_assertion_violation_leaves_the_formula_undecided_and_says_how_to_decide_it
         // The option given: the formula alone, decided (the run may stop in
         // `bad` forever, never reaching `ok`).
         let o = dvemc(&[&args[..], &["--check", "none", "--json"]].concat());
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         let v = json(&o);
         assert_eq!(v["violation_kind"], "accepting_cycle", "{v}");
         assert_eq!(checks(&v), [check("ltl", "violated", true, None)]);
@@ -148,7 +108,7 @@ fn a_formula_first_leaves_the_assertions_undecided_and_a_budget_leaves_both_unkn
     let m = Model::new("formula-first", &source);
     let v = json(&dvemc(&[
         "explore",
-        &m.path,
+        m.path(),
         "--ltl",
         "G !Checker.ok",
         "--threads",
@@ -171,14 +131,14 @@ fn a_formula_first_leaves_the_assertions_undecided_and_a_budget_leaves_both_unkn
     // A budget ended the search: nothing is said to hold.
     let o = dvemc(&[
         "explore",
-        &m.path,
+        m.path(),
         "--ltl",
         "G !Checker.ok",
         "--max-states",
         "1",
         "--json",
     ]);
-    assert_eq!(o.status.code(), Some(4), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert_eq!(
         checks(&json(&o)),
         [
@@ -187,7 +147,7 @@ fn a_formula_first_leaves_the_assertions_undecided_and_a_budget_leaves_both_unkn
         ]
     );
     // A goal reached first: the assertions' options drop the goal.
-    let v = json(&dvemc(&["explore", &m.path, "--goal", "Checker.ok", "--json"]));
+    let v = json(&dvemc(&["explore", m.path(), "--goal", "Checker.ok", "--json"]));
     assert_eq!(
         checks(&v),
         [
@@ -211,14 +171,14 @@ fn a_lasso_through_a_deadlock_prints_the_stutter_and_the_formulas_atoms() {
     for threads in ["1", "2"] {
         let o = dvemc(&[
             "explore",
-            &m.path,
+            m.path(),
             "--ltl",
             "G (P0.one -> F P0.two)",
             "--threads",
             threads,
         ]);
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
-        let out = text(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        let out = stdout(&o);
         let cycle: Vec<&str> = out
             .lines()
             .skip_while(|l| !l.starts_with("  cycle ("))
@@ -250,7 +210,7 @@ fn under_a_formula_the_deadlock_check_sees_the_systems_deadlocks_only() {
         // The system deadlocks in `bad`; the formula holds.
         let o = dvemc(&[
             "explore",
-            &m.path,
+            m.path(),
             "--ltl",
             "G (x <= 1)",
             "--check",
@@ -259,7 +219,7 @@ fn under_a_formula_the_deadlock_check_sees_the_systems_deadlocks_only() {
             threads,
             "--json",
         ]);
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         let v = json(&o);
         assert_eq!(v["violation_kind"], "deadlock", "{v}");
         let last = v["trace"]["steps"]
@@ -280,7 +240,7 @@ fn under_a_formula_the_deadlock_check_sees_the_systems_deadlocks_only() {
             threads,
             "--json",
         ]);
-        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
         let v = json(&o);
         assert_eq!(v["violation_kind"], "deadlock", "{v}");
         let last = v["trace"]["steps"]
@@ -298,14 +258,14 @@ fn under_a_formula_the_deadlock_check_sees_the_systems_deadlocks_only() {
     );
     let o = dvemc(&[
         "explore",
-        &m.path,
+        m.path(),
         "--ltl",
         "G F (x == 1)",
         "--check",
         "deadlock",
         "--json",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(
         checks(&v),

@@ -59,6 +59,7 @@ use serde::Serialize;
 
 use crate::check::GoalFn;
 use crate::check::{Step, Trace};
+use dvemc_engine::names::either;
 use dvemc_engine::progress::Meter;
 use dvemc_engine::rng::run_seeds;
 use dvemc_engine::rng::Rng;
@@ -67,8 +68,9 @@ use dvemc_engine::{BfsOptions, Budget, Control, Cx, Limits, Observer, Outcome, S
 
 const NONE: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Algo {
     Urs,
     Sdrs,
@@ -79,18 +81,14 @@ pub enum Algo {
 
 impl Algo {
     pub fn name(self) -> &'static str {
-        match self {
-            Algo::Urs => "urs",
-            Algo::Sdrs => "sdrs",
-            Algo::RandomWalk => "random-walk",
-            Algo::Bfs => "bfs",
-        }
+        self.into()
     }
 }
 
 /// What happens when the memory is full.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "lowercase")]
 pub enum Restart {
     /// Stop (URS, SDRS).
     Stop,
@@ -100,32 +98,42 @@ pub enum Restart {
     Random,
 }
 
-impl std::str::FromStr for Restart {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Restart, String> {
-        match s {
-            "initial" => Ok(Restart::Initial),
-            "random" => Ok(Restart::Random),
-            _ => Err(format!(
-                "unknown restart `{s}` (expected initial or random; urs and sdrs stop when the memory is full)"
-            )),
-        }
+impl Restart {
+    /// The restarts one may ask for (`Stop` is what urs and sdrs do).
+    const ASKED: [Restart; 2] = [Restart::Initial, Restart::Random];
+
+    pub fn name(self) -> &'static str {
+        self.into()
     }
 }
 
-impl Restart {
-    pub fn name(self) -> &'static str {
-        match self {
-            Restart::Stop => "stop",
-            Restart::Initial => "initial",
-            Restart::Random => "random",
-        }
+impl std::str::FromStr for Restart {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Restart, String> {
+        Restart::ASKED.into_iter().find(|r| r.name() == s).ok_or_else(|| {
+            format!(
+                "unknown restart `{s}` (expected {}; urs and sdrs stop when the memory is full)",
+                either(&Restart::ASKED.map(Restart::name))
+            )
+        })
     }
 }
 
 /// How a step chooses among the successors of the selected state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "lowercase", parse_err_ty = String, parse_err_fn = unknown_choice)]
 pub enum SuccessorChoice {
     /// A uniformly random successor *state* (the paper: "a successor of u
     /// chosen uniformly"): several transitions to one state count once.
@@ -136,25 +144,17 @@ pub enum SuccessorChoice {
     Transition,
 }
 
-impl std::str::FromStr for SuccessorChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<SuccessorChoice, String> {
-        match s {
-            "state" => Ok(SuccessorChoice::State),
-            "transition" => Ok(SuccessorChoice::Transition),
-            _ => Err(format!(
-                "unknown successor choice `{s}` (expected state or transition)"
-            )),
-        }
-    }
+fn unknown_choice(s: &str) -> String {
+    use strum::VariantNames;
+    format!(
+        "unknown successor choice `{s}` (expected {})",
+        either(SuccessorChoice::VARIANTS)
+    )
 }
 
 impl SuccessorChoice {
     pub fn name(self) -> &'static str {
-        match self {
-            SuccessorChoice::State => "state",
-            SuccessorChoice::Transition => "transition",
-        }
+        self.into()
     }
 
     /// The entry of `buf` (not empty) a step goes to. `firsts` is scratch.
@@ -856,5 +856,32 @@ pub fn summarize(opts: &SearchOptions, seed: u64, runs: &[SearchRun]) -> SearchS
             .collect(),
         cover_reached: reached,
         time_s: runs.iter().map(|r| r.time_s).sum(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The options' names, and the messages that list them.
+    #[test]
+    fn option_names_and_messages() {
+        assert_eq!(Algo::RandomWalk.name(), "random-walk");
+        assert_eq!(Restart::Stop.name(), "stop");
+        assert_eq!("random".parse::<Restart>(), Ok(Restart::Random));
+        assert_eq!(
+            "stop".parse::<Restart>(),
+            Err("unknown restart `stop` (expected initial or random; urs and sdrs stop when the memory is full)"
+                .to_string())
+        );
+        assert_eq!(
+            "transition".parse::<SuccessorChoice>(),
+            Ok(SuccessorChoice::Transition)
+        );
+        assert_eq!(SuccessorChoice::State.name(), "state");
+        assert_eq!(
+            "edge".parse::<SuccessorChoice>(),
+            Err("unknown successor choice `edge` (expected state or transition)".to_string())
+        );
     }
 }

@@ -7,6 +7,7 @@ pub mod frontier;
 pub mod guard;
 pub mod limits;
 pub mod loops;
+pub mod names;
 pub mod observer;
 pub mod outcome;
 pub mod process;

@@ -17,12 +17,25 @@
 //! Every value but `complete` means the search stopped early; the counters
 //! are those reached.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case", parse_err_ty = String, parse_err_fn = unknown_result)]
 pub enum Outcome {
     #[default]
     Complete,
@@ -38,28 +51,12 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 8] = [
-        Outcome::Complete,
-        Outcome::StateLimit,
-        Outcome::TimeLimit,
-        Outcome::MemoryLimit,
-        Outcome::VisitLimit,
-        Outcome::CacheFull,
-        Outcome::Interrupted,
-        Outcome::Probabilistic,
-    ];
+    /// Every outcome, in the order of declaration.
+    pub const ALL: &'static [Outcome] = <Outcome as strum::VariantArray>::VARIANTS;
 
+    /// The name in records and rows (`result`).
     pub fn name(self) -> &'static str {
-        match self {
-            Outcome::Complete => "complete",
-            Outcome::StateLimit => "state_limit",
-            Outcome::TimeLimit => "time_limit",
-            Outcome::MemoryLimit => "memory_limit",
-            Outcome::VisitLimit => "visit_limit",
-            Outcome::CacheFull => "cache_full",
-            Outcome::Interrupted => "interrupted",
-            Outcome::Probabilistic => "probabilistic",
-        }
+        self.into()
     }
 
     pub fn is_complete(self) -> bool {
@@ -72,18 +69,26 @@ impl Outcome {
     }
 }
 
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
+fn unknown_result(s: &str) -> String {
+    format!("unknown result `{s}`")
 }
 
-impl std::str::FromStr for Outcome {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Outcome, String> {
-        Outcome::ALL
-            .into_iter()
-            .find(|o| o.name() == s)
-            .ok_or_else(|| format!("unknown result `{s}`"))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names parse back, are the JSON's, and an unknown one is named.
+    #[test]
+    fn names_parse_back_and_are_the_records() {
+        assert_eq!(Outcome::ALL.len(), 8);
+        for &o in Outcome::ALL {
+            assert_eq!(o.name().parse::<Outcome>(), Ok(o));
+            assert_eq!(serde_json::to_value(o).unwrap(), o.name());
+        }
+        assert_eq!(Outcome::CacheFull.to_string(), "cache_full");
+        assert_eq!(
+            "done".parse::<Outcome>(),
+            Err("unknown result `done`".to_string())
+        );
     }
 }

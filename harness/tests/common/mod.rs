@@ -2,13 +2,31 @@
 
 #[allow(dead_code)] // the tests of BEEM's properties use it
 pub mod beem;
+#[allow(dead_code)] // each test file uses some of it
+pub mod dvemc;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{Label, ModelInfo, NextState, SuccBuf};
 use dvemc_run::algo::check::Trace;
+use dvemc_run::model::beem::Beem;
+
+/// The BEEM suite (`../shared/beem`, or `BEEM_DIR`).
+#[allow(dead_code)] // not every test file reads BEEM
+pub fn beem() -> Beem {
+    Beem::locate(None).unwrap_or_else(|e| panic!("the BEEM suite is needed for this test: {e}"))
+}
+
+/// A model of `beem/examples`, for the interpreter.
+#[allow(dead_code)] // not every test file loads the examples
+pub fn example_model(name: &str) -> Interpreter {
+    let path = dvemc::example(name);
+    let model = dve_frontend::load_file(path.as_ref()).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Interpreter::new(model)
+}
 
 /// An explicit graph over `u32` node numbers (4-byte states, node 0
 /// initial): node `i`'s transitions lead to `succ[i]`, in order, the

@@ -35,6 +35,7 @@ use std::str::FromStr;
 
 use super::quad_heap::QuadHeap;
 use super::tdtree::{Meta, NIL};
+use dvemc_engine::names::either;
 use dvemc_engine::rng::Rng;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +53,8 @@ pub enum Replacement {
 }
 
 /// A state's measure that a replacement order sorts by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Criterion {
     Depth,
     InDegree,
@@ -70,24 +72,11 @@ impl Criterion {
     ];
 
     fn name(self) -> &'static str {
-        match self {
-            Criterion::Depth => "depth",
-            Criterion::InDegree => "indegree",
-            Criterion::OutDegree => "outdegree",
-            Criterion::Visits => "visits",
-            Criterion::Age => "age",
-        }
+        self.into()
     }
 
     fn parse(s: &str) -> Option<Criterion> {
-        Some(match s {
-            "depth" => Criterion::Depth,
-            "indegree" => Criterion::InDegree,
-            "outdegree" => Criterion::OutDegree,
-            "visits" => Criterion::Visits,
-            "age" => Criterion::Age,
-            _ => return None,
-        })
+        s.parse().ok()
     }
 }
 
@@ -213,9 +202,18 @@ impl FromStr for Replacement {
                 "random" => Tie::Random,
                 "newest" => Tie::Newest,
                 "age" | "oldest" => Tie::Oldest,
-                c => Tie::By(Criterion::parse(c).filter(|c| *c != Criterion::Age).ok_or_else(|| {
-                    format!("unknown tie-breaker `{then}` in `{s}` (expected random, newest, depth, indegree, outdegree or visits)")
-                })?),
+                c => Tie::By(
+                    Criterion::parse(c)
+                        .filter(|c| *c != Criterion::Age)
+                        .ok_or_else(|| {
+                            let mut ties = vec!["random", "newest"];
+                            ties.extend(Criterion::ALL.map(Criterion::name));
+                            format!(
+                                "unknown tie-breaker `{then}` in `{s}` (expected {})",
+                                either(&ties)
+                            )
+                        })?,
+                ),
             };
             if tie == Tie::By(key.criterion) {
                 return Err(format!("`{s}` breaks ties by its own criterion"));

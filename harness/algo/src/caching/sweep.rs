@@ -254,7 +254,8 @@ pub fn auto_progress(model: &dyn NextState, graph: &Graph, level: u8) -> AutoPro
 }
 
 /// How an automatic progress measure is derived from the full state space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::Display, strum::EnumString, strum::VariantNames)]
+#[strum(serialize_all = "lowercase", parse_err_ty = String, parse_err_fn = unknown_derivation)]
 pub enum Derivation {
     /// Greedy refinement of the whole vector (see the module comment): the
     /// level's bound holds for the measure's regress transitions exactly.
@@ -269,24 +270,9 @@ pub enum Derivation {
     Projection,
 }
 
-impl std::str::FromStr for Derivation {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "greedy" => Ok(Derivation::Greedy),
-            "projection" => Ok(Derivation::Projection),
-            _ => Err(format!("unknown derivation `{s}` (greedy, projection)")),
-        }
-    }
-}
-
-impl std::fmt::Display for Derivation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Derivation::Greedy => "greedy",
-            Derivation::Projection => "projection",
-        })
-    }
+fn unknown_derivation(s: &str) -> String {
+    use strum::VariantNames;
+    format!("unknown derivation `{s}` ({})", Derivation::VARIANTS.join(", "))
 }
 
 /// Derives the automatic measure of `level` by `how`.

@@ -1,15 +1,27 @@
 //! What a dbdfs search is asked: its variant, its frontier representation
 //! and its options, and the stores it can search in.
 
+use dvemc_engine::names::either;
 use dvemc_engine::progress::Meter;
 use dvemc_engine::{Limits, StoreKind};
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
+use strum::VariantNames;
 
 /// The bounded DFS procedure of each iteration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case", parse_err_ty = String, parse_err_fn = unknown_variant)]
 pub enum Variant {
     /// Fig. 3: explore each state once (unsound).
     NaiveUnsound,
@@ -22,32 +34,32 @@ pub enum Variant {
 impl Variant {
     pub const ALL: [Variant; 3] = [Variant::NaiveUnsound, Variant::NaiveSound, Variant::Threshold];
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::NaiveUnsound => "naive-unsound",
-            Variant::NaiveSound => "naive-sound",
-            Variant::Threshold => "threshold",
-        }
+        self.into()
     }
 }
 
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Variant, String> {
-        Variant::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| {
-            format!("unknown dbdfs variant `{s}` (expected naive-unsound, naive-sound or threshold)")
-        })
-    }
+fn unknown_variant(s: &str) -> String {
+    format!(
+        "unknown dbdfs variant `{s}` (expected {})",
+        either(Variant::VARIANTS)
+    )
 }
 
 /// How frontier states are kept between iterations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    strum::Display,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case", parse_err_ty = String, parse_err_fn = unknown_frontier)]
 pub enum FrontierKind {
     States,
     Traces,
@@ -57,28 +69,15 @@ pub enum FrontierKind {
 impl FrontierKind {
     pub const ALL: [FrontierKind; 3] = [FrontierKind::States, FrontierKind::Traces, FrontierKind::Tree];
     pub fn name(self) -> &'static str {
-        match self {
-            FrontierKind::States => "states",
-            FrontierKind::Traces => "traces",
-            FrontierKind::Tree => "tree",
-        }
+        self.into()
     }
 }
 
-impl fmt::Display for FrontierKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for FrontierKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<FrontierKind, String> {
-        FrontierKind::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| format!("unknown frontier representation `{s}` (expected states, traces or tree)"))
-    }
+fn unknown_frontier(s: &str) -> String {
+    format!(
+        "unknown frontier representation `{s}` (expected {})",
+        either(FrontierKind::VARIANTS)
+    )
 }
 
 #[derive(Clone, Debug)]

@@ -55,7 +55,8 @@ pub trait Comm: Send + Sync {
 pub struct Cluster(pub std::sync::Arc<dyn Comm>, pub Partitioning);
 
 /// How a distributed search spreads the states over the ranks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, strum::EnumString, strum::VariantNames)]
+#[strum(serialize_all = "lowercase", parse_err_ty = String, parse_err_fn = unknown_partitioning)]
 pub enum Partitioning {
     /// By a hash of the whole state: even, and most successors move.
     #[default]
@@ -66,15 +67,12 @@ pub enum Partitioning {
     Local,
 }
 
-impl std::str::FromStr for Partitioning {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Partitioning, String> {
-        match s {
-            "whole" => Ok(Partitioning::Whole),
-            "local" => Ok(Partitioning::Local),
-            _ => Err(format!("--partition {s}: whole or local")),
-        }
-    }
+fn unknown_partitioning(s: &str) -> String {
+    use strum::VariantNames;
+    format!(
+        "--partition {s}: {}",
+        crate::names::either(Partitioning::VARIANTS)
+    )
 }
 
 impl std::fmt::Debug for Cluster {

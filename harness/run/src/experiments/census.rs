@@ -18,8 +18,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Result};
 
 use super::matrix::run_memory_limit;
-use super::schema::{Row, MEMORY_LIMIT};
+use super::schema::Row;
 use super::util::human;
+use crate::engine::Outcome;
 use crate::model::beem::{Beem, StatFile};
 
 /// Rows of at least this many states count in the bytes-per-state figures
@@ -74,7 +75,7 @@ impl Entry<'_> {
 /// its memory stop says nothing about this version.
 fn before_sealing(row: &Row, extra: Option<&serde_json::Value>) -> bool {
     row.get("store") == "ctree"
-        && row.get("result") == MEMORY_LIMIT
+        && row.get("result") == Outcome::MemoryLimit.name()
         && extra.is_none_or(|x| x.get("root_tables").is_none())
 }
 
@@ -122,7 +123,7 @@ fn entries<'a>(rows: &'a [Row], beem: Option<&Beem>) -> Result<Vec<Entry<'a>>> {
             },
             stat: beem.and_then(|b| b.stats(row.get("instance")).ok().flatten()),
             states: row.num("states").unwrap_or(0.0) as u64,
-            complete: row.get("result") == "complete",
+            complete: row.get("result") == Outcome::Complete.name(),
         })
         .collect())
 }
@@ -321,7 +322,7 @@ fn need(e: &Entry) -> String {
         // for memory more than its limit (its store's next growth
         // would have passed it).
         let mut bytes = bps * e.states as f64;
-        if e.row.get("result") == MEMORY_LIMIT {
+        if e.row.get("result") == Outcome::MemoryLimit.name() {
             if let Some(budget) = e.num("budget_memory_bytes") {
                 bytes = bytes.max(run_memory_limit(budget as u64) as f64);
             }

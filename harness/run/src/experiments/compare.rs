@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 
 use super::schema::{Row, Table, DETERMINISTIC};
+use crate::engine::Outcome;
 
 /// The reference backend of speed ratios.
 pub const REFERENCE_BACKEND: &str = "interp";
@@ -50,7 +51,7 @@ fn cell_ratios(t: &Table) -> CellRatios {
     // (instance, spec args, seed) -> backend -> (states/s, search s)
     let mut by_cell = Speeds::new();
     for r in &t.rows {
-        if r.get("result") != "complete" {
+        if r.get("result") != Outcome::Complete.name() {
             continue;
         }
         let (Some(sps), Some(secs)) = (r.num("states_per_s"), r.num("time_s")) else {

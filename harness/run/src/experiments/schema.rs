@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 use super::exec::{signal_name, ChildResult, Termination};
 use super::matrix::{params_json, Cell};
 use super::provenance::Provenance;
+use crate::engine::Outcome as SearchEnd;
 
 /// The layout of the columns (results/SCHEMA.md says what changed with each).
 pub const SCHEMA_VERSION: u32 = 5;
@@ -249,11 +250,10 @@ pub struct Outcome {
     pub report: Option<Map<String, Value>>,
 }
 
-/// Result values the runner itself assigns.
+/// Result values the runner itself assigns (besides the search's own:
+/// [`SearchEnd`]).
 pub const CRASHED: &str = "crashed";
 pub const ERROR: &str = "error";
-pub const TIME_LIMIT: &str = "time_limit";
-pub const MEMORY_LIMIT: &str = "memory_limit";
 
 fn memory_exhausted(stderr: &str) -> Option<String> {
     const SIGNS: &[&str] = &[
@@ -323,7 +323,7 @@ pub fn classify(cell: &Cell, child: &ChildResult) -> Outcome {
     };
     match child.termination {
         Termination::Deadline => {
-            o.result = TIME_LIMIT.into();
+            o.result = SearchEnd::TimeLimit.to_string();
             o.signal = Some("SIGKILL".into());
             o.message = deadline_message(
                 cell.budgets.deadline().map(|d| d.as_secs_f64()).unwrap_or(0.0),
@@ -333,10 +333,10 @@ pub fn classify(cell: &Cell, child: &ChildResult) -> Outcome {
         Termination::Signaled(sig) => {
             o.signal = Some(signal_name(sig).to_string());
             if let Some(line) = memory_exhausted(&child.stderr) {
-                o.result = MEMORY_LIMIT.into();
+                o.result = SearchEnd::MemoryLimit.to_string();
                 o.message = line;
             } else if sig == libc::SIGKILL && cell.budgets.memory.is_some() {
-                o.result = MEMORY_LIMIT.into();
+                o.result = SearchEnd::MemoryLimit.to_string();
                 o.message = "killed by SIGKILL, not by the runner (out of memory?)".into();
             } else {
                 o.result = CRASHED.into();
@@ -354,7 +354,7 @@ pub fn classify(cell: &Cell, child: &ChildResult) -> Outcome {
                 (0 | 1 | 4, Some(r)) => {
                     o.result = match r.get("result") {
                         Some(Value::String(s)) => s.clone(),
-                        _ if code == 0 || code == 1 => "complete".into(),
+                        _ if code == 0 || code == 1 => SearchEnd::Complete.to_string(),
                         _ => "budget".into(),
                     };
                     o.report = report.clone();
@@ -365,7 +365,7 @@ pub fn classify(cell: &Cell, child: &ChildResult) -> Outcome {
                 }
                 _ => {
                     if let Some(line) = memory_exhausted(&child.stderr) {
-                        o.result = MEMORY_LIMIT.into();
+                        o.result = SearchEnd::MemoryLimit.to_string();
                         o.message = line;
                     } else {
                         o.result = CRASHED.into();

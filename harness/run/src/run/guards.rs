@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::engine::guard::{set_report, GuardReports};
 use crate::engine::units::human_bytes;
+use crate::engine::Outcome;
 
 /// Arms the guards' reports for a run: JSON objects too with `json`, the
 /// limits they name (`memory_default`: the limit is the default one, no
@@ -27,7 +28,7 @@ pub fn arm_guard_reports(
         None => "the system refused a memory allocation (an address-space limit, or the machine's memory is exhausted)".to_string(),
     };
     let time_msg = format!("the time limit of {secs} s was reached while loading or compiling the model");
-    let json_of = |msg: &str, result: &str| {
+    let json_of = |msg: &str, result: Outcome| {
         json.then(|| {
             format!(
                 "{{\"result\":\"{result}\",\"message\":{},\"exit_code\":4}}\n",
@@ -36,9 +37,9 @@ pub fn arm_guard_reports(
         })
     };
     set_report(GuardReports {
-        memory_stdout: json_of(&memory_msg, "memory_limit"),
-        memory_stderr: format!("dvemc: search incomplete (memory_limit): {memory_msg}\n"),
-        time_stdout: json_of(&time_msg, "time_limit"),
-        time_stderr: format!("dvemc: search incomplete (time_limit): {time_msg}\n"),
+        memory_stdout: json_of(&memory_msg, Outcome::MemoryLimit),
+        memory_stderr: format!("dvemc: search incomplete ({}): {memory_msg}\n", Outcome::MemoryLimit),
+        time_stdout: json_of(&time_msg, Outcome::TimeLimit),
+        time_stderr: format!("dvemc: search incomplete ({}): {time_msg}\n", Outcome::TimeLimit),
     });
 }

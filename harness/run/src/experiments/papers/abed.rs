@@ -16,6 +16,7 @@
 //! Writes `README.md`, `cover_time.csv`, `coverage.csv` and
 //! `coverage-*.svg`.
 
+use crate::engine::Outcome;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -115,7 +116,7 @@ impl<'a> Runs<'a> {
         let mut size: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
         for r in rows
             .iter()
-            .filter(|r| r.get("strategy") == "bfs" && r.get("result") == "complete")
+            .filter(|r| r.get("strategy") == "bfs" && r.get("result") == Outcome::Complete.name())
         {
             if let (Some(s), Some(l)) = (r.num("states"), r.num("levels")) {
                 size.insert(r.get("instance"), (s as u64, (l as u64).saturating_sub(1).max(1)));

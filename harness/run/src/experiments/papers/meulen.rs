@@ -15,6 +15,7 @@
 //! cell; the class and formula of each property from `properties.csv`.
 //! Writes `README.md`, `breadth.csv`, `degradation.csv` and SVG plots.
 
+use crate::engine::Outcome;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -122,7 +123,7 @@ impl<'a> Figures<'a> {
         let mut bfs: BTreeMap<&str, (Option<u64>, Option<u64>)> = BTreeMap::new();
         for r in rows
             .iter()
-            .filter(|r| r.get("strategy") == "bfs" && r.get("result") == "complete")
+            .filter(|r| r.get("strategy") == "bfs" && r.get("result") == Outcome::Complete.name())
         {
             bfs.insert(
                 r.get("instance"),

@@ -14,6 +14,7 @@
 //!
 //! Writes `tables.md` and `table1.csv`, `table2.csv`, `table34.csv`.
 
+use crate::engine::Outcome;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -44,7 +45,7 @@ fn pct_time(from: f64, to: f64) -> String {
 
 /// A run's value with a mark when a budget stopped it.
 fn mark(r: &Row, text: String) -> String {
-    if r.get("result") == "complete" {
+    if r.get("result") == Outcome::Complete.name() {
         text
     } else {
         format!("{text} ({})", r.get("result"))
@@ -198,7 +199,7 @@ fn table2(runs: &Runs, md: &mut String, out: &Path) -> Result<()> {
             u(ts, "revisits").to_string(),
             pct(rv(ns), rv(ts)),
         ])?;
-        if tl.get("result") == "complete"
+        if tl.get("result") == Outcome::Complete.name()
             && tl.get("manifest_complete") == "yes"
             && tl.get("manifest_states") != tl.get("states")
         {

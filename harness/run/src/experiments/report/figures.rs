@@ -3,6 +3,7 @@
 //! instance, and how numbers are printed: shared by the summary and its
 //! headline table.
 
+use crate::engine::Outcome;
 use std::collections::BTreeMap;
 
 use crate::experiments::schema::Row;
@@ -81,7 +82,7 @@ pub(crate) fn state_space_sizes(rows: &[Row]) -> BTreeMap<String, f64> {
         }
     }
     for r in rows {
-        if r.get("result") == "complete" && EXHAUSTIVE.contains(&r.get("strategy")) {
+        if r.get("result") == Outcome::Complete.name() && EXHAUSTIVE.contains(&r.get("strategy")) {
             if let Some(s) = r.num("states") {
                 let e = m.entry(r.get("instance").to_string()).or_insert(0.0);
                 if r.get("manifest_complete") != "yes" && s > *e {

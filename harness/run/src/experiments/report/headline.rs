@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 
 use super::figures::{configuration, fmt_num, seconds, state_space_sizes, store_bytes};
 use super::table::ReportTable;
+use crate::engine::Outcome;
 use crate::experiments::schema::Row;
 
 fn peak_mem(r: &Row) -> Option<f64> {
@@ -83,7 +84,10 @@ fn most_wins(wins: &[(String, f64)]) -> Option<(String, usize)> {
 pub fn headline(rows: &[Row]) -> Option<ReportTable> {
     let sizes = state_space_sizes(rows);
     let mut by_instance: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.get("result") == "complete") {
+    for r in rows
+        .iter()
+        .filter(|r| r.get("result") == Outcome::Complete.name())
+    {
         by_instance.entry(r.get("instance")).or_default().push(r);
     }
     if by_instance.is_empty() {

@@ -22,6 +22,7 @@ use anyhow::{Context, Result};
 use super::figures::{bytes_per_state, configuration, fmt_num, seconds, store_bytes, stored, visited};
 use super::summary::{self as report, by_series, Summary, MAX_SERIES};
 use super::table::ReportTable;
+use crate::engine::Outcome;
 use crate::experiments::papers;
 use crate::experiments::plot::{self, escape, Axis, Series};
 use crate::experiments::schema::Row;
@@ -133,7 +134,7 @@ pub fn write(
 fn overview_plots(rows: &[Row], summary: &Summary) -> String {
     let timed: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.get("result") == "complete" && seconds(r).is_some())
+        .filter(|r| r.get("result") == Outcome::Complete.name() && seconds(r).is_some())
         .collect();
     let series: Vec<(String, Vec<f64>)> = by_series(&timed, MAX_SERIES)
         .into_iter()
@@ -171,7 +172,10 @@ fn overview_plots(rows: &[Row], summary: &Summary) -> String {
 /// states reached, one series per configuration (see `report::by_series`).
 fn instance_plots(rows: &[Row], summary: &Summary) -> String {
     let mut by_instance: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.get("result") == "complete") {
+    for r in rows
+        .iter()
+        .filter(|r| r.get("result") == Outcome::Complete.name())
+    {
         by_instance.entry(r.get("instance")).or_default().push(r);
     }
     let mut out = String::new();

@@ -10,6 +10,7 @@ use super::figures::{
     bytes_per_state, configuration, fmt_num, seconds, state_space_sizes, store_bytes, stored, visited,
 };
 use super::table::ReportTable;
+use crate::engine::Outcome;
 use crate::experiments::plot::{self, Axis, Bar, Series};
 use crate::experiments::runner::median;
 use crate::experiments::schema::{Row, CRASHED, ERROR};
@@ -167,15 +168,17 @@ pub(crate) fn check_by(rows: &[Row], by: &[String], what: &str) -> Result<()> {
     Ok(())
 }
 
-/// The order of results in the outcome table.
-const RESULT_ORDER: &[&str] = &[
-    "complete",
-    "state_limit",
-    "time_limit",
-    "memory_limit",
-    CRASHED,
-    ERROR,
-];
+/// The order of results in the outcome table (others after, by name).
+fn result_order() -> [&'static str; 6] {
+    [
+        Outcome::Complete.name(),
+        Outcome::StateLimit.name(),
+        Outcome::TimeLimit.name(),
+        Outcome::MemoryLimit.name(),
+        CRASHED,
+        ERROR,
+    ]
+}
 
 /// Summarises `rows`; `by` names grid parameters that split the best-run
 /// groups further (e.g. `chain_reduction` for the state-caching paper's CR
@@ -221,12 +224,10 @@ fn provenance(rows: &[Row]) -> String {
 /// Outcomes: per strategy and backend, the cells and how they ended.
 fn outcomes(rows: &[Row]) -> ReportTable {
     let mut results: Vec<String> = values(rows, "result").into_iter().collect();
+    let order = result_order();
     results.sort_by_key(|r| {
         (
-            RESULT_ORDER
-                .iter()
-                .position(|o| o == r)
-                .unwrap_or(RESULT_ORDER.len()),
+            order.iter().position(|o| o == r).unwrap_or(order.len()),
             r.clone(),
         )
     });
@@ -295,7 +296,7 @@ fn best_runs(rows: &[Row], by: &[String], sizes: &BTreeMap<String, f64>) -> Repo
         let mut complete: Vec<&Row> = rs
             .iter()
             .copied()
-            .filter(|r| r.get("result") == "complete")
+            .filter(|r| r.get("result") == Outcome::Complete.name())
             .collect();
         complete.sort_by(|a, b| better(a, b));
         let mut row = vec![inst.clone(), fmt_num(s), config.clone(), be.clone()];
@@ -365,7 +366,7 @@ fn throughput(rows: &[Row]) -> ReportTable {
         let rs: Vec<&Row> = all
             .iter()
             .copied()
-            .filter(|r| r.get("result") == "complete")
+            .filter(|r| r.get("result") == Outcome::Complete.name())
             .collect();
         let timed: Vec<&Row> = rs
             .iter()
@@ -443,7 +444,10 @@ fn failures(rows: &[Row]) -> Option<ReportTable> {
 
 /// The charts of the complete runs.
 fn plots(rows: &[Row], sizes: &BTreeMap<String, f64>) -> Vec<Plot> {
-    let complete: Vec<&Row> = rows.iter().filter(|r| r.get("result") == "complete").collect();
+    let complete: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.get("result") == Outcome::Complete.name())
+        .collect();
     let timed: Vec<&Row> = complete
         .iter()
         .copied()

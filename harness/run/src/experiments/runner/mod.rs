@@ -16,12 +16,11 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 
 use crate::engine::limits::interrupt;
+use crate::engine::Outcome;
 use crate::experiments::exec::{ChildResult, Executor, Termination};
 use crate::experiments::matrix::Cell;
 use crate::experiments::provenance::Provenance;
-use crate::experiments::schema::{
-    build_row, classify, Appender, Row, Table, CRASHED, ERROR, MEMORY_LIMIT, TIME_LIMIT,
-};
+use crate::experiments::schema::{build_row, classify, Appender, Row, Table, CRASHED, ERROR};
 use crate::experiments::util::now_utc;
 
 /// Whether `--retry-failed` runs a recorded cell again: it crashed, was
@@ -33,9 +32,10 @@ use crate::experiments::util::now_utc;
 /// on from it (a matrix with `checkpoints = true`).
 fn worth_retrying(r: &Row) -> bool {
     let num = |c: &str| r.get(c).parse::<f64>().ok();
-    let starved = r.get("result") == TIME_LIMIT
+    let starved = r.get("result") == Outcome::TimeLimit.name()
         && matches!((num("cpu_s"), num("budget_time_s")), (Some(cpu), Some(budget)) if cpu < budget / 2.0);
-    let goes_on = r.get("result") == TIME_LIMIT && saved_checkpoint(r).is_some_and(|f| f.is_file());
+    let goes_on =
+        r.get("result") == Outcome::TimeLimit.name() && saved_checkpoint(r).is_some_and(|f| f.is_file());
     starved || goes_on || r.get("result") == CRASHED || r.get("result") == ERROR
 }
 
@@ -53,7 +53,7 @@ fn saved_checkpoint(r: &Row) -> Option<std::path::PathBuf> {
 /// false, `removed` why). `explore --checkpoint` alone keeps it: its user
 /// may go on with a larger budget.
 fn discard_final_checkpoint(row: &mut Row) {
-    if row.get("result") != MEMORY_LIMIT {
+    if row.get("result") != Outcome::MemoryLimit.name() {
         return;
     }
     let Some(file) = saved_checkpoint(row) else {
@@ -132,7 +132,7 @@ pub fn run_cells(cells: &[Cell], exec: &dyn Executor, cfg: &RunConfig) -> Result
     let done: HashMap<String, bool> = Table::read(cfg.out)?
         .rows
         .iter()
-        .map(|r| (r.key().to_string(), r.get("result") == "complete"))
+        .map(|r| (r.key().to_string(), r.get("result") == Outcome::Complete.name()))
         .collect();
     let schedule = Schedule::new(cells, &done);
     let skipped = cells.iter().filter(|c| done.contains_key(&c.key)).count();
@@ -323,7 +323,7 @@ impl Pool<'_> {
             &cfg.provenance,
             &now_utc(),
         );
-        if interrupt::requested() && row.get("result") != "complete" {
+        if interrupt::requested() && row.get("result") != Outcome::Complete.name() {
             // Stopped by the same signal, or cut short: run it again
             // on --resume rather than record a partial result.
             self.schedule.0.lock().unwrap().abandon(cell);
@@ -336,7 +336,7 @@ impl Pool<'_> {
         let written = self.appender.lock().unwrap().append(&row);
         let (remaining, pending) = {
             let mut sched = self.schedule.0.lock().unwrap();
-            sched.finished(cell, row.get("result") == "complete");
+            sched.finished(cell, row.get("result") == Outcome::Complete.name());
             (
                 sched.planned(),
                 self.progress
@@ -687,18 +687,13 @@ pub fn summary_table(rows: &[Row]) -> String {
     let mut results: Vec<String> = rows.iter().map(|r| r.get("result").to_string()).collect();
     results.sort();
     results.dedup();
-    // Fixed order for the usual results, others after.
-    let order = [
-        "complete",
-        "state_limit",
-        "time_limit",
-        "memory_limit",
-        "visit_limit",
-        "cache_full",
-        "interrupted",
-        CRASHED,
-        ERROR,
-    ];
+    // Fixed order for the usual results, others after (probabilistic
+    // runs are rare: their column only when there are some).
+    let mut order: Vec<&str> = (Outcome::ALL.iter())
+        .filter(|o| **o != Outcome::Probabilistic)
+        .map(|o| o.name())
+        .collect();
+    order.extend([CRASHED, ERROR]);
     let mut cols: Vec<String> = order.iter().map(|s| s.to_string()).collect();
     cols.extend(results.into_iter().filter(|r| !order.contains(&r.as_str())));
     let mut groups: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
@@ -721,7 +716,7 @@ pub fn summary_table(rows: &[Row]) -> String {
         }
         let mut sps: Vec<f64> = rs
             .iter()
-            .filter(|r| r.get("result") == "complete")
+            .filter(|r| r.get("result") == Outcome::Complete.name())
             .filter_map(|r| r.states_per_second())
             .collect();
         line.push(
@@ -937,13 +932,13 @@ mod tests {
         for f in [&mem, &time] {
             std::fs::write(f, b"checkpoint").unwrap();
         }
-        let mut r = row_for(MEMORY_LIMIT, &mem);
+        let mut r = row_for(Outcome::MemoryLimit.name(), &mem);
         discard_final_checkpoint(&mut r);
         assert!(!mem.exists());
         assert_eq!(saved_checkpoint(&r), None);
         assert!(r.extra()["checkpoint"]["removed"].is_string());
         assert_eq!(r.extra()["threads"], 1);
-        let mut r = row_for(TIME_LIMIT, &time);
+        let mut r = row_for(Outcome::TimeLimit.name(), &time);
         discard_final_checkpoint(&mut r);
         assert!(time.exists());
         assert_eq!(saved_checkpoint(&r), Some(time.clone()));
@@ -1124,7 +1119,7 @@ mod tests {
         let best = s
             .rows
             .iter()
-            .filter(|r| r.key().starts_with("a|") && r.get("result") == "complete")
+            .filter(|r| r.key().starts_with("a|") && r.get("result") == Outcome::Complete.name())
             .filter_map(|r| r.params_value("cache"))
             .map(|c| c.trim_end_matches('%').parse::<f64>().unwrap())
             .fold(f64::INFINITY, f64::min);
@@ -1233,7 +1228,7 @@ mod tests {
         let best = s
             .rows
             .iter()
-            .filter(|r| r.key().starts_with("a|") && r.get("result") == "complete")
+            .filter(|r| r.key().starts_with("a|") && r.get("result") == Outcome::Complete.name())
             .filter_map(|r| r.params_value("cache"))
             .map(|c| c.trim_end_matches('%').parse::<f64>().unwrap())
             .fold(f64::INFINITY, f64::min);

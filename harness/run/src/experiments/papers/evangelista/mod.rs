@@ -22,6 +22,7 @@
 
 mod paper;
 
+use crate::engine::Outcome;
 use paper::*;
 pub use paper::{paper_table2, PaperRow};
 use std::fmt::Write as _;
@@ -495,7 +496,7 @@ fn pct_param(r: &RunRow, key: &str) -> Option<f64> {
 }
 
 fn is_complete(r: &RunRow) -> bool {
-    r.get("result") == "complete"
+    r.get("result") == Outcome::Complete.name()
 }
 
 /// Table 2 from the rows of `evangelista-table2.toml`: `table2.csv`,
