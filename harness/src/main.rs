@@ -10,6 +10,7 @@ mod memory;
 mod progress;
 mod simulate;
 mod values;
+mod verify;
 
 /// Counts allocations, so that `--memory-limit` holds outside the search
 /// too (loading, compiling): `dvemc_run::engine::guard`.
@@ -22,7 +23,6 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use dvemc_run::experiments::util::parse_bytes;
-use dvemc_run::model::beem::Beem;
 use dvemc_run::run::resolve_model;
 
 pub(crate) const EXIT_OK: u8 = 0;
@@ -280,131 +280,20 @@ fn run(cli: Cli) -> Result<u8> {
             max_states,
             out,
             beem,
-        } => {
-            let beem = Beem::locate(beem.as_deref())?;
-            let rows = dvemc_run::experiments::verify::verify_properties(&beem, max_states, &out, |r| {
-                eprintln!(
-                    "{:<24} #{:<2} {:<12} BEEM {:<3} ours {:<7} {:<5} cex {:>5} / BEEM {:>5} {:>8.2} s",
-                    r.instance,
-                    r.prop_id,
-                    r.kind,
-                    r.beem_answer,
-                    r.answer,
-                    if r.matches { "ok" } else { "DIFF" },
-                    r.cex_length.map(|c| c.to_string()).unwrap_or("-".into()),
-                    r.beem_cex_length.map(|c| c.to_string()).unwrap_or("-".into()),
-                    r.seconds
-                );
-            })?;
-            let matched = rows.iter().filter(|r| r.matches).count();
-            let by = |k: &str| rows.iter().filter(|r| r.kind == k).count();
-            println!(
-                "{matched} of {} properties match BEEM ({} reachability, {} LTL; instances up to {max_states} states)",
-                rows.len(),
-                by("reachability"),
-                by("LTL")
-            );
-            for r in rows.iter().filter(|r| !r.matches) {
-                let note = if r.note.is_empty() {
-                    "UNEXPLAINED".to_string()
-                } else {
-                    r.note.clone()
-                };
-                println!(
-                    "differs: {} #{} ({}): BEEM {}, ours {}: {note}",
-                    r.instance, r.prop_id, r.kind, r.beem_answer, r.answer
-                );
-            }
-            println!("report: {}", out.display());
-            Ok(if rows.iter().any(|r| r.unexplained()) {
-                EXIT_VIOLATED
-            } else {
-                EXIT_OK
-            })
-        }
+        } => verify::properties(max_states, &out, beem.as_deref()),
         Command::VerifyJit {
             max_states,
             jobs,
             out,
             beem,
-        } => {
-            let beem = Beem::locate(beem.as_deref())?;
-            let rows = dvemc_run::experiments::verify::verify_jit(&beem, max_states, jobs, &out, |r| {
-                eprintln!(
-                    "{:<32} {:<13} {:>10} states {:>11} transitions {:>8.1} ms {:>8.2} s",
-                    r.model, r.result, r.states, r.transitions, r.compile_ms, r.seconds
-                );
-                if !r.detail.is_empty() && r.result != "unsupported" {
-                    eprintln!("{}", r.detail);
-                }
-            })?;
-            let count = |what: &str| rows.iter().filter(|r| r.result == what).count();
-            let (states, transitions) = rows
-                .iter()
-                .fold((0, 0), |(s, t), r| (s + r.states, t + r.transitions));
-            let mut ms: Vec<f64> = rows
-                .iter()
-                .filter(|r| r.result == "same" || r.result == "too_large")
-                .map(|r| r.compile_ms)
-                .collect();
-            ms.sort_by(f64::total_cmp);
-            println!(
-                "{} files: {} identical on their whole state space (up to {max_states} states), {} identical on their first {max_states} states, {} differ, {} unsupported, {} failed to load or compile; {states} states and {transitions} transitions compared",
-                rows.len(),
-                count("same"),
-                count("too_large"),
-                count("differs"),
-                count("unsupported"),
-                count("load_error") + count("compile_error"),
-            );
-            if let (Some(max), false) = (ms.last(), ms.is_empty()) {
-                println!(
-                    "compile time: median {:.1} ms, max {:.1} ms",
-                    ms[ms.len() / 2],
-                    max
-                );
-            }
-            println!("report: {}", out.display());
-            let bad = rows.len() - count("same") - count("too_large");
-            Ok(if bad == 0 { EXIT_OK } else { EXIT_VIOLATED })
-        }
+        } => verify::jit(max_states, jobs, &out, beem.as_deref()),
         Command::VerifyBeem {
             max_states,
             out,
             memory_limit,
             store,
             beem,
-        } => {
-            let beem = Beem::locate(beem.as_deref())?;
-            let summary = dvemc_run::experiments::verify::verify_beem(
-                &beem,
-                max_states,
-                memory_limit,
-                store,
-                &out,
-                |r| {
-                    eprintln!(
-                        "{:<28} {:>10} {:>10} {:<5} {:>8.2} s",
-                        r.instance,
-                        r.expected,
-                        r.got,
-                        if r.matches { "ok" } else { "FAIL" },
-                        r.seconds
-                    );
-                },
-            )?;
-            dvemc_run::experiments::verify::print_summary(
-                &mut std::io::stdout().lock(),
-                &summary,
-                max_states,
-            )?;
-            println!("report: {}", out.display());
-            Ok(if summary.matched() == summary.rows.len() {
-                EXIT_OK
-            } else {
-                EXIT_VIOLATED
-            })
-        }
+        } => verify::beem(max_states, &out, memory_limit, store, beem.as_deref()),
     }
 }
 

@@ -9,9 +9,8 @@ use crate::algo::bbmc::{self, SliceOptions, Targets};
 use crate::algo::caching::{
     self, CacheSize, Derivation, Independence, Options as CachingOptions, Order, Progress, Replacement,
 };
-use crate::algo::check::{self, CheckOptions, Goal, Search, Verdict};
+use crate::algo::check::{self, CheckOptions, CheckReport, Goal, Search};
 use crate::algo::dbdfs::{self, FrontierKind, Variant};
-use crate::algo::ltl_reduced::{self, System};
 use crate::algo::lts::EdgeLog;
 use crate::algo::por::{Por, Reducer};
 use crate::algo::property::{property_guards, system_view};
@@ -24,6 +23,7 @@ use crate::output::record::{
 };
 use crate::output::verdicts::Checked;
 use crate::run::exhaustive::Traversal;
+use crate::run::ltl_por::{check_ltl_reduced, ltl_reduction_refusal, Stated};
 use crate::run::por_check;
 use crate::run::strategy::{Params, Strategy};
 
@@ -581,87 +581,19 @@ pub(super) fn exhaustive_or_check(
                 None => Reducer::new(ir, &exprs, rec.checked.assert),
             }
         });
-        let r = match &reducer {
-            _ if req.cluster.is_some() => {
-                let c = req.cluster.as_ref().expect("a cluster");
-                let store = req.params.store.unwrap_or_default();
-                let (r, metrics, cost, ranks) =
-                    crate::run::distributed::check(model, ir, &opts, &*c.0, store, c.1);
-                rec.distributed = Some(metrics);
-                rec.details.rank_figures = Some(ranks);
-                rec.cost.frontier_bytes = cost.frontier_bytes;
-                r
-            }
-            Some(reducer) if p.por_check => {
-                let c = por_check::compare(model, ir, &opts, threads, reducer, rec.checked);
-                notes.extend(c.lines());
-                rec.por = Some(PorMetrics {
-                    por_check: Some(c.differences.first().cloned().unwrap_or_else(|| "agree".into())),
-                    por_check_full_states: Some(c.full.counters.states),
-                    por_check_full_transitions: Some(c.full.counters.transitions),
-                    por_check_full_s: Some(c.full.time_s),
-                    ..PorMetrics::of(&reducer.report())
-                });
-                c.reduced
-            }
-            Some(reducer) if ltl => {
-                let (r, settled) = check_ltl_reduced(model, ir, &opts, threads, req.backend, reducer, notes);
-                let all = PorMetrics::of(&reducer.report());
-                rec.por = Some(match settled {
-                    // The reduced search never ran: no counters of it.
-                    Some(why) => PorMetrics {
-                        por_not_reduced: Some(why),
-                        por_groups: all.por_groups,
-                        por_groups_may_err: all.por_groups_may_err,
-                        por_may_err: all.por_may_err,
-                        por_shared: all.por_shared,
-                        ..PorMetrics::default()
-                    },
-                    None => all,
-                });
-                r
-            }
-            Some(reducer) => {
-                let r = check::check_reduced(model, ir, &opts, threads, Some(reducer));
-                rec.por = Some(PorMetrics::of(&reducer.report()));
-                r
-            }
-            None => match &log {
-                Some(log) => check::check_logged(model, ir, &opts, threads, log),
-                None => check::check_threads(model, ir, &opts, threads),
-            },
-        };
-        if threads > 1 {
-            rec.details.threads = Some(threads as u64);
-        }
-        rec.core.strategy = r.strategy.name().to_string();
-        rec.core.verdict = Some(
-            match r.verdict {
-                Verdict::Holds => "holds",
-                Verdict::Violated => "violated",
-                Verdict::Unknown => "unknown",
-            }
-            .into(),
+        let r = search_checked(
+            model,
+            ir,
+            &opts,
+            threads,
+            req,
+            p,
+            reducer.as_ref(),
+            log.as_ref(),
+            rec,
+            notes,
         );
-        rec.core.violation_kind = r.violation_kind.map(|k| k.name().to_string());
-        rec.core.violation = r.violation.clone();
-        rec.core.violations = Some(r.violations);
-        if checking {
-            rec.details.checks = Some(super::check_states::of(&r, &rec.checked, req));
-        } else {
-            rec.core.verdict = None;
-            rec.core.violations = None;
-        }
-        rec.core.cex_length = r.cex_length.map(|c| c as u64);
-        rec.core.set_counters(&r.counters);
-        rec.cost.store_bytes = Some(r.store_bytes);
-        rec.cost.peak_rss_bytes = r.peak_rss_bytes;
-        rec.finish_rates(r.time_s);
-        // Under an LTL property the choice is the first pass's, over
-        // another graph than the one searched: no comparison holds.
-        if !ltl {
-            rec.warn_por_cost();
-        }
+        record_check(&r, checking, ltl, threads, req, rec);
         *trace = r.first.map(|v| v.trace);
     } else {
         let checkpoint = p
@@ -711,148 +643,108 @@ pub(super) fn exhaustive_or_check(
     Ok(())
 }
 
-/// The LTL property as stated: BEEM's formula of `--property N`
-/// (properties.csv) and the one given by `--ltl` or `--ltl-file`, as
-/// parsed when the model was loaded.
-pub(super) type Stated<'a> = (Option<&'a str>, Option<&'a dve_frontend::ltl::Property>);
-
-/// Why `--por` cannot reduce the product with this LTL property, if so:
-/// the reduction preserves properties that do not see stuttering, which a
-/// formula without next-time is; a property process given as a model says
-/// no formula.
-fn ltl_reduction_refusal(req: &Request, p: &Params, (beem_ltl, parsed): Stated<'_>) -> Result<(), RunError> {
-    if p.por_check {
-        return Err(RunError::usage(
-            "--por-check compares deadlock states and safety verdicts; it does not take an LTL property (use --por, or drop the property)",
-        ));
-    }
-    // Where the property uses X, as `file:line:column`, if it does.
-    let has_next =
-        |text: &str| parsed.map_or_else(|| next_position(text).is_some(), |f| f.formula.has_next());
-    let next_at = match (&req.ltl, req.property) {
-        (Some(dve_frontend::ltl::Spec::Formula { text, .. }), _) => {
-            has_next(text).then(|| at("--ltl", next_position(text)))
-        }
-        (Some(dve_frontend::ltl::Spec::File { path, .. }), _) => {
-            let text = parsed.map(|f| f.source.clone()).unwrap_or_default();
-            has_next(&text).then(|| at(&path.display().to_string(), next_position(&text)))
-        }
-        (None, Some(n)) => match beem_ltl {
-            None => Some(format!("property {n} (its formula is not in properties.csv)")),
-            Some(f) => next_position(f).map(|pos| at(&format!("property {n} `{f}`"), Some(pos))),
-        },
-        (None, None) => {
-            return Err(RunError::usage(
-                "--por: the model has its own property process, whose formula dvemc cannot see (a reduction preserves only properties without next-time): give the formula with --ltl, or --ignore-property",
-            ))
-        }
-    };
-    if let Some(at) = next_at {
-        return Err(RunError::usage(format!(
-            "{at}: --por: the LTL property uses X (next-time), which a partial-order reduction does not preserve: drop --por"
-        )));
-    }
-    Ok(())
-}
-
-/// `file:line:column`, or `file` without a position.
-fn at(file: &str, pos: Option<(usize, usize)>) -> String {
-    match pos {
-        Some((line, col)) => format!("{file}:{line}:{col}"),
-        None => file.to_string(),
-    }
-}
-
-/// The line and column (from 1) of the first X of `text` that may be
-/// next-time: in a word of the operators G, F and X (BEEM glues them:
-/// `GX`, `XF`).
-fn next_position(text: &str) -> Option<(usize, usize)> {
-    let mut start = 0;
-    for (i, c) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
-        if c.is_ascii_alphanumeric() || c == '_' {
-            continue;
-        }
-        let word = &text[start..i];
-        if word.contains('X') && word.chars().all(|c| matches!(c, 'G' | 'F' | 'X')) {
-            let x = start + word.find('X').unwrap_or(0);
-            let line = text[..x].matches('\n').count() + 1;
-            let col = text[..x].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-            return Some((line, col));
-        }
-        start = i + c.len_utf8();
-    }
-    None
-}
-
-/// Product states searched in full before an LTL property is reduced
-/// ([`check_ltl_reduced`]).
-const LTL_PROBE_STATES: u64 = 1 << 16;
-
-/// An LTL check under `--por` (see [`ltl_reduced`]), with a note on each pass,
-/// and why nothing was reduced when the first, full pass settled the
-/// question.
-fn check_ltl_reduced(
+/// The property check of an exhaustive run: distributed, compared with the
+/// full search (`--por-check`), reduced (under an LTL property in two
+/// passes), or plain; the reduction's columns into `rec`.
+#[allow(clippy::too_many_arguments)]
+fn search_checked(
     model: &dyn NextState,
     ir: &dve_frontend::ir::Model,
     opts: &CheckOptions,
     threads: usize,
-    backend: crate::model::backend::Backend,
-    reducer: &Reducer,
+    req: &Request,
+    p: &Params,
+    reducer: Option<&Reducer>,
+    log: Option<&EdgeLog>,
+    rec: &mut RunRecord,
     notes: &mut Vec<String>,
-) -> (check::CheckReport, Option<String>) {
-    // The reduced product is searched only once the whole reduced system
-    // is: a counterexample near the initial state, which the full search
-    // meets at once, would wait for that. The full product's first states
-    // are searched first; a lasso found there, or a product no larger,
-    // settles the question.
-    let mut probe = opts.clone();
-    probe.limits.max_states = Some(
-        opts.limits
-            .max_states
-            .map_or(LTL_PROBE_STATES, |m| m.min(LTL_PROBE_STATES)),
-    );
-    let first = check::check_threads(model, ir, &probe, threads);
-    let settled = match (first.verdict, first.counters.result) {
-        (Verdict::Violated, _) => Some(format!(
-            "the {} lies in the full product's first {} states, searched before reducing",
-            match first.violation_kind {
-                Some(check::ViolationKind::AcceptingCycle) | None => "lasso",
-                Some(check::ViolationKind::Deadlock) => "deadlock",
-                Some(check::ViolationKind::ErrorState) => "run-time error",
-                Some(check::ViolationKind::Assert) => "assertion violation",
-                Some(check::ViolationKind::Goal) => "goal",
-            },
-            first.counters.states
-        )),
-        (_, Outcome::Complete) => Some(format!(
-            "the full product ({} states) was searched whole before reducing",
-            first.counters.states
-        )),
-        (_, Outcome::StateLimit) => None,
-        // A budget or an interruption: the run ends here.
-        (_, ended) => Some(format!(
-            "the run ended ({}) in the full product's first pass, before reducing",
-            ended.name()
-        )),
-    };
-    if settled.is_some() {
-        return (first, settled);
+) -> CheckReport {
+    let ltl = ir.property.is_some();
+    match reducer {
+        _ if req.cluster.is_some() => {
+            let c = req.cluster.as_ref().expect("a cluster");
+            let store = req.params.store.unwrap_or_default();
+            let (r, metrics, cost, ranks) =
+                crate::run::distributed::check(model, ir, opts, &*c.0, store, c.1);
+            rec.distributed = Some(metrics);
+            rec.details.rank_figures = Some(ranks);
+            rec.cost.frontier_bytes = cost.frontier_bytes;
+            r
+        }
+        Some(reducer) if p.por_check => {
+            let c = por_check::compare(model, ir, opts, threads, reducer, rec.checked);
+            notes.extend(c.lines());
+            rec.por = Some(PorMetrics {
+                por_check: Some(c.differences.first().cloned().unwrap_or_else(|| "agree".into())),
+                por_check_full_states: Some(c.full.counters.states),
+                por_check_full_transitions: Some(c.full.counters.transitions),
+                por_check_full_s: Some(c.full.time_s),
+                ..PorMetrics::of(&reducer.report())
+            });
+            c.reduced
+        }
+        Some(reducer) if ltl => {
+            let (r, settled) = check_ltl_reduced(model, ir, opts, threads, req.backend, reducer, notes);
+            let all = PorMetrics::of(&reducer.report());
+            rec.por = Some(match settled {
+                // The reduced search never ran: no counters of it.
+                Some(why) => PorMetrics {
+                    por_not_reduced: Some(why),
+                    por_groups: all.por_groups,
+                    por_groups_may_err: all.por_groups_may_err,
+                    por_may_err: all.por_may_err,
+                    por_shared: all.por_shared,
+                    ..PorMetrics::default()
+                },
+                None => all,
+            });
+            r
+        }
+        Some(reducer) => {
+            let r = check::check_reduced(model, ir, opts, threads, Some(reducer));
+            rec.por = Some(PorMetrics::of(&reducer.report()));
+            r
+        }
+        None => match log {
+            Some(log) => check::check_logged(model, ir, opts, threads, log),
+            None => check::check_threads(model, ir, opts, threads),
+        },
     }
-    let system = system_view(ir).expect("a model with a property process");
-    let built = crate::model::backend::build_with(system.clone(), backend, Vec::new());
-    let system = System {
-        ir: &system,
-        model: built.model.as_ref(),
-    };
-    let mut r = ltl_reduced::check(model, ir, system, opts, threads, reducer);
-    r.report.add_time(first.time_s);
-    notes.push(match r.system_states {
-        Some(n) => format!(
-            "--por: the reduced system has {n} states (a first, depth-first pass); the product was searched on it"
-        ),
-        None => "--por: the first pass (the reduced system, depth-first) did not finish; the product was not searched".into(),
-    });
-    (r.report, None)
+}
+
+/// A check's report into the run's record.
+fn record_check(
+    r: &CheckReport,
+    checking: bool,
+    ltl: bool,
+    threads: usize,
+    req: &Request,
+    rec: &mut RunRecord,
+) {
+    if threads > 1 {
+        rec.details.threads = Some(threads as u64);
+    }
+    rec.core.strategy = r.strategy.name().to_string();
+    rec.core.verdict = Some(r.verdict.name().into());
+    rec.core.violation_kind = r.violation_kind.map(|k| k.name().to_string());
+    rec.core.violation = r.violation.clone();
+    rec.core.violations = Some(r.violations);
+    if checking {
+        rec.details.checks = Some(super::check_states::of(r, &rec.checked, req));
+    } else {
+        rec.core.verdict = None;
+        rec.core.violations = None;
+    }
+    rec.core.cex_length = r.cex_length.map(|c| c as u64);
+    rec.core.set_counters(&r.counters);
+    rec.cost.store_bytes = Some(r.store_bytes);
+    rec.cost.peak_rss_bytes = r.peak_rss_bytes;
+    rec.finish_rates(r.time_s);
+    // Under an LTL property the choice is the first pass's, over
+    // another graph than the one searched: no comparison holds.
+    if !ltl {
+        rec.warn_por_cost();
+    }
 }
 
 /// Why a distributed run cannot take this strategy: every other strategy,

@@ -38,7 +38,10 @@ pub fn arm_guard_reports(
     };
     set_report(GuardReports {
         memory_stdout: json_of(&memory_msg, Outcome::MemoryLimit),
-        memory_stderr: format!("dvemc: search incomplete ({}): {memory_msg}\n", Outcome::MemoryLimit),
+        memory_stderr: format!(
+            "dvemc: search incomplete ({}): {memory_msg}\n",
+            Outcome::MemoryLimit
+        ),
         time_stdout: json_of(&time_msg, Outcome::TimeLimit),
         time_stderr: format!("dvemc: search incomplete ({}): {time_msg}\n", Outcome::TimeLimit),
     });

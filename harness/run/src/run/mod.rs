@@ -20,6 +20,7 @@ mod check_states;
 mod export;
 mod families;
 mod guards;
+mod ltl_por;
 pub mod options;
 mod request;
 mod resolve;

@@ -101,11 +101,8 @@ impl Comparison {
 /// `r`'s verdict in the run record's words; by the kind of its first
 /// violation if `by_kind` (a goal found is `reached`).
 fn verdict(r: &CheckReport, words: &Checked, by_kind: bool) -> String {
-    let v = serde_json::to_value(r.verdict)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    words.verdict_text(&v, r.violation_kind.filter(|_| by_kind).map(|k| k.name()))
+    let v = r.verdict.name();
+    words.verdict_text(v, r.violation_kind.filter(|_| by_kind).map(|k| k.name()))
 }
 
 /// Runs the full search of `model` and the one reduced by `reducer` (built
