@@ -87,7 +87,7 @@ pub fn bfs<S: Store, O: Observer<S>>(
 ) -> Bfs {
     assert!(store.is_empty(), "BFS needs an empty store (ids are its queue)");
     let n = model.state_len();
-    let mut s = Search {
+    let mut s = BfsSearch {
         model,
         store,
         budget,
@@ -133,7 +133,7 @@ macro_rules! cx {
 
 /// One breadth-first search under way: the level being expanded, the
 /// batch's successors, and what the search reports.
-struct Search<'a, S, O> {
+struct BfsSearch<'a, S, O> {
     model: &'a dyn NextState,
     store: &'a mut S,
     budget: &'a Budget,
@@ -154,7 +154,7 @@ struct Search<'a, S, O> {
     scratch: Vec<u8>,
 }
 
-impl<S: Store, O: Observer<S>> Search<'_, S, O> {
+impl<S: Store, O: Observer<S>> BfsSearch<'_, S, O> {
     /// The memory of the parent links, counting the doubling of a full
     /// vector.
     #[inline]

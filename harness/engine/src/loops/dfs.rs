@@ -166,7 +166,7 @@ pub fn dfs<S: Store, O: Observer<S>>(
     obs: &mut O,
 ) -> Dfs {
     let n = model.state_len();
-    let mut s = Search {
+    let mut s = DfsSearch {
         model,
         store,
         budget,
@@ -217,7 +217,7 @@ macro_rules! cx {
 
 /// One depth-first search under way: the stack, the kept successor lists,
 /// the successor buffer, and what the search reports.
-struct Search<'a, S, O> {
+struct DfsSearch<'a, S, O> {
     model: &'a dyn NextState,
     store: &'a mut S,
     budget: &'a Budget,
@@ -246,7 +246,7 @@ struct Search<'a, S, O> {
     peak_frontier: usize,
 }
 
-impl<S: Store, O: Observer<S>> Search<'_, S, O> {
+impl<S: Store, O: Observer<S>> DfsSearch<'_, S, O> {
     /// The bytes of the stack and the kept lists now.
     #[inline]
     fn frontier(&self) -> usize {

@@ -261,7 +261,7 @@ impl PairQueue {
 
 /// Breadth-first search of `model` under `budget`.
 pub fn tree_bfs(model: &dyn NextState, budget: &Budget) -> TreeBfs {
-    let mut s = Search::start(model, budget);
+    let mut s = TreeSearch::start(model, budget);
     s.run(model, budget);
     s.finish()
 }
@@ -295,12 +295,12 @@ pub fn tree_bfs_checkpointed(
     }
     let mut s = match Loader::open(spec)? {
         Some(mut l) => {
-            let s = Search::load(&mut l, model.state_len())?;
+            let s = TreeSearch::load(&mut l, model.state_len())?;
             (info.prior_cpu_s, info.prior_wall_s, info.resumed_parts) = (l.cpu_s, l.wall_s, l.parts);
             l.finish()?;
             s
         }
-        None => Search::start(model, budget),
+        None => TreeSearch::start(model, budget),
     };
     s.run(model, budget);
     if matches!(
@@ -353,7 +353,7 @@ enum Gate {
 }
 
 /// A search under way: everything a checkpoint holds.
-struct Search {
+struct TreeSearch {
     run: TreeBfs,
     tree: TreeStore,
     roots: RootTiers,
@@ -371,8 +371,8 @@ struct Search {
     stopped: Option<Outcome>,
 }
 
-impl Search {
-    fn start(model: &dyn NextState, budget: &Budget) -> Search {
+impl TreeSearch {
+    fn start(model: &dyn NextState, budget: &Budget) -> TreeSearch {
         let mut tree = crate::store::tree::leaf_order::tree_store_for(model, budget);
         let mut roots = RootTiers::new();
         let mut level = PairQueue::default();
@@ -387,7 +387,7 @@ impl Search {
         }
         run.counters.result = stopped.unwrap_or_default();
         let stats = LevelStats::first(0, level.len);
-        Search {
+        TreeSearch {
             run,
             tree,
             roots,
@@ -613,7 +613,7 @@ impl Search {
         w.u64((self.n - self.level.base) as u64)
     }
 
-    fn load(r: &mut Loader, state_len: usize) -> crate::checkpoint::Result<Search> {
+    fn load(r: &mut Loader, state_len: usize) -> crate::checkpoint::Result<TreeSearch> {
         let damaged = |what: &str| crate::checkpoint::CheckpointError::damaged(what);
         let mut run = TreeBfs::default();
         run.counters.transitions = r.u64()?;
@@ -646,7 +646,7 @@ impl Search {
         if n >= level.len || stats.states < level.len as u64 {
             return Err(damaged("the level under way"));
         }
-        Ok(Search {
+        Ok(TreeSearch {
             run,
             tree,
             roots,
