@@ -14,7 +14,6 @@ use dvemc_run::algo::random::{Restart, SuccessorChoice};
 use dvemc_run::engine::progress::Meter;
 use dvemc_run::engine::Limits;
 use dvemc_run::experiments::util::parse_duration;
-use dvemc_run::model::beem::StatFile;
 use dvemc_run::output::record::{MemoryBudget, RunRecord};
 use dvemc_run::run::strategy::{
     parse_count, parse_depth, parse_positive, CachingParams, DbdfsParams, Params, RandomParams, SliceParams,
@@ -522,21 +521,6 @@ impl ExploreArgs {
     }
 }
 
-/// The threads of an exhaustive breadth-first run without --threads: the
-/// environment's `DVEMC_THREADS` (the bench runner sets 1 for its
-/// children), else every core.
-fn default_threads() -> Result<usize, RunError> {
-    match std::env::var("DVEMC_THREADS") {
-        Ok(v) => match v.trim().parse::<usize>() {
-            Ok(t) if (1..=1024).contains(&t) => Ok(t),
-            _ => Err(RunError::usage(format!(
-                "DVEMC_THREADS={v}: must be a number of threads from 1 to 1024"
-            ))),
-        },
-        Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
 /// Writes `text` to standard output; a closed pipe (`dvemc ... | head`) is
 /// not an error of the run.
 pub fn write_stdout(text: &[u8]) -> std::io::Result<()> {
@@ -595,7 +579,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         memory_default,
         req.limits.time,
     );
-    req.default_threads = match default_threads() {
+    req.default_threads = match dvemc_run::run::default_threads() {
         Ok(t) => Some(t),
         Err(e) => return report_error(&e, args.json),
     };
@@ -669,7 +653,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         let mut human = Vec::new();
         let _ = rec.write_human(&mut human);
         if args.stats {
-            let _ = print_stats(&mut human, rec, ran.reference.as_ref());
+            let _ = dvemc_run::output::stat_xml::write(&mut human, rec, ran.reference.as_ref());
         }
         match (&ran.trace, args.trace_format) {
             (Some(t), TraceFormat::Text) => {
@@ -789,108 +773,4 @@ fn budget_text(rec: &RunRecord, limits: &Limits) -> String {
         Outcome::Interrupted => ": interrupted".into(),
         _ => String::new(),
     }
-}
-
-/// The statistics in the element form of BEEM's stat.xml files; with a
-/// reference, mismatching values are flagged.
-fn print_stats(out: &mut impl Write, r: &RunRecord, reference: Option<&StatFile>) -> std::io::Result<()> {
-    fn cmp(ours: u64, theirs: Option<u64>) -> String {
-        match theirs {
-            Some(t) if t == ours => "  <!-- = BEEM -->".to_string(),
-            Some(t) => format!("  <!-- BEEM: {t} -->"),
-            None => String::new(),
-        }
-    }
-    writeln!(out)?;
-    writeln!(
-        out,
-        "<states>{}</states>{}",
-        r.core.states,
-        cmp(r.core.states, reference.map(|s| s.states))
-    )?;
-    writeln!(
-        out,
-        "<edges>{}</edges>{}",
-        r.core.transitions,
-        cmp(r.core.transitions, reference.map(|s| s.edges))
-    )?;
-    if let Some(levels) = r.bfs.as_ref().and_then(|g| g.levels) {
-        writeln!(out, "<bfs-info>")?;
-        writeln!(
-            out,
-            " <levels>{levels}</levels>{}",
-            cmp(levels, reference.map(|s| s.levels))
-        )?;
-        if let Some(m) = r.bfs.as_ref().and_then(|g| g.max_level_states) {
-            writeln!(
-                out,
-                "<max-level>{m}</max-level>{}",
-                cmp(m, reference.and_then(|s| s.max_level))
-            )?;
-        }
-        if let Some(b) = r.bfs.as_ref().and_then(|g| g.back_level_edges) {
-            writeln!(
-                out,
-                "<back-level-edges>{b}</back-level-edges>{}",
-                cmp(b, reference.map(|s| s.back_level_edges))
-            )?;
-        }
-        if let Some(m) = r.bfs.as_ref().and_then(|g| g.max_back_level_edge) {
-            writeln!(
-                out,
-                "<max-back-level-edge>{m}</max-back-level-edge>{}",
-                cmp(m, reference.and_then(|s| s.max_back_level_edge))
-            )?;
-        }
-        if let Some(table) = &r.details.level_table {
-            writeln!(out, "<bfs-levels>")?;
-            for l in table {
-                let theirs = reference.and_then(|s| s.bfs_levels.get(l.level as usize));
-                let note = match theirs {
-                    Some(t) if t.states == l.states && t.edges == l.edges => String::new(),
-                    Some(t) => format!("  <!-- BEEM: {} states, {} edges -->", t.states, t.edges),
-                    None if reference.is_some() => "  <!-- BEEM: no such level -->".to_string(),
-                    None => String::new(),
-                };
-                writeln!(
-                    out,
-                    "<level id=\"{}\"><states>{}</states><edges>{}</edges><back-level-edges>{}</back-level-edges></level>{note}",
-                    l.level, l.states, l.edges, l.back_level_edges
-                )?;
-            }
-            writeln!(out, "</bfs-levels>")?;
-        }
-        writeln!(out, "</bfs-info>")?;
-    }
-    if let (Some(max_stack), Some(front), Some(back), Some(cross)) = (
-        r.dfs.as_ref().and_then(|g| g.dfs_max_stack),
-        r.dfs.as_ref().and_then(|g| g.dfs_front_edges),
-        r.dfs.as_ref().and_then(|g| g.dfs_back_edges),
-        r.dfs.as_ref().and_then(|g| g.dfs_cross_edges),
-    ) {
-        let rd = reference.and_then(|s| s.dfs);
-        writeln!(out, "<dfs-info>")?;
-        writeln!(
-            out,
-            "<max-stack>{max_stack}</max-stack>{}",
-            cmp(max_stack, rd.map(|x| x.max_stack))
-        )?;
-        writeln!(
-            out,
-            "<front-edges>{front}</front-edges>{}",
-            cmp(front, rd.map(|x| x.front_edges))
-        )?;
-        writeln!(
-            out,
-            "<back-edges>{back}</back-edges>{}",
-            cmp(back, rd.map(|x| x.back_edges))
-        )?;
-        writeln!(
-            out,
-            "<cross-edges>{cross}</cross-edges>{}",
-            cmp(cross, rd.map(|x| x.cross_edges))
-        )?;
-        writeln!(out, "</dfs-info>")?;
-    }
-    Ok(())
 }

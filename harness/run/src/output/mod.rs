@@ -7,4 +7,5 @@
 
 pub mod counterexample;
 pub mod record;
+pub mod stat_xml;
 pub mod verdicts;

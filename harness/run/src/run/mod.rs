@@ -27,7 +27,7 @@ mod resolve;
 
 use families::*;
 pub use guards::arm_guard_reports;
-pub use request::{ErrorKind, Ran, Request, RunError};
+pub use request::{default_threads, ErrorKind, Ran, Request, RunError};
 pub use resolve::{known_size, ltl_definitions, resolve_model};
 use resolve::{load, Loaded};
 

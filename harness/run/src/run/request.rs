@@ -140,3 +140,18 @@ impl std::fmt::Display for RunError {
 }
 
 impl std::error::Error for RunError {}
+
+/// The threads of an exhaustive breadth-first run without --threads: the
+/// environment's `DVEMC_THREADS` (the bench runner sets 1 for its
+/// children), else every core.
+pub fn default_threads() -> Result<usize, RunError> {
+    match std::env::var("DVEMC_THREADS") {
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(t) if (1..=1024).contains(&t) => Ok(t),
+            _ => Err(RunError::usage(format!(
+                "DVEMC_THREADS={v}: must be a number of threads from 1 to 1024"
+            ))),
+        },
+        Err(_) => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
