@@ -567,7 +567,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
     // machine: no default there.
     let memory_default = args.memory_limit.is_none() && !args.distributed;
     if memory_default {
-        match crate::memory::default_limit() {
+        match dvemc_run::run::memory_budget::default_limit() {
             Ok(limit) => req.limits.memory_bytes = limit,
             Err(e) => return report_error(&RunError::usage(e), args.json),
         }
@@ -583,7 +583,11 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         Ok(t) => Some(t),
         Err(e) => return report_error(&e, args.json),
     };
-    dvemc_run::engine::guard::set_memory_cap(req.limits.memory_bytes.map(memory_cap));
+    dvemc_run::engine::guard::set_memory_cap(
+        req.limits
+            .memory_bytes
+            .map(dvemc_run::run::memory_budget::memory_cap),
+    );
     let meter = match args.sample_interval {
         Some(s) => Meter::sampling(Duration::from_secs_f64(s)),
         None => Meter::new(),
@@ -726,14 +730,6 @@ fn mpi_cluster(
     Err(RunError::usage(
         "--distributed: this dvemc was built without MPI; build it with `cargo build --release --features mpi` (needs OpenMPI or MPICH, and libclang) and start it with mpirun",
     ))
-}
-
-/// The heap the process may use under `--memory-limit L`: L plus a slack
-/// for what the search's own accounting does not count (successor
-/// buffers, the model, the compiler's working memory): a quarter of L, at
-/// least 64 MiB.
-pub fn memory_cap(limit: u64) -> u64 {
-    limit.saturating_add((limit / 4).max(64 << 20))
 }
 
 /// What the budget that ended a run was.

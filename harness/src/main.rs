@@ -6,7 +6,6 @@ mod explore;
 mod heading;
 mod ltl2ba;
 mod man;
-mod memory;
 mod progress;
 mod simulate;
 mod values;
@@ -22,7 +21,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use dvemc_run::experiments::util::parse_bytes;
+use dvemc_run::engine::units::parse_bytes;
 use dvemc_run::run::resolve_model;
 
 pub(crate) const EXIT_OK: u8 = 0;

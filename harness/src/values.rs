@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use dvemc_run::experiments::util::parse_bytes;
+use dvemc_run::engine::units::parse_bytes;
 use dvemc_run::run::strategy::parse_count;
 
 /// `--memory-limit`: a byte count, or `none`.

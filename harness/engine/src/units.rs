@@ -1,4 +1,4 @@
-//! Durations and byte counts as people read them.
+//! Durations and byte counts as people read and write them.
 
 pub fn human_secs(s: f64) -> String {
     if s >= 1.0 {
@@ -23,4 +23,38 @@ pub fn human_bytes(b: u64) -> String {
     } else {
         format!("{v:.1} {}", UNITS[u])
     }
+}
+
+/// `123`, `1.5G`, `512MiB`, `2GB`: K/M/G/T and KiB/MiB/GiB/TiB are powers of
+/// 1024, KB/MB/GB/TB powers of 1000 (the grammar of `explore --memory-limit`).
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a byte count (e.g. 512M, 2GiB)"))?;
+    let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kib" => 1024.0,
+        "m" | "mib" => 1024.0 * 1024.0,
+        "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        other => {
+            return Err(format!(
+                "unknown unit `{other}` in `{s}` (use K, M, G, T, KiB, MiB, GiB, KB, MB, GB)"
+            ))
+        }
+    };
+    let bytes = value * mult;
+    if !bytes.is_finite() || bytes > u64::MAX as f64 {
+        return Err(format!("`{s}` is too large"));
+    }
+    Ok(bytes as u64)
 }

@@ -1,41 +1,7 @@
-//! Small parsers and formatters shared by the bench modules: byte counts,
+//! Small parsers and formatters shared by the bench modules:
 //! durations, name globs, shell quoting, UTC timestamps.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// `123`, `1.5G`, `512MiB`, `2GB`: K/M/G/T and KiB/MiB/GiB/TiB are powers of
-/// 1024, KB/MB/GB/TB powers of 1000 (the grammar of `explore --memory-limit`).
-pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a byte count (e.g. 512M, 2GiB)"))?;
-    let mult: f64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "kib" => 1024.0,
-        "m" | "mib" => 1024.0 * 1024.0,
-        "g" | "gib" => 1024.0 * 1024.0 * 1024.0,
-        "t" | "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-        "kb" => 1e3,
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
-        other => {
-            return Err(format!(
-                "unknown unit `{other}` in `{s}` (use K, M, G, T, KiB, MiB, GiB, KB, MB, GB)"
-            ))
-        }
-    };
-    let bytes = value * mult;
-    if !bytes.is_finite() || bytes > u64::MAX as f64 {
-        return Err(format!("`{s}` is too large"));
-    }
-    Ok(bytes as u64)
-}
 
 /// `90`, `2.5`, `30s`, `500ms`, `5m`, `1h` (the grammar of `explore --time-limit`).
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
@@ -273,7 +239,7 @@ mod tests {
         assert_eq!(shell_quote("10%"), "10%");
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(parse_bytes("64M"), Ok(64 << 20));
+        assert_eq!(crate::engine::units::parse_bytes("64M"), Ok(64 << 20));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
     }

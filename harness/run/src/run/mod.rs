@@ -21,6 +21,7 @@ mod export;
 mod families;
 mod guards;
 mod ltl_por;
+pub mod memory_budget;
 pub mod options;
 mod request;
 mod resolve;

@@ -3,14 +3,14 @@
 //! fill the machine stops with `memory_limit` and its counters instead of
 //! swapping or being killed by the kernel. The fifth left is the margin:
 //! the allocator's cap (`engine::guard`, a quarter above the budget) then
-//! sits at what was available.
+//! sits at what was available ([`memory_cap`]).
 //!
 //! Available: the least of `MemAvailable` (/proc/meminfo) and the room left
 //! in the process's cgroup (cgroup v2: `memory.max` less `memory.current`),
 //! or `$DVEMC_MEMORY_AVAILABLE` (a byte count, as `--memory-limit` takes)
 //! in their place.
 
-use dvemc_run::experiments::util::parse_bytes;
+use crate::engine::units::parse_bytes;
 
 /// The environment variable that replaces what the system says is available.
 pub const AVAILABLE_ENV: &str = "DVEMC_MEMORY_AVAILABLE";
@@ -19,6 +19,14 @@ pub const AVAILABLE_ENV: &str = "DVEMC_MEMORY_AVAILABLE";
 /// unknown (no /proc), an error for a malformed `$DVEMC_MEMORY_AVAILABLE`.
 pub fn default_limit() -> Result<Option<u64>, String> {
     Ok(available()?.map(limit_of))
+}
+
+/// The allocator's cap for a search budget of `limit` bytes: L plus slack
+/// for what the search's own accounting does not count (successor
+/// buffers, the model, the compiler's working memory): a quarter of L, at
+/// least 64 MiB.
+pub fn memory_cap(limit: u64) -> u64 {
+    limit.saturating_add((limit / 4).max(64 << 20))
 }
 
 /// The budget from the available bytes.
