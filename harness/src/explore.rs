@@ -12,8 +12,8 @@ use dvemc_run::algo::check::Checks;
 use dvemc_run::algo::dbdfs::{FrontierKind, Variant};
 use dvemc_run::algo::random::{Restart, SuccessorChoice};
 use dvemc_run::engine::progress::Meter;
+use dvemc_run::engine::units::parse_duration;
 use dvemc_run::engine::Limits;
-use dvemc_run::experiments::util::parse_duration;
 use dvemc_run::output::record::{MemoryBudget, RunRecord};
 use dvemc_run::run::strategy::{
     parse_count, parse_depth, parse_positive, CachingParams, DbdfsParams, Params, RandomParams, SliceParams,

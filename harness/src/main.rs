@@ -354,7 +354,7 @@ mod tests {
 
     #[test]
     fn durations() {
-        use dvemc_run::experiments::util::parse_duration;
+        use dvemc_run::engine::units::parse_duration;
         use std::time::Duration;
         assert_eq!(parse_duration("90"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));

@@ -28,11 +28,7 @@ pub fn human_bytes(b: u64) -> String {
 /// `123`, `1.5G`, `512MiB`, `2GB`: K/M/G/T and KiB/MiB/GiB/TiB are powers of
 /// 1024, KB/MB/GB/TB powers of 1000 (the grammar of `explore --memory-limit`).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
+    let (num, unit) = number_and_unit(s);
     let value: f64 = num
         .parse()
         .map_err(|_| format!("`{s}` is not a byte count (e.g. 512M, 2GiB)"))?;
@@ -57,4 +53,29 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         return Err(format!("`{s}` is too large"));
     }
     Ok(bytes as u64)
+}
+
+/// `90`, `2.5`, `30s`, `500ms`, `5m`, `1h` (the grammar of `explore --time-limit`).
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let (num, unit) = number_and_unit(s);
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration (e.g. 90, 2.5, 30s, 5m, 1h)"))?;
+    let mult = match unit.trim() {
+        "" | "s" => 1.0,
+        "ms" => 1e-3,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        other => return Err(format!("unknown time unit `{other}` in `{s}` (use ms, s, m, h)")),
+    };
+    std::time::Duration::try_from_secs_f64(value * mult).map_err(|_| format!("`{s}` is not a valid duration"))
+}
+
+/// An amount as written, `1.5G` or `500ms`: its number and its unit.
+fn number_and_unit(s: &str) -> (&str, &str) {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    t.split_at(split)
 }

@@ -1,27 +1,7 @@
-//! Small parsers and formatters shared by the bench modules:
-//! durations, name globs, shell quoting, UTC timestamps.
+//! Small helpers shared by the bench modules: durations as people read
+//! them, name globs, shell quoting, UTC timestamps.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// `90`, `2.5`, `30s`, `500ms`, `5m`, `1h` (the grammar of `explore --time-limit`).
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration (e.g. 90, 2.5, 30s, 5m, 1h)"))?;
-    let mult = match unit.trim() {
-        "" | "s" => 1.0,
-        "ms" => 1e-3,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        other => return Err(format!("unknown time unit `{other}` in `{s}` (use ms, s, m, h)")),
-    };
-    Duration::try_from_secs_f64(value * mult).map_err(|_| format!("`{s}` is not a valid duration"))
-}
 
 /// Shell-style glob on a name: `*` (any run), `?` (one character) and
 /// `[abc]`/`[a-z]`/`[!a]` classes. The whole name must match.
@@ -240,7 +220,13 @@ mod tests {
         assert_eq!(shell_quote("a b"), "'a b'");
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(crate::engine::units::parse_bytes("64M"), Ok(64 << 20));
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(
+            crate::engine::units::parse_duration("500ms"),
+            Ok(Duration::from_millis(500))
+        );
+        assert_eq!(
+            crate::engine::units::parse_duration("2m"),
+            Ok(Duration::from_secs(120))
+        );
     }
 }

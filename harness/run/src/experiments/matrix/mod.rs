@@ -84,8 +84,8 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context, Result};
 use serde::Deserialize;
 
-use crate::engine::units::parse_bytes;
-use crate::experiments::util::{parse_duration, shell_quote};
+use crate::engine::units::{parse_bytes, parse_duration};
+use crate::experiments::util::shell_quote;
 
 /// Default margin between a cell's time budget and the parent's kill.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
