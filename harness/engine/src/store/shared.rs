@@ -811,9 +811,9 @@ impl<'a> Writer<'a> {
                 store.room.fetch_add(bigger.room() - old_room, Ordering::AcqRel);
                 store.table_bytes.store(bigger.slots.len() * 8, Ordering::Relaxed);
                 let old = std::mem::replace(&mut *t, bigger);
-                // The old index is freed after the lock is given back: its
-                // pages' return to the kernel took 30-70 ms of fischer.6's
-                // last growths, every other thread waiting.
+                // The old index is freed after the lock is given back:
+                // returning a large table's pages to the kernel is slow, and
+                // every other thread would wait for it (results/engine/NOTES.md).
                 drop(t);
                 drop(old);
             }
