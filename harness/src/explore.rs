@@ -7,23 +7,18 @@ use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, ValueEnum};
-use dvemc_run::algo::caching::{CacheSize, Derivation, Replacement};
 use dvemc_run::algo::check::Checks;
-use dvemc_run::algo::dbdfs::{FrontierKind, Variant};
-use dvemc_run::algo::random::{Restart, SuccessorChoice};
 use dvemc_run::engine::progress::Meter;
 use dvemc_run::engine::units::parse_duration;
 use dvemc_run::engine::Limits;
 use dvemc_run::output::record::{MemoryBudget, RunRecord};
-use dvemc_run::run::strategy::{
-    parse_count, parse_depth, parse_positive, CachingParams, DbdfsParams, Params, RandomParams, SliceParams,
-    Strategy,
-};
+use dvemc_run::run::strategy::{parse_count, Strategy};
 use dvemc_run::run::{Request, RunError};
 
-use crate::heading;
 use crate::progress::{Ticker, TickerText};
-use crate::values::{factor, fraction, level, parse_memory_limit, percent, seconds, MemoryArg};
+use crate::table_args::TableArgs;
+use crate::values::{parse_memory_limit, MemoryArg};
+use dvemc_run::run::options::heading;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
@@ -98,41 +93,10 @@ pub struct ExploreArgs {
     /// the working directory or the executable.
     #[arg(long, value_name = "DIR", help_heading = heading::MODEL)]
     pub beem: Option<PathBuf>,
-    /// Seed of random choices (caching, highway, bbmc, randomized) [default: 0]
-    ///
-    /// Drives the cache replacement (bfs and dfs with --cache, bbfs, alt),
-    /// the slices of highway and bbmc, and the randomized searches.
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = heading::MODEL)]
-    pub seed: Option<u64>,
-    /// Repeat the seeded run R times and report means (highway, bbmc, randomized)
-    ///
-    /// The seeds of the runs are drawn from --seed; the record gives the
-    /// means and the witness rate [default: 1].
-    #[arg(long, value_name = "R", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::MODEL)]
-    pub runs: Option<u64>,
-    /// Partial-order reduction: stubborn sets (bfs, dfs)
-    ///
-    /// Explores a reduced state space that keeps every deadlock state, every
-    /// run-time error, every reachable goal (--goal, reachability
-    /// properties) and every assertion violation; `states`, `transitions`
-    /// and `deadlocks` then count the reduced graph. Exhaustive bfs and dfs,
-    /// one thread or more; not with caching options or another --store. An
-    /// LTL property without X (--ltl, --ltl-file, --property) keeps its
-    /// verdict: the reduced system first (one thread), then the product on
-    /// it. The full product's first 65,536 states are searched before
-    /// both: when they hold a counterexample, or the whole product, that
-    /// search gives the verdict and nothing is reduced (`por not reduced`
-    /// says why).
-    #[arg(long, help_heading = heading::MODEL)]
-    pub por: bool,
-    /// Run the reduced and the full search side by side and compare them
-    ///
-    /// Both run to their end; they must have the same deadlock states and
-    /// verdict, and the reduced search's counterexample must replay in the
-    /// full model. Prints the comparison; exit 5 if they differ. Safety
-    /// only: an LTL property is refused (use --por).
-    #[arg(long, help_heading = heading::MODEL)]
-    pub por_check: bool,
+    // The strategy options come from the run layer's table (`table_args`):
+    // here --seed, --runs, --por, --por-check.
+    #[command(flatten)]
+    _table0: TableArgs<0>,
     /// Explore the plain system of a model that has a property process
     #[arg(long, hide_short_help = true, help_heading = heading::MODEL)]
     pub ignore_property: bool,
@@ -234,61 +198,14 @@ pub struct ExploreArgs {
     /// no file when the search found none.
     #[arg(long, value_name = "FILE", hide_short_help = true, help_heading = heading::OUTPUT)]
     pub trace_out: Option<PathBuf>,
-    /// Write the state space to FILE: .aut (Aldebaran) or .dot (Graphviz)
-    ///
-    /// bfs and dfs: every state and transition of a search that ran to its
-    /// end (nothing is written after a budget or a violation stopped it;
-    /// --max-states bounds what it may hold), states numbered from 0, the
-    /// initial state 0, transitions labelled `process: from -> to`.
-    /// highway and bbmc: the first run's slice. The format comes from the
-    /// extension. The old name --export-lts still works.
-    #[arg(long, value_name = "FILE", alias = "export-lts", hide_short_help = true, help_heading = heading::OUTPUT)]
-    pub export: Option<PathBuf>,
-    /// Label the states of a .dot export with their variables (--export)
-    #[arg(long, requires = "export", hide_short_help = true, help_heading = heading::OUTPUT)]
-    pub export_state_labels: bool,
-    /// Keep the counters every SECONDS in the record's `samples` (bfs, dfs, randomized)
-    ///
-    /// States, transitions or steps over time, for plots.
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, hide_short_help = true, help_heading = heading::OUTPUT)]
-    pub sample_interval: Option<f64>,
+    // --export, --export-state-labels, --sample-interval.
+    #[command(flatten)]
+    _table1: TableArgs<1>,
     #[command(flatten)]
     pub progress_display: crate::progress::ProgressArgs,
-
-    /// Visited set: exact, tree, ctree, compact[:BITS], bitstate[:LOG2M[,K]]
-    ///
-    /// exact: every state whole [default]. tree: exact, tree-compressed:
-    /// long state vectors that share parts cost a fraction of their length.
-    /// ctree (bfs only): exact, the tree with its roots in a compact set,
-    /// the fewest bytes per state; its states have no number, so back-level
-    /// edges are not counted. compact[:BITS] (bfs only): hash compaction, a
-    /// BITS-bit fingerprint per state (64 by default), probabilistic: states
-    /// may be omitted; the result is `probabilistic` with
-    /// `expected_omissions`. bitstate[:LOG2M[,K]] (bfs only): probabilistic,
-    /// 2^LOG2M bits, K set per state (default 2^30 bits, 3). dbdfs takes
-    /// exact or tree.
-    #[arg(long, value_name = "NAME", help_heading = heading::STORE)]
-    pub store: Option<dvemc_run::engine::StoreKind>,
-    /// Threads (bfs, dfs, LTL) [default: bfs --store exact: all cores; else 1]
-    ///
-    /// bfs is level-synchronous over a shared exact or tree store (the same
-    /// states, transitions, levels and deadlocks as one thread); dfs keeps a
-    /// stack per thread over the shared store, in a depth-first-like order
-    /// (the same states, transitions and deadlocks, no edge classes). Their
-    /// checks of deadlocks, assertions, goals and run-time errors run on
-    /// every thread (bfs: a shortest counterexample, as with one thread;
-    /// dfs: a path of the search); accepting cycles (--ltl, --property) by
-    /// CNDFS, a nested DFS on every thread over shared colours (the same
-    /// verdict; states, transitions and deadlocks as one thread when the
-    /// property holds). 1: the sequential search. Without --threads, bfs
-    /// in the exact store without a property process takes every core, or
-    /// the environment's DVEMC_THREADS; otherwise 1 (the shared tree store
-    /// takes about twice the sequential one's bytes per state). Every other
-    /// strategy is sequential and takes 1 only (highway, bbmc and the
-    /// randomized searches then make their --runs one at a time rather than
-    /// side by side on every core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024), allow_negative_numbers = true, help_heading = heading::MODEL)]
-    pub threads: Option<u32>,
+    // --store and --threads.
+    #[command(flatten)]
+    _table2: TableArgs<2>,
     /// Search over the ranks of an MPI job: mpirun -np N dvemc explore --distributed
     ///
     /// Exhaustive bfs, and its checks of deadlocks, assertions, goals and
@@ -313,119 +230,10 @@ pub struct ExploreArgs {
     /// tells). Cannot be combined with --checkpoint.
     #[arg(long, value_name = "HOW", default_value = "whole", requires = "distributed", hide_short_help = true, help_heading = heading::MODEL)]
     pub partition: dvemc_run::engine::comm::Partitioning,
-    /// Go on from FILE, and write it if the search stops (ctree, --distributed)
-    ///
-    /// If FILE exists the search goes on from it; if the search stops for
-    /// time, memory or Ctrl-C (result time_limit, memory_limit or
-    /// interrupted, exit 4) it writes one there, so that the same command
-    /// run again goes on where it stopped. A search that ends removes it
-    /// (one stopped by --max-states leaves it as it was). The record's
-    /// `checkpoint` gives the parts and the seconds before this one; rates
-    /// count every part. With --distributed each rank keeps FILE.rankR,
-    /// written after time, Ctrl-C or --max-states (not memory); as
-    /// --max-states counts every part, a larger one goes on.
-    #[arg(long, value_name = "FILE", help_heading = heading::STORE)]
-    pub checkpoint: Option<PathBuf>,
-
-    /// Keep at most SIZE states in memory, or P% of the state space
-    ///
-    /// State caching: bfs and dfs with a cache run the general state
-    /// exploring algorithm of the state-caching paper. P: above 0, at most
-    /// 100; |S| comes from instances.csv, else from an exhaustive run first.
-    #[arg(long, value_name = "SIZE|P%", allow_hyphen_values = true, help_heading = heading::CACHING)]
-    pub cache: Option<CacheSize>,
-    /// Which cached state to drop when the cache is full [default: random]
-    ///
-    /// random, depth-min, depth-max, indegree, outdegree, visits,
-    /// stratified[:K], age, indegree-max, outdegree-max, visits-max, newest,
-    /// or FIRST+THEN (a first key, ties broken by random, newest, depth,
-    /// indegree, outdegree or visits; e.g. depth-max+random).
-    #[arg(long, value_name = "NAME", help_heading = heading::CACHING)]
-    pub replacement: Option<Replacement>,
-    /// Single-successor chain reduction (state-caching paper, Sect. 4.1)
-    #[arg(long, help_heading = heading::CACHING)]
-    pub chain_reduction: bool,
-    /// Edge-lean reduction with static transition independence
-    #[arg(long, hide_short_help = true, help_heading = heading::CACHING)]
-    pub edge_lean: bool,
-    /// End the run (result visit_limit) when visits exceed F × |S| [default: 5]
-    #[arg(long, value_name = "F", value_parser = factor, allow_negative_numbers = true, hide_short_help = true, help_heading = heading::CACHING)]
-    pub max_visits: Option<f64>,
-    /// Sweep-line (bfs, dfs) with this progress measure (DVE expressions)
-    ///
-    /// The expressions are compared lexicographically (comma-separated or
-    /// repeated). Formerly --progress (with --progress-level and
-    /// --progress-derivation), names still accepted until the next release.
-    #[arg(long, alias = "progress", value_name = "EXPR", value_delimiter = ',', help_heading = heading::CACHING)]
-    pub sweep_measure: Vec<String>,
-    /// Sweep-line (bfs, dfs) with the automatic progress measure of level L
-    ///
-    /// 0: no regress transition; 1-5: at most 1, 2, 5, 10, 20 % of them.
-    /// The measure is derived from an exhaustive run first.
-    #[arg(long, alias = "progress-level", value_name = "L", value_parser = level, allow_negative_numbers = true, help_heading = heading::CACHING)]
-    pub sweep_level: Option<u8>,
-    /// How --sweep-level derives its measure: projection or greedy [default: projection]
-    ///
-    /// projection: our reconstruction of Sect. 5.2, the components that each
-    /// decrease on at most the level's share of the transitions changing
-    /// them. greedy: refined while the whole vector's regress transitions
-    /// stay within the level's share.
-    #[arg(long, alias = "progress-derivation", value_name = "HOW", hide_short_help = true, help_heading = heading::CACHING)]
-    pub sweep_derivation: Option<Derivation>,
-
-    /// The last depth bound [default: go on until the frontier is empty]
-    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::DBDFS)]
-    pub depth_cutoff: Option<u32>,
-    /// The depth added at each iteration [default: 50]
-    #[arg(long, value_name = "I", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::DBDFS)]
-    pub increment: Option<u32>,
-    /// Bounded DFS: naive-unsound, naive-sound or threshold [default: threshold]
-    #[arg(long, value_name = "VARIANT", help_heading = heading::DBDFS)]
-    pub dbdfs: Option<Variant>,
-    /// How frontier states are kept: states, traces or tree [default: tree]
-    #[arg(long, value_name = "REPR", help_heading = heading::DBDFS)]
-    pub frontier: Option<FrontierKind>,
-
-    /// The breadth bound: most states per queue (required)
-    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::BREADTH)]
-    pub breadth: Option<u64>,
-    /// Graceful degradation from depth D on (bbmc, Algorithm 3)
-    #[arg(long, value_name = "D", value_parser = parse_depth, allow_negative_numbers = true, help_heading = heading::BREADTH)]
-    pub degrade_depth: Option<u32>,
-
-    /// Memory bound: most states stored (urs, sdrs, rurs, rsdrs; required)
-    #[arg(long, value_name = "N", value_parser = parse_positive, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
-    pub memory_states: Option<u64>,
-    /// Most steps [default: 1000000]
-    #[arg(long, value_name = "N", value_parser = parse_count, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
-    pub steps: Option<u64>,
-    /// Probability X of selecting a leaf, not an inner node (urs, rurs)
-    ///
-    /// A leaf is a stored state not selected yet; X is in [0, 1]
-    /// [default: uniform over the memory].
-    #[arg(long, value_name = "X", value_parser = fraction, allow_negative_numbers = true, help_heading = heading::RANDOMIZED)]
-    pub mixing: Option<f64>,
-    /// Restart state when the memory fills: initial or random (rurs, rsdrs)
-    ///
-    /// initial: the initial state [default]; random: a uniformly chosen
-    /// state of the memory being emptied. (urs and sdrs stop instead.)
-    #[arg(long, value_name = "FROM", help_heading = heading::RANDOMIZED)]
-    pub restart: Option<Restart>,
-    /// How a step chooses among the successors: state or transition [default: state]
-    ///
-    /// state: a uniformly random successor state (the paper's choice).
-    /// transition: a uniformly random transition, so that a state reached
-    /// by several transitions is more likely.
-    #[arg(long, value_name = "HOW", hide_short_help = true, help_heading = heading::RANDOMIZED)]
-    pub successor_choice: Option<SuccessorChoice>,
-    /// Measure cover times of these coverage levels in % of |S| (e.g. 50,90)
-    ///
-    /// |S| comes from instances.csv.
-    #[arg(long, value_name = "P,...", value_delimiter = ',', value_parser = percent, help_heading = heading::RANDOMIZED)]
-    pub cover_targets: Vec<f64>,
-    /// Stop a run when it reaches the last --cover-targets level
-    #[arg(long, hide_short_help = true, help_heading = heading::RANDOMIZED)]
-    pub stop_when_covered: bool,
+    // Every other strategy option: --checkpoint, the caching, depth-bounded,
+    // breadth-bounded and randomized ones.
+    #[command(flatten)]
+    _table3: TableArgs<3>,
 }
 
 impl ExploreArgs {
@@ -437,47 +245,7 @@ impl ExploreArgs {
             .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
             .map(|id| id.as_str().replace('_', "-"))
             .collect();
-        let params = Params {
-            caching: CachingParams {
-                cache: self.cache,
-                replacement: self.replacement,
-                chain_reduction: self.chain_reduction,
-                edge_lean: self.edge_lean,
-                max_visits: self.max_visits,
-                progress: self.sweep_measure.clone(),
-                progress_level: self.sweep_level,
-                progress_derivation: self.sweep_derivation,
-            },
-            dbdfs: DbdfsParams {
-                depth_cutoff: self.depth_cutoff,
-                increment: self.increment,
-                variant: self.dbdfs,
-                frontier: self.frontier,
-            },
-            slices: SliceParams {
-                breadth: self.breadth,
-                degrade_depth: self.degrade_depth,
-            },
-            random: RandomParams {
-                memory_states: self.memory_states,
-                steps: self.steps,
-                mixing: self.mixing,
-                successor_choice: self.successor_choice,
-                restart: self.restart,
-                cover_targets: self.cover_targets.clone(),
-                stop_when_covered: self.stop_when_covered,
-            },
-            seed: self.seed,
-            runs: self.runs,
-            sample_interval: self.sample_interval,
-            store: self.store,
-            threads: self.threads.map(|t| t as usize),
-            checkpoint: self.checkpoint.clone(),
-            por: self.por,
-            por_check: self.por_check,
-            export: self.export.clone(),
-            export_state_labels: self.export_state_labels,
-        };
+        let params = crate::table_args::params(matches);
         Request {
             model: self.model.clone(),
             beem: self.beem.clone(),
@@ -588,7 +356,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
             .memory_bytes
             .map(dvemc_run::run::memory_budget::memory_cap),
     );
-    let meter = match args.sample_interval {
+    let meter = match req.params.sample_interval {
         Some(s) => Meter::sampling(Duration::from_secs_f64(s)),
         None => Meter::new(),
     };

@@ -3,11 +3,11 @@
 mod bench;
 mod exit_codes;
 mod explore;
-mod heading;
 mod ltl2ba;
 mod man;
 mod progress;
 mod simulate;
+mod table_args;
 mod values;
 mod verify;
 

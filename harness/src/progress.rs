@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use dvemc_run::engine::progress::{Meter, Reading};
 
-use crate::heading;
+use dvemc_run::run::options::heading;
 
 /// Between two progress lines off a terminal when `--progress-interval` is
 /// not given: often enough for a log, rare enough not to flood it.
@@ -33,7 +33,7 @@ pub struct ProgressArgs {
     /// SECONDS (fractions allowed, e.g. 0.5) with the states, states per
     /// second, transitions, BFS level or DFS depth, memory and elapsed time.
     /// A run shorter than the interval writes none.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::values::seconds,
+    #[arg(long, value_name = "SECONDS", value_parser = dvemc_run::run::options::values::seconds,
         allow_negative_numbers = true, hide_short_help = true, help_heading = heading::OUTPUT)]
     pub progress_interval: Option<f64>,
 }

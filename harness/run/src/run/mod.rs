@@ -42,14 +42,14 @@ use crate::output::record::{Core, Cost, RunRecord};
 use strategy::{Family, Params, Strategy};
 
 /// The run's configuration: the strategy and its parameters
-/// ([`strategy::config_text`]), then the properties it checks, so that
+/// ([`options::config_text`]), then the properties it checks, so that
 /// `dvemc explore MODEL --strategy CONFIG` re-runs the same search. An
 /// option is given where the registry takes it, and `--check` where the
 /// checks differ from explore's default (the assertions, if the model has
 /// any): a library request that checks nothing explores as `bfs` does.
 fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool) -> String {
     let takes = |flag: &str| options::validate(strategy, &[flag], p).is_ok();
-    let mut parts = vec![strategy::config_text(strategy, p)];
+    let mut parts = vec![options::config_text(strategy, p)];
     if let Some(c) = &req.cluster {
         parts.push("--distributed".into());
         if c.1 == crate::engine::comm::Partitioning::Local {

@@ -8,7 +8,7 @@
 //! `rsdrs`, `random-walk`); its parameters are options ([`Params`], one
 //! field per option). `options::OPTIONS` says which strategies take which
 //! option and `options::validate` checks what was given against it and
-//! the combinations; [`config_text`] prints the normalised configuration
+//! the combinations; `options::config_text` prints the normalised configuration
 //! (strategy and parameters as flags) that starts the reports' `config`,
 //! so a row can always be re-run.
 //!
@@ -412,105 +412,6 @@ impl Params {
         .into_iter()
         .find_map(|(given, name)| given.then_some(name))
     }
-}
-
-/// The normalised configuration: the strategy, then its parameters as
-/// flags in the order of the option table (`options::OPTIONS`), each value a shell word (the start of
-/// what reports carry in `config`).
-pub fn config_text(strategy: Strategy, p: &Params) -> String {
-    let mut parts = vec![strategy.to_string()];
-    let mut flag = |name: &str, value: Option<String>| {
-        parts.push(match value {
-            Some(v) => format!("--{name} {}", shell_word(&v)),
-            None => format!("--{name}"),
-        })
-    };
-    if let Some(s) = p.store.filter(|s| *s != crate::engine::StoreKind::Exact) {
-        flag("store", Some(s.to_string()));
-    }
-    if let Some(t) = p.threads.filter(|t| *t > 1) {
-        flag("threads", Some(t.to_string()));
-    }
-    if p.por {
-        flag("por", None);
-    }
-    if p.por_check {
-        flag("por-check", None);
-    }
-    if let Some(c) = p.caching.cache {
-        flag("cache", Some(c.to_string()));
-    }
-    if let Some(r) = p.caching.replacement {
-        flag("replacement", Some(r.to_string()));
-    }
-    if p.caching.chain_reduction {
-        flag("chain-reduction", None);
-    }
-    if p.caching.edge_lean {
-        flag("edge-lean", None);
-    }
-    if let Some(v) = p.caching.max_visits {
-        flag("max-visits", Some(v.to_string()));
-    }
-    if !p.caching.progress.is_empty() {
-        flag("sweep-measure", Some(p.caching.progress.join(",")));
-    }
-    if let Some(l) = p.caching.progress_level {
-        flag("sweep-level", Some(l.to_string()));
-    }
-    if let Some(d) = p.caching.progress_derivation {
-        flag("sweep-derivation", Some(d.to_string()));
-    }
-    if let Some(s) = p.seed {
-        flag("seed", Some(s.to_string()));
-    }
-    if let Some(d) = p.dbdfs.depth_cutoff {
-        flag("depth-cutoff", Some(d.to_string()));
-    }
-    if let Some(i) = p.dbdfs.increment {
-        flag("increment", Some(i.to_string()));
-    }
-    if let Some(v) = p.dbdfs.variant {
-        flag("dbdfs", Some(v.to_string()));
-    }
-    if let Some(f) = p.dbdfs.frontier {
-        flag("frontier", Some(f.to_string()));
-    }
-    if let Some(b) = p.slices.breadth {
-        flag("breadth", Some(b.to_string()));
-    }
-    if let Some(d) = p.slices.degrade_depth {
-        flag("degrade-depth", Some(d.to_string()));
-    }
-    if let Some(r) = p.runs {
-        flag("runs", Some(r.to_string()));
-    }
-    if let Some(m) = p.random.memory_states {
-        flag("memory-states", Some(m.to_string()));
-    }
-    if let Some(s) = p.random.steps {
-        flag("steps", Some(s.to_string()));
-    }
-    if let Some(x) = p.random.mixing {
-        flag("mixing", Some(x.to_string()));
-    }
-    if let Some(r) = p.random.restart {
-        flag("restart", Some(r.name().to_string()));
-    }
-    if let Some(c) = p.random.successor_choice {
-        flag("successor-choice", Some(c.name().to_string()));
-    }
-    if !p.random.cover_targets.is_empty() {
-        let t: Vec<String> = p.random.cover_targets.iter().map(f64::to_string).collect();
-        flag("cover-targets", Some(t.join(",")));
-    }
-    if p.random.stop_when_covered {
-        flag("stop-when-covered", None);
-    }
-    if let Some(s) = p.sample_interval {
-        flag("sample-interval", Some(s.to_string()));
-    }
-    parts.join(" ")
 }
 
 /// `s` as one word of a POSIX shell command line: as it is when the shell

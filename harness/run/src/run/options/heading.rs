@@ -1,5 +1,5 @@
 //! The headings of `explore --help`. A heading that names strategies holds
-//! only options the registry (`dvemc_run::run::options::OPTIONS`) gives to those
+//! only options the registry (`super::OPTIONS`) gives to those
 //! strategies, and every one of them takes one of its options (the tests
 //! check both), so a user sees which options belong to the strategy chosen.
 pub const MODEL: &str = "Model and strategy";

@@ -1,6 +1,16 @@
-//! Which strategies take which option of `explore` ([`OPTIONS`]), the
-//! check of what was given against it and of the combinations
-//! ([`validate`]), and the registry as `dvemc strategies` prints it.
+//! Which strategies take which option of `explore` ([`OPTIONS`], declared
+//! once in [`table`]: flag, help, heading, how a value sets the
+//! parameters and how the configuration text shows it), the check of what
+//! was given against it and of the combinations ([`validate`]: the
+//! takers here, then the strategy's family, `crate::run::family`), and the
+//! registry as `dvemc strategies` prints it.
+
+pub mod heading;
+mod table;
+pub mod values;
+
+pub(crate) use table::MEMORY_BOUNDED;
+pub use table::OPTIONS;
 
 use crate::engine::StoreKind;
 use crate::run::strategy::*;
@@ -29,216 +39,82 @@ pub struct OptionInfo {
     /// The flag without dashes (`cache`).
     pub flag: &'static str,
     pub takers: Takers,
+    /// How the command line declares it, and how its value sets the
+    /// [`Params`]; `None`: a general option of `explore` (a property, the
+    /// output), which the command line declares with the others.
+    pub arg: Option<ArgInfo>,
+    /// How the configuration text ([`config_text`]) shows it (`None`: it
+    /// does not, or it returns `None` when the option was not given).
+    pub show: Option<fn(&Params) -> Option<Shown>>,
 }
 
-pub(crate) const CACHING: &[&str] = &["bfs", "dfs", "bbfs", "alt"];
-pub(crate) const SWEEP: &[&str] = &["bfs", "dfs"];
-/// Partial-order reduction: the exhaustive searches.
-pub(crate) const REDUCED: &[&str] = &["bfs", "dfs"];
-pub(crate) const SEEDED: &[&str] = &[
-    "bfs",
-    "dfs",
-    "bbfs",
-    "alt",
-    "highway",
-    "bbmc",
-    "urs",
-    "sdrs",
-    "rurs",
-    "rsdrs",
-    "random-walk",
-];
-pub(crate) const DBDFS: &[&str] = &["dbdfs"];
-pub(crate) const SLICES: &[&str] = &["highway", "bbmc"];
-pub(crate) const REPEATED: &[&str] = &["highway", "bbmc", "urs", "sdrs", "rurs", "rsdrs", "random-walk"];
-pub(crate) const MEMORY_BOUNDED: &[&str] = &["urs", "sdrs", "rurs", "rsdrs"];
-pub(crate) const STEPPED: &[&str] = &["urs", "sdrs", "rurs", "rsdrs", "random-walk"];
-pub(crate) const SAMPLED: &[&str] = &["bfs", "dfs", "urs", "sdrs", "rurs", "rsdrs", "random-walk"];
-pub(crate) const PROPERTIES: &[&str] = &[
-    "bfs",
-    "dfs",
-    "highway",
-    "bbmc",
-    "urs",
-    "sdrs",
-    "rurs",
-    "rsdrs",
-    "random-walk",
-];
+/// How `explore` declares a strategy option.
+#[derive(Clone, Copy, Debug)]
+pub struct ArgInfo {
+    /// The value's name in the help (`None`: a switch, without value).
+    pub value_name: Option<&'static str>,
+    /// The line of `-h`; `--help` adds [`ArgInfo::more`].
+    pub help: &'static str,
+    /// The paragraphs `--help` adds after the line.
+    pub more: Option<&'static str>,
+    /// The heading of `explore --help` it is listed under.
+    pub heading: &'static str,
+    /// Listed by `-h` too (else only by `--help`, so that `-h` fits a screen).
+    pub short_help: bool,
+    /// An older name still accepted.
+    pub alias: Option<&'static str>,
+    /// Comma-separated values, and the option repeatable.
+    pub list: bool,
+    /// A value may look like a negative number (so that the parser, not
+    /// the command line, says what is wrong with it).
+    pub negative: bool,
+    /// A value may start with a hyphen.
+    pub hyphen: bool,
+    /// The option is taken only with this one (a flag without dashes).
+    pub requires: Option<&'static str>,
+    pub set: Set,
+}
 
-/// The strategies that search a product with a property process for
-/// accepting cycles.
-pub(crate) const LTL: &[&str] = &["bfs", "dfs", "bbmc"];
+/// How an option sets the parameters.
+#[derive(Clone, Copy, Debug)]
+pub enum Set {
+    /// A switch, given.
+    Switch(fn(&mut Params)),
+    /// A value (for a list: one of its values), or why it is not one.
+    Value(fn(&mut Params, &str) -> Result<(), String>),
+    /// A file name (any bytes the system takes).
+    Path(fn(&mut Params, std::path::PathBuf)),
+}
 
-/// Every strategy option of `explore` (budgets and general options apply to
-/// every strategy and are not listed).
-pub const OPTIONS: &[OptionInfo] = &[
-    OptionInfo {
-        flag: "store",
-        takers: Takers::Only(&["bfs", "dfs", "dbdfs"]),
-    },
-    // Every strategy runs on one thread; `validate` says which take more.
-    OptionInfo {
-        flag: "threads",
-        takers: Takers::All,
-    },
-    OptionInfo {
-        flag: "por",
-        takers: Takers::Only(REDUCED),
-    },
-    OptionInfo {
-        flag: "por-check",
-        takers: Takers::Only(REDUCED),
-    },
-    OptionInfo {
-        flag: "checkpoint",
-        takers: Takers::Only(&["bfs"]),
-    },
-    OptionInfo {
-        flag: "cache",
-        takers: Takers::Only(CACHING),
-    },
-    OptionInfo {
-        flag: "replacement",
-        takers: Takers::Only(CACHING),
-    },
-    OptionInfo {
-        flag: "chain-reduction",
-        takers: Takers::Only(CACHING),
-    },
-    OptionInfo {
-        flag: "edge-lean",
-        takers: Takers::Only(CACHING),
-    },
-    OptionInfo {
-        flag: "max-visits",
-        takers: Takers::Only(CACHING),
-    },
-    OptionInfo {
-        flag: "sweep-measure",
-        takers: Takers::Only(SWEEP),
-    },
-    OptionInfo {
-        flag: "sweep-level",
-        takers: Takers::Only(SWEEP),
-    },
-    OptionInfo {
-        flag: "sweep-derivation",
-        takers: Takers::Only(SWEEP),
-    },
-    OptionInfo {
-        flag: "seed",
-        takers: Takers::Only(SEEDED),
-    },
-    OptionInfo {
-        flag: "depth-cutoff",
-        takers: Takers::Only(DBDFS),
-    },
-    OptionInfo {
-        flag: "increment",
-        takers: Takers::Only(DBDFS),
-    },
-    OptionInfo {
-        flag: "dbdfs",
-        takers: Takers::Only(DBDFS),
-    },
-    OptionInfo {
-        flag: "frontier",
-        takers: Takers::Only(DBDFS),
-    },
-    OptionInfo {
-        flag: "breadth",
-        takers: Takers::Only(SLICES),
-    },
-    OptionInfo {
-        flag: "degrade-depth",
-        takers: Takers::Only(&["bbmc"]),
-    },
-    OptionInfo {
-        flag: "export",
-        takers: Takers::Only(&["bfs", "dfs", "highway", "bbmc"]),
-    },
-    OptionInfo {
-        flag: "export-state-labels",
-        takers: Takers::Only(&["bfs", "dfs"]),
-    },
-    OptionInfo {
-        flag: "runs",
-        takers: Takers::Only(REPEATED),
-    },
-    OptionInfo {
-        flag: "memory-states",
-        takers: Takers::Only(MEMORY_BOUNDED),
-    },
-    OptionInfo {
-        flag: "steps",
-        takers: Takers::Only(STEPPED),
-    },
-    OptionInfo {
-        flag: "mixing",
-        takers: Takers::Only(&["urs", "rurs"]),
-    },
-    OptionInfo {
-        flag: "restart",
-        takers: Takers::Only(&["rurs", "rsdrs"]),
-    },
-    OptionInfo {
-        flag: "successor-choice",
-        takers: Takers::Only(STEPPED),
-    },
-    OptionInfo {
-        flag: "cover-targets",
-        takers: Takers::Only(STEPPED),
-    },
-    OptionInfo {
-        flag: "stop-when-covered",
-        takers: Takers::Only(STEPPED),
-    },
-    OptionInfo {
-        flag: "sample-interval",
-        takers: Takers::Only(SAMPLED),
-    },
-    OptionInfo {
-        flag: "goal",
-        takers: Takers::Only(PROPERTIES),
-    },
-    OptionInfo {
-        flag: "property",
-        takers: Takers::Only(PROPERTIES),
-    },
-    OptionInfo {
-        flag: "ltl",
-        takers: Takers::Only(LTL),
-    },
-    OptionInfo {
-        flag: "ltl-file",
-        takers: Takers::Only(LTL),
-    },
-    OptionInfo {
-        flag: "ltl-property",
-        takers: Takers::Only(LTL),
-    },
-    OptionInfo {
-        flag: "check",
-        takers: Takers::Only(&["bfs", "dfs", "highway", "bbmc"]),
-    },
-    OptionInfo {
-        flag: "all-violations",
-        takers: Takers::Only(SWEEP),
-    },
-    OptionInfo {
-        flag: "trace-format",
-        takers: Takers::Only(PROPERTIES),
-    },
-    OptionInfo {
-        flag: "trace-out",
-        takers: Takers::Only(PROPERTIES),
-    },
-    OptionInfo {
-        flag: "stats",
-        takers: Takers::Only(SWEEP),
-    },
-];
+/// An option as the configuration text shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    Switch,
+    Value(String),
+}
+
+impl OptionInfo {
+    /// The option's help with `--help`: the line, then the paragraphs.
+    pub fn long_help(&self) -> Option<String> {
+        let a = self.arg.as_ref()?;
+        a.more.map(|more| format!("{}\n\n{more}", a.help))
+    }
+}
+
+/// The normalised configuration: the strategy, then its parameters as
+/// flags in the order of the option table, each value a shell word (the
+/// start of what reports carry in `config`).
+pub fn config_text(strategy: Strategy, p: &Params) -> String {
+    let mut parts = vec![strategy.to_string()];
+    for o in OPTIONS {
+        match o.show.and_then(|show| show(p)) {
+            Some(Shown::Switch) => parts.push(format!("--{}", o.flag)),
+            Some(Shown::Value(v)) => parts.push(format!("--{} {}", o.flag, shell_word(&v))),
+            None => {}
+        }
+    }
+    parts.join(" ")
+}
 
 /// The registry as `dvemc strategies` prints it: a paragraph a strategy
 /// (its form, family and summary, the paper it implements, the options it
