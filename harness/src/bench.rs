@@ -237,7 +237,7 @@ fn validate_cells(m: &Matrix, cells: &[Cell], beem: Option<&Path>) -> Result<()>
                 let sub = matches.subcommand_matches("explore").expect("explore matches");
                 let req = args.request(sub);
                 let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
-                dvemc_run::run::options::validate(args.strategy, &given, &req.params)
+                dvemc_run::run::validate(args.strategy, &given, &req.params)
             });
         if let Err(e) = checked {
             problems.push(format!("{}: {e}", c.key));

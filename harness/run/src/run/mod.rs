@@ -2,9 +2,10 @@
 //! every cell of `dvemc bench`.
 //!
 //! A [`Request`] names the model, the strategy and its parameters (checked
-//! by the registry, `crate::run::strategy`), the budgets and the properties.
-//! [`run`] loads the model, builds the backend, runs the strategy's
-//! algorithm and returns one [`RunRecord`] (`crate::output::record`) with the
+//! by [`validate`]: the option table, `options`, then the strategy's
+//! family, `family`), the budgets and the properties. [`run`] loads the
+//! model, builds the backend, runs the family's algorithm
+//! (`family::Algorithm`) and returns one [`RunRecord`] (`crate::output::record`) with the
 //! counterexample, if any. Nothing here prints: the command line does.
 //!
 //! Uses: `algo`, `output`, `model`, `engine`.
@@ -18,7 +19,7 @@ pub mod strategy;
 
 mod check_states;
 mod export;
-mod families;
+mod family;
 mod guards;
 mod ltl_por;
 pub mod memory_budget;
@@ -26,7 +27,7 @@ pub mod options;
 mod request;
 mod resolve;
 
-use families::*;
+pub use family::validate;
 pub use guards::arm_guard_reports;
 pub use request::{default_threads, ErrorKind, Ran, Request, RunError};
 pub use resolve::{known_size, ltl_definitions, resolve_model};
@@ -48,7 +49,7 @@ use strategy::{Family, Params, Strategy};
 /// checks differ from explore's default (the assertions, if the model has
 /// any): a library request that checks nothing explores as `bfs` does.
 fn config_text(strategy: Strategy, p: &Params, req: &Request, has_asserts: bool) -> String {
-    let takes = |flag: &str| options::validate(strategy, &[flag], p).is_ok();
+    let takes = |flag: &str| family::validate(strategy, &[flag], p).is_ok();
     let mut parts = vec![options::config_text(strategy, p)];
     if let Some(c) = &req.cluster {
         parts.push("--distributed".into());
@@ -104,14 +105,12 @@ fn resolve_params(req: &Request, strategy: Strategy, general: bool, ltl: bool) -
     {
         resolved.threads = req.default_threads.filter(|&t| t > 1);
     }
-    if ltl && (general || matches!(strategy.family(), Family::DepthBounded | Family::Randomized)) {
+    if let Some(why) = family::algorithm(strategy, p)
+        .product_refusal(strategy)
+        .filter(|_| ltl)
+    {
         return Err(RunError::usage(format!(
-            "--strategy {strategy}{} explores plain systems: this model has a property process (LTL needs bfs, dfs or bbmc; or use --ignore-property)",
-            if general && strategy.family() != Family::Caching {
-                " with caching options"
-            } else {
-                ""
-            }
+            "{why}: this model has a property process (LTL needs bfs, dfs or bbmc; or use --ignore-property)"
         )));
     }
     Ok(resolved)
@@ -192,12 +191,12 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     let strategy = req.strategy.unwrap_or(Strategy::Bfs);
     let p = &req.params;
     let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
-    options::validate(strategy, &given, p).map_err(RunError::usage)?;
+    family::validate(strategy, &given, p).map_err(RunError::usage)?;
     if let Some(why) = options::checkpoint_refusal(p).filter(|_| req.cluster.is_none()) {
         return Err(RunError::usage(why));
     }
     if req.cluster.is_some() {
-        families::distributed_strategy_refusal(strategy, p)?;
+        family::distributed_strategy_refusal(strategy, p)?;
     }
     if let Some(b) = &req.beem {
         if !b.is_dir() {
@@ -265,48 +264,23 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
         },
         ..RunRecord::default()
     };
-    let _meter = req.meter.clone();
-    let mut trace = None;
-    let mut reference = None;
-    match strategy.family() {
-        Family::Exhaustive if !general => {
-            exhaustive_or_check(
-                model,
-                &ir,
-                strategy,
-                req,
-                p,
-                goals,
-                has_asserts,
-                digest,
-                instance.as_deref(),
-                (beem_ltl.as_deref(), formula.as_ref()),
-                &mut rec,
-                &mut trace,
-                &mut reference,
-                &mut notes,
-            )?;
-        }
-        Family::Exhaustive | Family::Caching => {
-            general_algorithm(
-                model,
-                strategy,
-                req,
-                progress_exprs,
-                independence.as_ref(),
-                instance.as_deref(),
-                &mut rec,
-                &mut notes,
-            )?;
-        }
-        Family::DepthBounded => depth_bounded(model, req, p, &mut rec)?,
-        Family::BreadthBounded => {
-            trace = slices(model, &info, strategy, req, goals, ltl, &mut rec)?;
-        }
-        Family::Randomized => {
-            trace = randomized(model, strategy, req, goals, &mut rec)?;
-        }
-    }
+    let search = family::Search {
+        model,
+        ir: &ir,
+        info: &info,
+        strategy,
+        req,
+        p,
+        goals,
+        has_asserts,
+        digest,
+        instance: instance.as_deref(),
+        stated: (beem_ltl.as_deref(), formula.as_ref()),
+        progress_exprs,
+        independence: independence.as_ref(),
+        notes: &mut notes,
+    };
+    let family::Found { trace, reference } = family::algorithm(strategy, p).run(search, &mut rec)?;
     if let Some((stem, cycle)) = trace.as_ref().and_then(engine::Trace::lasso) {
         rec.core.stem_length = Some(stem as u64);
         rec.core.cycle_length = Some(cycle as u64);

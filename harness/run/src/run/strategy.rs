@@ -6,11 +6,13 @@
 //! A strategy is named by `--strategy` ([`Strategy`]: `bfs`, `dfs`,
 //! `bbfs:W`, `alt:B,D`, `dbdfs`, `highway`, `bbmc`, `urs`, `sdrs`, `rurs`,
 //! `rsdrs`, `random-walk`); its parameters are options ([`Params`], one
-//! field per option). `options::OPTIONS` says which strategies take which
-//! option and `options::validate` checks what was given against it and
-//! the combinations; `options::config_text` prints the normalised configuration
-//! (strategy and parameters as flags) that starts the reports' `config`,
-//! so a row can always be re-run.
+//! field per option). `options::OPTIONS` declares each option once: which
+//! strategies take it, its help, how its value sets the parameters;
+//! `run::validate` checks what was given against it, then the
+//! combinations by the strategy's family (`run::family`);
+//! `options::config_text` prints the normalised configuration (strategy
+//! and parameters as flags) that starts the reports' `config`, so a row
+//! can always be re-run.
 //!
 //! Budgets (`--max-states`, `--time-limit`, `--memory-limit`) and the
 //! general options (`--backend`, `--json`, `--beem`, `--ignore-property`)
