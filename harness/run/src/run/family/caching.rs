@@ -196,6 +196,13 @@ fn general_algorithm(
         check_invariants: false,
     };
     let r = caching::run(model, &opts, None);
+    record(&r, &opts, regress_pct, rec);
+    Ok(())
+}
+
+/// The search's report into the run's record (`regress_pct`: of the
+/// measure derived for `--sweep-level`).
+fn record(r: &caching::CachingReport, opts: &CachingOptions, regress_pct: Option<f64>, rec: &mut RunRecord) {
     rec.core.algorithm = Some(
         match (opts.progress.is_some(), opts.cache.is_some()) {
             (false, _) => "state-caching",
@@ -235,5 +242,4 @@ fn general_algorithm(
     rec.cost.store_bytes = Some(r.cache_bytes);
     rec.cost.peak_rss_bytes = r.peak_rss_bytes;
     rec.finish_rates(r.time_s);
-    Ok(())
 }

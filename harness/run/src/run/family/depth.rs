@@ -1,7 +1,5 @@
 //! Iterative depth-bounded DFS (`algo::dbdfs`): dbdfs.
 
-use dve_frontend::model::NextState;
-
 use super::{threads_refusal, Algorithm, Found, Search};
 use crate::algo::dbdfs::{self, FrontierKind, Variant};
 use crate::output::record::{DbdfsMetrics, RunRecord};
@@ -30,31 +28,30 @@ impl Algorithm for DepthBounded {
     }
 
     fn run(&self, s: Search<'_>, rec: &mut RunRecord) -> Result<Found, RunError> {
-        depth_bounded(s.model, s.req, s.p, rec)?;
+        let opts = options(s.req, s.p);
+        let r = dbdfs::dbdfs(s.model, &opts).map_err(RunError::usage)?;
+        record(&r, &opts, rec);
         Ok(Found::default())
     }
 }
 
-/// Iterative depth-bounded DFS (`algo::dbdfs`) into the run's record.
-fn depth_bounded(
-    model: &dyn NextState,
-    req: &Request,
-    p: &Params,
-    rec: &mut RunRecord,
-) -> Result<(), RunError> {
-    let meter = req.meter.clone();
-    let opts = dbdfs::Options {
+/// The search's options from the request.
+fn options(req: &Request, p: &Params) -> dbdfs::Options {
+    dbdfs::Options {
         depth_cutoff: p.dbdfs.depth_cutoff,
         increment: p.dbdfs.increment.unwrap_or(50),
         variant: p.dbdfs.variant.unwrap_or(Variant::Threshold),
         frontier: p.dbdfs.frontier.unwrap_or(FrontierKind::Tree),
         limits: req.limits,
-        meter: meter.clone(),
+        meter: req.meter.clone(),
         record_frontiers: false,
         verify_rebuild: false,
         store: p.store.unwrap_or_default(),
-    };
-    let r = dbdfs::dbdfs(model, &opts).map_err(RunError::usage)?;
+    }
+}
+
+/// The search's report into the run's record.
+fn record(r: &dbdfs::Report, opts: &dbdfs::Options, rec: &mut RunRecord) {
     rec.core.store = opts.store.to_string();
     rec.core.result = r.result;
     rec.core.states = r.states;
@@ -77,5 +74,4 @@ fn depth_bounded(
         replay_steps: Some(r.replay_steps),
     });
     rec.finish_rates(r.time_s);
-    Ok(())
 }

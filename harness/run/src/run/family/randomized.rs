@@ -126,13 +126,28 @@ fn randomized(
     let seed = p.seed.unwrap_or(0);
     let all = random::run_many(model, &opts, goal, seed, runs, workers);
     let s = random::summarize(&opts, seed, &all);
+    Ok(record(rec, &opts, p, seed, runs, &all, &s))
+}
+
+/// The runs and their summary into the run's record; the first run's
+/// path to a goal, if one found any.
+fn record(
+    rec: &mut RunRecord,
+    opts: &SearchOptions,
+    p: &Params,
+    seed: u64,
+    runs: usize,
+    all: &[random::SearchRun],
+    s: &random::SearchSummary,
+) -> Option<Trace> {
     let first_goal = all.iter().position(|r| r.goal_step.is_some());
-    rec.core.algorithm = Some(algo.name().to_string());
+    rec.core.algorithm = Some(opts.algo.name().to_string());
     rec.core.runs = Some(runs as u64);
     rec.core.seed = Some(seed);
     rec.core.stored_peak = Some(s.stored_peak);
     rec.core.states = all.iter().map(|r| r.covered).sum();
     rec.core.transitions = all.iter().map(|r| r.steps).sum();
+    let targets = &opts.cover_targets;
     if !targets.is_empty() {
         let levels: Vec<serde_json::Value> = (0..targets.len())
             .map(|i| {
@@ -150,7 +165,7 @@ fn randomized(
     if p.sample_interval.is_some() {
         rec.details.samples = serde_json::to_value(&all[0].samples).ok();
     }
-    if !goals.is_empty() {
+    if rec.checked.goals {
         rec.core.witness_found = Some(s.goal_found);
         rec.core.witness_rate = Some(s.goal_rate);
     }
@@ -172,12 +187,12 @@ fn randomized(
         .unwrap_or(Outcome::Complete);
     rec.cost.peak_rss_bytes = engine::peak_rss_bytes();
     rec.random = Some(RandomMetrics {
-        memory_states: (algo != Algo::RandomWalk).then_some(memory as u64),
+        memory_states: (opts.algo != Algo::RandomWalk).then_some(opts.memory_states as u64),
         restart: Some(
-            if algo == Algo::RandomWalk {
+            if opts.algo == Algo::RandomWalk {
                 "initial_at_deadlock"
             } else {
-                restart.name()
+                opts.restart.name()
             }
             .to_string(),
         ),
@@ -198,5 +213,5 @@ fn randomized(
         goal_step: first_goal.and_then(|i| all[i].goal_step),
     });
     rec.finish_rates(s.time_s);
-    Ok(witness)
+    witness
 }

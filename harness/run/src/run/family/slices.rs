@@ -90,10 +90,25 @@ fn slices(
     kept.first_slice = None;
     // The baseline runs after the slices, alone: the whole budget.
     let bmc = bbmc::bmc(model, &targets, &req.limits);
+    let witness = kept.witness.map(|(_, w)| w);
+    record(rec, &opts, seed, runs, &summary, witness.as_ref(), &bmc);
+    Ok(witness.map(|w| w.trace))
+}
+
+/// The runs' summary, the first witness and the BMC baseline into the
+/// run's record.
+fn record(
+    rec: &mut RunRecord,
+    opts: &SliceOptions,
+    seed: u64,
+    runs: usize,
+    summary: &bbmc::BbmcSummary,
+    witness: Option<&bbmc::Witness>,
+    bmc: &bbmc::BmcReport,
+) {
     let m = runs.max(1) as f64;
     let recs = &summary.records;
     let mean = |f: &dyn Fn(&bbmc::SliceRun) -> f64| recs.iter().map(f).sum::<f64>() / m;
-    let witness = kept.witness;
     rec.core.algorithm = Some(opts.algorithm().name().to_string());
     rec.core.runs = Some(runs as u64);
     rec.core.seed = Some(seed);
@@ -110,12 +125,12 @@ fn slices(
     rec.core.stored_peak = Some(recs.iter().map(|r| r.generated).max().unwrap_or(0));
     rec.core.witness_found = Some(summary.witness_found);
     rec.core.witness_rate = Some(summary.witness_rate);
-    rec.core.witness_kind = witness.as_ref().map(|(_, w)| w.kind.name().to_string());
+    rec.core.witness_kind = witness.map(|w| w.kind.name().to_string());
     let lens: Vec<f64> = recs
         .iter()
         .filter_map(|r| r.witness_length.map(|l| l as f64))
         .collect();
-    rec.core.cex_length = witness.as_ref().map(|(_, w)| w.trace.steps.len() as u64);
+    rec.core.cex_length = witness.map(|w| w.trace.steps.len() as u64);
     rec.core.verdict = Some(
         if summary.witness_found > 0 {
             "violated"
@@ -126,8 +141,8 @@ fn slices(
     );
     rec.cost.peak_rss_bytes = engine::peak_rss_bytes();
     rec.slices = Some(SliceMetrics {
-        breadth: Some(breadth as u64),
-        degrade_depth: p.slices.degrade_depth.map(u64::from),
+        breadth: Some(opts.breadth as u64),
+        degrade_depth: opts.degrade_depth.map(u64::from),
         incomplete_runs: Some(summary.incomplete),
         slice_states: Some(summary.mean_slice_states),
         slice_transitions: Some(summary.mean_slice_transitions),
@@ -144,5 +159,4 @@ fn slices(
         bmc_result: Some(bmc.result.name().to_string()),
     });
     rec.finish_rates(summary.time_s);
-    Ok(witness.map(|(_, w)| w.trace))
 }
