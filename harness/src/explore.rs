@@ -361,36 +361,7 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         None => Meter::new(),
     };
     req.meter = Some(meter.clone());
-    let expected = req
-        .limits
-        .max_states
-        .or_else(|| {
-            let inst = req.model.as_deref()?;
-            let (_, name) = dvemc_run::run::resolve_model(inst, req.beem.as_deref()).ok()?;
-            dvemc_run::run::known_size(&name?, req.beem.as_deref())
-        })
-        .filter(|_| req.strategy.is_some_and(|s| s.keeps_visited_set()));
-    let ticker = (!quiet)
-        .then(|| args.progress_display.display())
-        .flatten()
-        .and_then(|display| {
-            Ticker::start(
-                &meter,
-                TickerText {
-                    // The third counter: a depth-first search's depth, a random
-                    // search's restarts, any other's BFS level (or queue).
-                    depth_name: if args.strategy == Strategy::Dfs {
-                        "depth"
-                    } else if args.strategy.family() == dvemc_run::run::strategy::Family::Randomized {
-                        "restarts"
-                    } else {
-                        "level"
-                    },
-                    expected_states: expected,
-                },
-                display,
-            )
-        });
+    let ticker = (!quiet).then(|| ticker(args, &req, &meter)).flatten();
     let ran = dvemc_run::run::run(&req);
     if let Some(t) = ticker {
         t.finish();
@@ -469,6 +440,38 @@ pub fn explore(args: &ExploreArgs, matches: &ArgMatches) -> u8 {
         );
     }
     code
+}
+
+/// The progress line of the run, if one is shown: its third counter's
+/// name and the states expected (the budget, or |S| from instances.csv).
+fn ticker(args: &ExploreArgs, req: &Request, meter: &Meter) -> Option<Ticker> {
+    let expected = req
+        .limits
+        .max_states
+        .or_else(|| {
+            let inst = req.model.as_deref()?;
+            let (_, name) = dvemc_run::run::resolve_model(inst, req.beem.as_deref()).ok()?;
+            dvemc_run::run::known_size(&name?, req.beem.as_deref())
+        })
+        .filter(|_| req.strategy.is_some_and(|s| s.keeps_visited_set()));
+    args.progress_display.display().and_then(|display| {
+        Ticker::start(
+            meter,
+            TickerText {
+                // The third counter: a depth-first search's depth, a random
+                // search's restarts, any other's BFS level (or queue).
+                depth_name: if args.strategy == Strategy::Dfs {
+                    "depth"
+                } else if args.strategy.family() == dvemc_run::run::strategy::Family::Randomized {
+                    "restarts"
+                } else {
+                    "level"
+                },
+                expected_states: expected,
+            },
+            display,
+        )
+    })
 }
 
 /// The ranks of the MPI job this process is one of, the states spread
