@@ -1,5 +1,7 @@
-//! `dvemc explore`: the options (every strategy's, checked by the registry,
-//! `dvemc_run::run::strategy`), the run (`dvemc_run::run`) and its report.
+//! `dvemc explore`: the options (the model, budgets, properties and output
+//! here; the strategies' from the run layer's table, `table_args`; all
+//! checked by `dvemc_run::run::validate`), the run (`dvemc_run::run`) and
+//! its report.
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -126,3 +126,126 @@ pub fn params(matches: &ArgMatches) -> Params {
     }
     p
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+    use dvemc_run::run::options::config_text;
+    use dvemc_run::run::strategy::Strategy;
+
+    /// The parameters of `explore --strategy STRATEGY ARGS`.
+    fn parsed(strategy: &str, args: &[&str]) -> dvemc_run::run::strategy::Params {
+        let argv = ["dvemc", "explore", "--strategy", strategy]
+            .into_iter()
+            .chain(args.iter().copied());
+        let matches = crate::Cli::command()
+            .try_get_matches_from(argv)
+            .expect("a valid command line");
+        super::params(matches.subcommand_matches("explore").expect("explore"))
+    }
+
+    /// Each option the configuration text shows, given on the command
+    /// line, sets the parameters so that the text gives it back as it was
+    /// written (in the table's order), and the text parses to the same
+    /// parameters: a record's `config` re-runs the search.
+    #[test]
+    fn the_config_text_gives_back_the_options_given() {
+        let cases: &[(&str, &[&str])] = &[
+            ("bfs", &["--store", "tree", "--threads", "3", "--por"]),
+            ("dfs", &["--por-check"]),
+            (
+                "bfs",
+                &[
+                    "--cache",
+                    "10%",
+                    "--replacement",
+                    "depth-max+random",
+                    "--chain-reduction",
+                    "--edge-lean",
+                    "--max-visits",
+                    "3",
+                    "--seed",
+                    "4",
+                ],
+            ),
+            ("dfs", &["--sweep-measure", "a,b"]),
+            ("dfs", &["--sweep-level", "2", "--sweep-derivation", "greedy"]),
+            (
+                "dbdfs",
+                &[
+                    "--depth-cutoff",
+                    "9",
+                    "--increment",
+                    "3",
+                    "--dbdfs",
+                    "naive-sound",
+                    "--frontier",
+                    "states",
+                ],
+            ),
+            (
+                "bbmc",
+                &[
+                    "--seed",
+                    "2",
+                    "--breadth",
+                    "4",
+                    "--degrade-depth",
+                    "5",
+                    "--runs",
+                    "3",
+                ],
+            ),
+            (
+                "rurs",
+                &[
+                    "--runs",
+                    "2",
+                    "--memory-states",
+                    "9",
+                    "--steps",
+                    "100",
+                    "--mixing",
+                    "0.5",
+                    "--restart",
+                    "random",
+                    "--successor-choice",
+                    "transition",
+                    "--cover-targets",
+                    "50,90",
+                    "--stop-when-covered",
+                    "--sample-interval",
+                    "0.5",
+                ],
+            ),
+        ];
+        for (strategy, args) in cases {
+            let p = parsed(strategy, args);
+            let s: Strategy = strategy.parse().expect("a strategy");
+            let text = config_text(s, &p);
+            assert_eq!(text, format!("{strategy} {}", args.join(" ")));
+            let words: Vec<&str> = text.split(' ').skip(1).collect();
+            assert_eq!(parsed(strategy, &words), p, "{text}");
+        }
+    }
+
+    /// A file option (`--checkpoint`, `--export`) and a switch that the
+    /// text does not show still set the parameters.
+    #[test]
+    fn options_the_text_leaves_out_set_the_parameters() {
+        let p = parsed(
+            "bfs",
+            &[
+                "--checkpoint",
+                "c.ckpt",
+                "--export",
+                "x.dot",
+                "--export-state-labels",
+            ],
+        );
+        assert_eq!(p.checkpoint.as_deref(), Some(std::path::Path::new("c.ckpt")));
+        assert_eq!(p.export.as_deref(), Some(std::path::Path::new("x.dot")));
+        assert!(p.export_state_labels);
+        assert_eq!(config_text(Strategy::Bfs, &p), "bfs");
+    }
+}

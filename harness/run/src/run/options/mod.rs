@@ -1,9 +1,9 @@
 //! Which strategies take which option of `explore` ([`OPTIONS`], declared
-//! once in [`table`]: flag, help, heading, how a value sets the
-//! parameters and how the configuration text shows it), the check of what
-//! was given against it and of the combinations ([`validate`]: the
-//! takers here, then the strategy's family, `crate::run::family`), and the
-//! registry as `dvemc strategies` prints it.
+//! once in `table`: flag, help, heading, how a value sets the parameters
+//! and how the configuration text shows it), the first check of what was
+//! given ([`refuse_untaken`]; the combinations are the families' own,
+//! `crate::run::validate`), the configuration text ([`config_text`]) and
+//! the registry as `dvemc strategies` prints it.
 
 pub mod heading;
 mod table;
