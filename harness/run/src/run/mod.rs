@@ -190,14 +190,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     let _watchdog = crate::engine::guard::Watchdog::start(req.limits.time);
     let strategy = req.strategy.unwrap_or(Strategy::Bfs);
     let p = &req.params;
-    let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
-    family::validate(strategy, &given, p).map_err(RunError::usage)?;
-    if let Some(why) = options::checkpoint_refusal(p).filter(|_| req.cluster.is_none()) {
-        return Err(RunError::usage(why));
-    }
-    if req.cluster.is_some() {
-        family::distributed_strategy_refusal(strategy, p)?;
-    }
+    family::validate_request(strategy, req)?;
     if let Some(b) = &req.beem {
         if !b.is_dir() {
             return Err(RunError::input(format!(

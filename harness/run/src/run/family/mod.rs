@@ -10,7 +10,7 @@ mod exhaustive;
 mod randomized;
 mod slices;
 
-pub(crate) use exhaustive::distributed_strategy_refusal;
+use exhaustive::distributed_strategy_refusal;
 
 use dve_frontend::model::{ModelInfo, NextState};
 
@@ -93,6 +93,22 @@ pub(crate) fn algorithm(strategy: Strategy, p: &Params) -> &'static dyn Algorith
 pub fn validate(strategy: Strategy, given: &[&str], p: &Params) -> Result<(), String> {
     options::refuse_untaken(strategy, given)?;
     algorithm(strategy, p).validate(strategy, given, p)
+}
+
+/// Every refusal of a request before its model is loaded: [`validate`],
+/// then those of where it runs (one machine's checkpoint, a distributed
+/// search's strategy).
+pub(crate) fn validate_request(strategy: Strategy, req: &Request) -> Result<(), RunError> {
+    let p = &req.params;
+    let given: Vec<&str> = req.given.iter().map(String::as_str).collect();
+    validate(strategy, &given, p).map_err(RunError::usage)?;
+    match &req.cluster {
+        None => match options::checkpoint_refusal(p) {
+            Some(why) => Err(RunError::usage(why)),
+            None => Ok(()),
+        },
+        Some(_) => distributed_strategy_refusal(strategy, p),
+    }
 }
 
 /// `--threads N` above 1: refused where the family is sequential, and
