@@ -13,6 +13,14 @@
 //! it asks for, in the order it asks: it is cached in a tree per list of
 //! enabled groups, whose nodes ask one conjunct each and branch on its
 //! truth, so that a state answered before costs the conjuncts on its path.
+//!
+//! Where the choice is allowed to adapt ([`select`]'s `adapt`), a list of
+//! enabled groups whose first [`HOPELESS`] choices all kept everything is
+//! let through untried, but for one state in [`RETRY`]: on many models
+//! most states cannot be cut (every closure takes in every enabled group),
+//! and such states are told apart by their enabled groups. Letting a state
+//! through keeps every successor, which every condition of the reduction
+//! allows, so this changes only which states are cut, never soundness.
 
 use std::cell::RefCell;
 
@@ -39,6 +47,33 @@ struct Node {
 const LEAF: u32 = u32::MAX;
 const NEW: u32 = u32::MAX - 1;
 
+/// Choices made afresh under one list of enabled groups: how many, how many
+/// of them cut, and how many states were let through untried since.
+#[derive(Clone, Copy, Default)]
+struct Tries {
+    made: u32,
+    cut: u32,
+    passed: u32,
+}
+
+/// Choices under one list of enabled groups that keep everything before
+/// its states are let through untried.
+const HOPELESS: u32 = 2;
+
+/// One state in this many of a hopeless list is tried again.
+const RETRY: u32 = 16;
+
+impl Tries {
+    /// Whether to let the next state of this list through untried.
+    fn pass(&mut self) -> bool {
+        if self.cut > 0 || self.made < HOPELESS {
+            return false;
+        }
+        self.passed += 1;
+        !self.passed.is_multiple_of(RETRY)
+    }
+}
+
 /// Per-thread marks, valid where they equal the current stamp, and the
 /// choices made so far for the reducer `owner`.
 #[derive(Default)]
@@ -48,6 +83,8 @@ struct Scratch {
     /// the choices at its leaves (the groups of the closure chosen, sorted,
     /// or `None` for "keep everything").
     roots: FxHashMap<Box<[u32]>, u32>,
+    /// Per list of enabled groups, how its choices went ([`Tries`]).
+    tries: FxHashMap<Box<[u32]>, Tries>,
     nodes: Vec<Node>,
     choices: Vec<Option<Box<[u32]>>>,
     /// Per conjunct: the stamp of the state where the closure asked for it;
@@ -109,6 +146,7 @@ impl Scratch {
     }
 
     fn forget(&mut self) {
+        self.tries.clear();
         self.roots.clear();
         self.nodes.clear();
         self.choices.clear();
@@ -360,10 +398,12 @@ fn tried(s: &mut Scratch, cut: bool) {
 /// group of each (`enabled`); `None` when every successor must be kept. A
 /// closure that takes in an enabled `visible` group is dropped (so the set
 /// chosen has none). With `adapt`, the outcome counts for the back-off of
-/// [`skip`].
+/// [`skip`], and a state whose enabled groups never gave a cut may be let
+/// through untried (the module documentation); without it the answer is a
+/// function of the state.
 pub fn select(owner: u64, adapt: bool, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
     with_scratch(owner, |s| {
-        let keep = choose(s, rel, src, enabled);
+        let keep = choose(s, adapt, rel, src, enabled);
         if adapt {
             tried(s, keep.as_ref().is_some_and(|k| k.contains(&false)));
         }
@@ -371,7 +411,7 @@ pub fn select(owner: u64, adapt: bool, rel: &Relations, src: &[u8], enabled: &[u
     })
 }
 
-fn choose(s: &mut Scratch, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
+fn choose(s: &mut Scratch, adapt: bool, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
     let deps = rel.deps;
     s.fit(deps.groups.len(), deps.conjuncts.len());
     let state = s.next();
@@ -385,8 +425,17 @@ fn choose(s: &mut Scratch, rel: &Relations, src: &[u8], enabled: &[usize]) -> Op
                 .map(|&g| choice.binary_search(&(g as u32)).is_ok())
                 .collect()
         }),
+        None if adapt && s.tries.get_mut(&key[..]).is_some_and(Tries::pass) => None,
         None => {
             let keep = fresh(s, state, rel, src, enabled);
+            if adapt {
+                if s.tries.len() >= CACHED {
+                    s.tries.clear();
+                }
+                let tries = s.tries.entry(key.as_slice().into()).or_default();
+                tries.made += 1;
+                tries.cut += u32::from(keep.as_ref().is_some_and(|k| k.contains(&false)));
+            }
             let choice = keep.is_some().then(|| {
                 let mut groups = s.best.clone();
                 groups.sort_unstable();
@@ -706,4 +755,29 @@ fn seeds(s: &Scratch, rel: &Relations) -> Vec<(usize, usize)> {
         .collect();
     order.sort_by_key(|&(_, least)| least);
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_whose_choices_never_cut_is_tried_once_in_retry_states() {
+        let mut t = Tries::default();
+        // Too few choices to judge.
+        assert!(!t.pass());
+        t.made = HOPELESS;
+        let passed = (0..4 * RETRY).filter(|_| t.pass()).count() as u32;
+        assert_eq!(passed, 4 * (RETRY - 1));
+    }
+
+    #[test]
+    fn a_list_that_cut_once_is_always_tried() {
+        let mut t = Tries {
+            made: 10 * HOPELESS,
+            cut: 1,
+            passed: 0,
+        };
+        assert!((0..2 * RETRY).all(|_| !t.pass()));
+    }
 }
