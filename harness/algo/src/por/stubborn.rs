@@ -146,7 +146,6 @@ impl Scratch {
     }
 
     fn forget(&mut self) {
-        self.tries.clear();
         self.roots.clear();
         self.nodes.clear();
         self.choices.clear();
@@ -332,6 +331,11 @@ impl Relation {
         Relation { lists, words, bits }
     }
 
+    /// The groups related to `g` as bits, where the matrix is kept.
+    fn row(&self, g: usize) -> Option<&[u64]> {
+        (self.words > 0).then(|| &self.bits[g * self.words..(g + 1) * self.words])
+    }
+
     fn contains(&self, g: usize, h: usize) -> bool {
         if self.words > 0 {
             self.bits[g * self.words + h / 64] >> (h % 64) & 1 == 1
@@ -357,6 +361,7 @@ fn with_scratch<T>(owner: u64, f: impl FnOnce(&mut Scratch) -> T) -> T {
         if s.owner != owner {
             s.owner = owner;
             s.forget();
+            s.tries.clear();
             s.failed = 0;
             s.skip = 0;
             s.skip_left = 0;
@@ -490,6 +495,19 @@ fn take(s: &mut Scratch, state: u32, set: u32, h: usize) {
             s.enabled_stack.push(h as u32);
         } else {
             s.stack.push(h as u32);
+        }
+    }
+}
+
+/// Takes the groups of `row` (bits over the groups) into the closure, in
+/// increasing order as their lists have them: only the words' bits not in
+/// the closure yet are visited.
+fn take_row(s: &mut Scratch, state: u32, set: u32, row: &[u64]) {
+    for (w, &word) in row.iter().enumerate() {
+        let mut new = word & !s.set_bits[w];
+        while new != 0 {
+            take(s, state, set, w * 64 + new.trailing_zeros() as usize);
+            new &= new - 1;
         }
     }
 }
@@ -648,8 +666,13 @@ fn close(
             continue;
         }
         if let Some(g) = s.pending.pop() {
-            for &h in &dna.lists[g as usize] {
-                take(s, state, set, h as usize);
+            match dna.row(g as usize) {
+                Some(row) => take_row(s, state, set, row),
+                None => {
+                    for &h in &dna.lists[g as usize] {
+                        take(s, state, set, h as usize);
+                    }
+                }
             }
             continue;
         }
@@ -705,8 +728,13 @@ fn close(
             Some((c, _)) => {
                 s.added[c] = set;
                 s.added_list.push(c as u32);
-                for &h in &deps.conjuncts[c].enabling {
-                    take(s, state, set, h);
+                match enabling.row(c) {
+                    Some(row) => take_row(s, state, set, row),
+                    None => {
+                        for &h in &deps.conjuncts[c].enabling {
+                            take(s, state, set, h);
+                        }
+                    }
                 }
             }
             // A false conjunct already answered for.
