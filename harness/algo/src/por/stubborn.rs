@@ -13,6 +13,14 @@
 //! it asks for, in the order it asks: it is cached in a tree per list of
 //! enabled groups, whose nodes ask one conjunct each and branch on its
 //! truth, so that a state answered before costs the conjuncts on its path.
+//!
+//! Where the choice is allowed to adapt ([`select`]'s `adapt`), a list of
+//! enabled groups whose first [`HOPELESS`] choices all kept everything is
+//! let through untried, but for one state in [`RETRY`]: on many models
+//! most states cannot be cut (every closure takes in every enabled group),
+//! and such states are told apart by their enabled groups. Letting a state
+//! through keeps every successor, which every condition of the reduction
+//! allows, so this changes only which states are cut, never soundness.
 
 use std::cell::RefCell;
 
@@ -39,6 +47,33 @@ struct Node {
 const LEAF: u32 = u32::MAX;
 const NEW: u32 = u32::MAX - 1;
 
+/// Choices made afresh under one list of enabled groups: how many, how many
+/// of them cut, and how many states were let through untried since.
+#[derive(Clone, Copy, Default)]
+struct Tries {
+    made: u32,
+    cut: u32,
+    passed: u32,
+}
+
+/// Choices under one list of enabled groups that keep everything before
+/// its states are let through untried.
+const HOPELESS: u32 = 2;
+
+/// One state in this many of a hopeless list is tried again.
+const RETRY: u32 = 16;
+
+impl Tries {
+    /// Whether to let the next state of this list through untried.
+    fn pass(&mut self) -> bool {
+        if self.cut > 0 || self.made < HOPELESS {
+            return false;
+        }
+        self.passed += 1;
+        !self.passed.is_multiple_of(RETRY)
+    }
+}
+
 /// Per-thread marks, valid where they equal the current stamp, and the
 /// choices made so far for the reducer `owner`.
 #[derive(Default)]
@@ -48,6 +83,8 @@ struct Scratch {
     /// the choices at its leaves (the groups of the closure chosen, sorted,
     /// or `None` for "keep everything").
     roots: FxHashMap<Box<[u32]>, u32>,
+    /// Per list of enabled groups, how its choices went ([`Tries`]).
+    tries: FxHashMap<Box<[u32]>, Tries>,
     nodes: Vec<Node>,
     choices: Vec<Option<Box<[u32]>>>,
     /// Per conjunct: the stamp of the state where the closure asked for it;
@@ -294,6 +331,11 @@ impl Relation {
         Relation { lists, words, bits }
     }
 
+    /// The groups related to `g` as bits, where the matrix is kept.
+    fn row(&self, g: usize) -> Option<&[u64]> {
+        (self.words > 0).then(|| &self.bits[g * self.words..(g + 1) * self.words])
+    }
+
     fn contains(&self, g: usize, h: usize) -> bool {
         if self.words > 0 {
             self.bits[g * self.words + h / 64] >> (h % 64) & 1 == 1
@@ -319,6 +361,7 @@ fn with_scratch<T>(owner: u64, f: impl FnOnce(&mut Scratch) -> T) -> T {
         if s.owner != owner {
             s.owner = owner;
             s.forget();
+            s.tries.clear();
             s.failed = 0;
             s.skip = 0;
             s.skip_left = 0;
@@ -360,10 +403,12 @@ fn tried(s: &mut Scratch, cut: bool) {
 /// group of each (`enabled`); `None` when every successor must be kept. A
 /// closure that takes in an enabled `visible` group is dropped (so the set
 /// chosen has none). With `adapt`, the outcome counts for the back-off of
-/// [`skip`].
+/// [`skip`], and a state whose enabled groups never gave a cut may be let
+/// through untried (the module documentation); without it the answer is a
+/// function of the state.
 pub fn select(owner: u64, adapt: bool, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
     with_scratch(owner, |s| {
-        let keep = choose(s, rel, src, enabled);
+        let keep = choose(s, adapt, rel, src, enabled);
         if adapt {
             tried(s, keep.as_ref().is_some_and(|k| k.contains(&false)));
         }
@@ -371,7 +416,7 @@ pub fn select(owner: u64, adapt: bool, rel: &Relations, src: &[u8], enabled: &[u
     })
 }
 
-fn choose(s: &mut Scratch, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
+fn choose(s: &mut Scratch, adapt: bool, rel: &Relations, src: &[u8], enabled: &[usize]) -> Option<Vec<bool>> {
     let deps = rel.deps;
     s.fit(deps.groups.len(), deps.conjuncts.len());
     let state = s.next();
@@ -385,8 +430,17 @@ fn choose(s: &mut Scratch, rel: &Relations, src: &[u8], enabled: &[usize]) -> Op
                 .map(|&g| choice.binary_search(&(g as u32)).is_ok())
                 .collect()
         }),
+        None if adapt && s.tries.get_mut(&key[..]).is_some_and(Tries::pass) => None,
         None => {
             let keep = fresh(s, state, rel, src, enabled);
+            if adapt {
+                if s.tries.len() >= CACHED {
+                    s.tries.clear();
+                }
+                let tries = s.tries.entry(key.as_slice().into()).or_default();
+                tries.made += 1;
+                tries.cut += u32::from(keep.as_ref().is_some_and(|k| k.contains(&false)));
+            }
             let choice = keep.is_some().then(|| {
                 let mut groups = s.best.clone();
                 groups.sort_unstable();
@@ -441,6 +495,19 @@ fn take(s: &mut Scratch, state: u32, set: u32, h: usize) {
             s.enabled_stack.push(h as u32);
         } else {
             s.stack.push(h as u32);
+        }
+    }
+}
+
+/// Takes the groups of `row` (bits over the groups) into the closure, in
+/// increasing order as their lists have them: only the words' bits not in
+/// the closure yet are visited.
+fn take_row(s: &mut Scratch, state: u32, set: u32, row: &[u64]) {
+    for (w, &word) in row.iter().enumerate() {
+        let mut new = word & !s.set_bits[w];
+        while new != 0 {
+            take(s, state, set, w * 64 + new.trailing_zeros() as usize);
+            new &= new - 1;
         }
     }
 }
@@ -599,8 +666,13 @@ fn close(
             continue;
         }
         if let Some(g) = s.pending.pop() {
-            for &h in &dna.lists[g as usize] {
-                take(s, state, set, h as usize);
+            match dna.row(g as usize) {
+                Some(row) => take_row(s, state, set, row),
+                None => {
+                    for &h in &dna.lists[g as usize] {
+                        take(s, state, set, h as usize);
+                    }
+                }
             }
             continue;
         }
@@ -656,8 +728,13 @@ fn close(
             Some((c, _)) => {
                 s.added[c] = set;
                 s.added_list.push(c as u32);
-                for &h in &deps.conjuncts[c].enabling {
-                    take(s, state, set, h);
+                match enabling.row(c) {
+                    Some(row) => take_row(s, state, set, row),
+                    None => {
+                        for &h in &deps.conjuncts[c].enabling {
+                            take(s, state, set, h);
+                        }
+                    }
                 }
             }
             // A false conjunct already answered for.
@@ -706,4 +783,29 @@ fn seeds(s: &Scratch, rel: &Relations) -> Vec<(usize, usize)> {
         .collect();
     order.sort_by_key(|&(_, least)| least);
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_whose_choices_never_cut_is_tried_once_in_retry_states() {
+        let mut t = Tries::default();
+        // Too few choices to judge.
+        assert!(!t.pass());
+        t.made = HOPELESS;
+        let passed = (0..4 * RETRY).filter(|_| t.pass()).count() as u32;
+        assert_eq!(passed, 4 * (RETRY - 1));
+    }
+
+    #[test]
+    fn a_list_that_cut_once_is_always_tried() {
+        let mut t = Tries {
+            made: 10 * HOPELESS,
+            cut: 1,
+            passed: 0,
+        };
+        assert!((0..2 * RETRY).all(|_| !t.pass()));
+    }
 }
