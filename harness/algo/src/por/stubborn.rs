@@ -25,7 +25,9 @@
 use std::cell::RefCell;
 
 use dve_frontend::deps::Deps;
-use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
 
 /// What a new enabled group costs against a disabled one when choosing a
 /// necessary enabling set.
@@ -51,17 +53,22 @@ const NEW: u32 = u32::MAX - 1;
 /// of them cut, and how many states were let through untried since.
 #[derive(Clone, Copy, Default)]
 struct Tries {
-    made: u32,
-    cut: u32,
-    passed: u32,
+    /// Bits of the list's hash (odd; 0: an empty entry).
+    tag: u32,
+    made: u16,
+    cut: u16,
+    passed: u16,
 }
 
 /// Choices under one list of enabled groups that keep everything before
 /// its states are let through untried.
-const HOPELESS: u32 = 2;
+const HOPELESS: u16 = 2;
+
+/// Entries of the table of lists' tries (160 KiB per thread).
+const TRIED: usize = 1 << 14;
 
 /// One state in this many of a hopeless list is tried again.
-const RETRY: u32 = 16;
+const RETRY: u16 = 16;
 
 impl Tries {
     /// Whether to let the next state of this list through untried.
@@ -69,7 +76,7 @@ impl Tries {
         if self.cut > 0 || self.made < HOPELESS {
             return false;
         }
-        self.passed += 1;
+        self.passed = self.passed.wrapping_add(1);
         !self.passed.is_multiple_of(RETRY)
     }
 }
@@ -84,7 +91,9 @@ struct Scratch {
     /// or `None` for "keep everything").
     roots: FxHashMap<Box<[u32]>, u32>,
     /// Per list of enabled groups, how its choices went ([`Tries`]).
-    tries: FxHashMap<Box<[u32]>, Tries>,
+    /// A table of [`TRIED`] entries, each for the list whose hash it
+    /// holds (another list of the same slot takes it over).
+    tries: Vec<Tries>,
     nodes: Vec<Node>,
     choices: Vec<Option<Box<[u32]>>>,
     /// Per conjunct: the stamp of the state where the closure asked for it;
@@ -362,6 +371,7 @@ fn with_scratch<T>(owner: u64, f: impl FnOnce(&mut Scratch) -> T) -> T {
             s.owner = owner;
             s.forget();
             s.tries.clear();
+            s.tries.resize(TRIED, Tries::default());
             s.failed = 0;
             s.skip = 0;
             s.skip_left = 0;
@@ -430,16 +440,17 @@ fn choose(s: &mut Scratch, adapt: bool, rel: &Relations, src: &[u8], enabled: &[
                 .map(|&g| choice.binary_search(&(g as u32)).is_ok())
                 .collect()
         }),
-        None if adapt && s.tries.get_mut(&key[..]).is_some_and(Tries::pass) => None,
         None => {
+            let slot = adapt.then(|| slot_of(s, &key));
+            if slot.is_some_and(|i| s.tries[i].pass()) {
+                s.enabled_list = key;
+                return None;
+            }
             let keep = fresh(s, state, rel, src, enabled);
-            if adapt {
-                if s.tries.len() >= CACHED {
-                    s.tries.clear();
-                }
-                let tries = s.tries.entry(key.as_slice().into()).or_default();
-                tries.made += 1;
-                tries.cut += u32::from(keep.as_ref().is_some_and(|k| k.contains(&false)));
+            if let Some(i) = slot {
+                let (tries, cut) = (&mut s.tries[i], keep.as_ref().is_some_and(|k| k.contains(&false)));
+                tries.made = tries.made.saturating_add(1);
+                tries.cut = tries.cut.saturating_add(u16::from(cut));
             }
             let choice = keep.is_some().then(|| {
                 let mut groups = s.best.clone();
@@ -452,6 +463,23 @@ fn choose(s: &mut Scratch, adapt: bool, rel: &Relations, src: &[u8], enabled: &[
     };
     s.enabled_list = key;
     keep
+}
+
+/// The entry of the enabled groups `key` in the table of [`Tries`], fresh
+/// if the list has none; a list whose slot another took starts over, which
+/// may only make it tried more often.
+fn slot_of(s: &mut Scratch, key: &[u32]) -> usize {
+    let mut h = FxHasher::default();
+    key.hash(&mut h);
+    let hash = h.finish();
+    let (slot, tag) = (hash as usize % TRIED, (hash >> 32) as u32 | 1);
+    if s.tries[slot].tag != tag {
+        s.tries[slot] = Tries {
+            tag,
+            ..Tries::default()
+        };
+    }
+    slot
 }
 
 /// The choice in a state not in the cache; the conjuncts it asked for are
@@ -486,6 +514,7 @@ enum Closed {
 }
 
 /// Takes group `h` into the closure stamped `set`.
+#[inline(always)]
 fn take(s: &mut Scratch, state: u32, set: u32, h: usize) {
     if s.in_set[h] != set {
         s.in_set[h] = set;
@@ -795,7 +824,7 @@ mod tests {
         // Too few choices to judge.
         assert!(!t.pass());
         t.made = HOPELESS;
-        let passed = (0..4 * RETRY).filter(|_| t.pass()).count() as u32;
+        let passed = (0..4 * RETRY).filter(|_| t.pass()).count() as u16;
         assert_eq!(passed, 4 * (RETRY - 1));
     }
 
@@ -804,7 +833,7 @@ mod tests {
         let mut t = Tries {
             made: 10 * HOPELESS,
             cut: 1,
-            passed: 0,
+            ..Tries::default()
         };
         assert!((0..2 * RETRY).all(|_| !t.pass()));
     }
