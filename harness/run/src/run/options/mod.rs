@@ -75,6 +75,24 @@ pub struct ArgInfo {
     pub set: Set,
 }
 
+impl ArgInfo {
+    /// What most options are, the fields each gives aside: listed by `-h`,
+    /// no alias, one value that looks like no number nor option.
+    pub const PLAIN: ArgInfo = ArgInfo {
+        value_name: None,
+        help: "",
+        more: None,
+        heading: "",
+        short_help: true,
+        alias: None,
+        list: false,
+        negative: false,
+        hyphen: false,
+        requires: None,
+        set: Set::Switch(|_| {}),
+    };
+}
+
 /// How an option sets the parameters.
 #[derive(Clone, Copy, Debug)]
 pub enum Set {

@@ -73,16 +73,11 @@ pub const OPTIONS: &[OptionInfo] = &[
                 bits, K set per state (default 2^30 bits, 3). dbdfs takes exact or tree.",
             ),
             heading: heading::STORE,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.store = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| {
             p.store
@@ -113,16 +108,12 @@ pub const OPTIONS: &[OptionInfo] = &[
                 make their --runs one at a time rather than side by side on every core).",
             ),
             heading: heading::MODEL,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.threads = Some(parse_threads(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.threads.filter(|t| *t > 1).map(|t| Shown::Value(t.to_string()))),
     },
@@ -144,13 +135,8 @@ pub const OPTIONS: &[OptionInfo] = &[
                 the verdict and nothing is reduced (`por not reduced` says why).",
             ),
             heading: heading::MODEL,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Switch(|p| p.por = true),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.por.then_some(Shown::Switch)),
     },
@@ -167,13 +153,8 @@ pub const OPTIONS: &[OptionInfo] = &[
                 (use --por).",
             ),
             heading: heading::MODEL,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Switch(|p| p.por_check = true),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.por_check.then_some(Shown::Switch)),
     },
@@ -194,13 +175,8 @@ pub const OPTIONS: &[OptionInfo] = &[
                 counts every part, a larger one goes on.",
             ),
             heading: heading::STORE,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Path(|p, path| p.checkpoint = Some(path)),
+            ..ArgInfo::PLAIN
         }),
         show: None,
     },
@@ -216,16 +192,12 @@ pub const OPTIONS: &[OptionInfo] = &[
                 instances.csv, else from an exhaustive run first.",
             ),
             heading: heading::CACHING,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
             hyphen: true,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.caching.cache = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.caching.cache.map(|c| Shown::Value(c.to_string()))),
     },
@@ -242,16 +214,11 @@ pub const OPTIONS: &[OptionInfo] = &[
                 depth-max+random).",
             ),
             heading: heading::CACHING,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.caching.replacement = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.caching.replacement.map(|r| Shown::Value(r.to_string()))),
     },
@@ -261,15 +228,9 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: None,
             help: "Single-successor chain reduction (state-caching paper, Sect. 4.1)",
-            more: None,
             heading: heading::CACHING,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Switch(|p| p.caching.chain_reduction = true),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.caching.chain_reduction.then_some(Shown::Switch)),
     },
@@ -279,15 +240,10 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: None,
             help: "Edge-lean reduction with static transition independence",
-            more: None,
             heading: heading::CACHING,
             short_help: false,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Switch(|p| p.caching.edge_lean = true),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.caching.edge_lean.then_some(Shown::Switch)),
     },
@@ -297,18 +253,14 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("F"),
             help: "End the run (result visit_limit) when visits exceed F × |S| [default: 5]",
-            more: None,
             heading: heading::CACHING,
             short_help: false,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.caching.max_visits = Some(factor(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.caching.max_visits.map(|v| Shown::Value(v.to_string()))),
     },
@@ -324,16 +276,13 @@ pub const OPTIONS: &[OptionInfo] = &[
                 still accepted until the next release.",
             ),
             heading: heading::CACHING,
-            short_help: true,
             alias: Some("progress"),
             list: true,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.caching.progress.push(s.to_string());
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| (!p.caching.progress.is_empty()).then(|| Shown::Value(p.caching.progress.join(",")))),
     },
@@ -348,16 +297,13 @@ pub const OPTIONS: &[OptionInfo] = &[
                 is derived from an exhaustive run first.",
             ),
             heading: heading::CACHING,
-            short_help: true,
             alias: Some("progress-level"),
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.caching.progress_level = Some(level(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.caching.progress_level.map(|l| Shown::Value(l.to_string()))),
     },
@@ -375,14 +321,11 @@ pub const OPTIONS: &[OptionInfo] = &[
             heading: heading::CACHING,
             short_help: false,
             alias: Some("progress-derivation"),
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.caching.progress_derivation = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.caching.progress_derivation.map(|d| Shown::Value(d.to_string()))),
     },
@@ -397,16 +340,12 @@ pub const OPTIONS: &[OptionInfo] = &[
                 of highway and bbmc, and the randomized searches.",
             ),
             heading: heading::MODEL,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.seed = Some(parse_count(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.seed.map(|s| Shown::Value(s.to_string()))),
     },
@@ -416,18 +355,13 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("D"),
             help: "The last depth bound [default: go on until the frontier is empty]",
-            more: None,
             heading: heading::DBDFS,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.dbdfs.depth_cutoff = Some(parse_depth(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.dbdfs.depth_cutoff.map(|d| Shown::Value(d.to_string()))),
     },
@@ -437,18 +371,13 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("I"),
             help: "The depth added at each iteration [default: 50]",
-            more: None,
             heading: heading::DBDFS,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.dbdfs.increment = Some(parse_depth(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.dbdfs.increment.map(|i| Shown::Value(i.to_string()))),
     },
@@ -458,18 +387,12 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("VARIANT"),
             help: "Bounded DFS: naive-unsound, naive-sound or threshold [default: threshold]",
-            more: None,
             heading: heading::DBDFS,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.dbdfs.variant = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.dbdfs.variant.map(|v| Shown::Value(v.to_string()))),
     },
@@ -479,18 +402,12 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("REPR"),
             help: "How frontier states are kept: states, traces or tree [default: tree]",
-            more: None,
             heading: heading::DBDFS,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.dbdfs.frontier = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.dbdfs.frontier.map(|f| Shown::Value(f.to_string()))),
     },
@@ -500,18 +417,13 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("N"),
             help: "The breadth bound: most states per queue (required)",
-            more: None,
             heading: heading::BREADTH,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.slices.breadth = Some(parse_positive(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.slices.breadth.map(|b| Shown::Value(b.to_string()))),
     },
@@ -521,18 +433,13 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("D"),
             help: "Graceful degradation from depth D on (bbmc, Algorithm 3)",
-            more: None,
             heading: heading::BREADTH,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.slices.degrade_depth = Some(parse_depth(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.slices.degrade_depth.map(|d| Shown::Value(d.to_string()))),
     },
@@ -553,11 +460,8 @@ pub const OPTIONS: &[OptionInfo] = &[
             heading: heading::OUTPUT,
             short_help: false,
             alias: Some("export-lts"),
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Path(|p, path| p.export = Some(path)),
+            ..ArgInfo::PLAIN
         }),
         show: None,
     },
@@ -567,15 +471,11 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: None,
             help: "Label the states of a .dot export with their variables (--export)",
-            more: None,
             heading: heading::OUTPUT,
             short_help: false,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
             requires: Some("export"),
             set: Set::Switch(|p| p.export_state_labels = true),
+            ..ArgInfo::PLAIN
         }),
         show: None,
     },
@@ -590,16 +490,12 @@ pub const OPTIONS: &[OptionInfo] = &[
                 the witness rate [default: 1].",
             ),
             heading: heading::MODEL,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.runs = Some(parse_positive(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.runs.map(|r| Shown::Value(r.to_string()))),
     },
@@ -609,18 +505,13 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("N"),
             help: "Memory bound: most states stored (urs, sdrs, rurs, rsdrs; required)",
-            more: None,
             heading: heading::RANDOMIZED,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.random.memory_states = Some(parse_positive(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.random.memory_states.map(|m| Shown::Value(m.to_string()))),
     },
@@ -630,18 +521,13 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: Some("N"),
             help: "Most steps [default: 1000000]",
-            more: None,
             heading: heading::RANDOMIZED,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.random.steps = Some(parse_count(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.random.steps.map(|s| Shown::Value(s.to_string()))),
     },
@@ -656,16 +542,12 @@ pub const OPTIONS: &[OptionInfo] = &[
                 over the memory].",
             ),
             heading: heading::RANDOMIZED,
-            short_help: true,
-            alias: None,
-            list: false,
             negative: true,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.random.mixing = Some(fraction(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.random.mixing.map(|x| Shown::Value(x.to_string()))),
     },
@@ -680,16 +562,11 @@ pub const OPTIONS: &[OptionInfo] = &[
                 memory being emptied. (urs and sdrs stop instead.)",
             ),
             heading: heading::RANDOMIZED,
-            short_help: true,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.random.restart = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.random.restart.map(|r| Shown::Value(r.name().to_string()))),
     },
@@ -706,15 +583,11 @@ pub const OPTIONS: &[OptionInfo] = &[
             ),
             heading: heading::RANDOMIZED,
             short_help: false,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.random.successor_choice = Some(s.parse()?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| {
             p.random
@@ -730,16 +603,12 @@ pub const OPTIONS: &[OptionInfo] = &[
             help: "Measure cover times of these coverage levels in % of |S| (e.g. 50,90)",
             more: Some("|S| comes from instances.csv."),
             heading: heading::RANDOMIZED,
-            short_help: true,
-            alias: None,
             list: true,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.random.cover_targets.push(percent(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| {
             (!p.random.cover_targets.is_empty()).then(|| {
@@ -760,15 +629,10 @@ pub const OPTIONS: &[OptionInfo] = &[
         arg: Some(ArgInfo {
             value_name: None,
             help: "Stop a run when it reaches the last --cover-targets level",
-            more: None,
             heading: heading::RANDOMIZED,
             short_help: false,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Switch(|p| p.random.stop_when_covered = true),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.random.stop_when_covered.then_some(Shown::Switch)),
     },
@@ -781,15 +645,11 @@ pub const OPTIONS: &[OptionInfo] = &[
             more: Some("States, transitions or steps over time, for plots."),
             heading: heading::OUTPUT,
             short_help: false,
-            alias: None,
-            list: false,
-            negative: false,
-            hyphen: false,
-            requires: None,
             set: Set::Value(|p, s| {
                 p.sample_interval = Some(seconds(s)?);
                 Ok(())
             }),
+            ..ArgInfo::PLAIN
         }),
         show: Some(|p| p.sample_interval.map(|s| Shown::Value(s.to_string()))),
     },
