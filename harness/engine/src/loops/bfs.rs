@@ -6,9 +6,8 @@
 //! was the store's length when the level began. Per level it records
 //! states, out-edges and back-level edges, and the longest back-level edge
 //! in levels. A *back-level edge* is an edge `u -> v` with `v != u` and
-//! `level(v) <= level(u)` (duplicates counted, self-loops not): this is the
-//! definition that reproduces `<back-level-edges>` of all 93 BEEM stat files
-//! (`level(v) < level(u)`, or counting self-loops, does not).
+//! `level(v) <= level(u)` (duplicates counted, self-loops not), as BEEM's
+//! stat files count `<back-level-edges>`.
 //!
 //! `transitions` counts every successor entry, duplicates, self-loops and
 //! erroneous ones included (BEEM's `edges`). With `parents`, the search keeps

@@ -663,7 +663,7 @@ impl TreeSearch {
 
 /// Saves after a level gave back the bytes of the entries it expanded (its
 /// queue then holds the rest): the checkpoint tests check that one happened
-/// (a save is rare; counting it costs nothing measurable).
+/// (kept in every build: a save is rare).
 pub static REBASED_SAVES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 #[cfg(test)]
