@@ -309,17 +309,15 @@ fn search_checked(
     notes: &mut Vec<String>,
 ) -> CheckReport {
     let ltl = ir.property.is_some();
+    if let Some(c) = &req.cluster {
+        let store = req.params.store.unwrap_or_default();
+        let (r, metrics, cost, ranks) = crate::run::distributed::check(model, ir, opts, &*c.0, store, c.1);
+        rec.distributed = Some(metrics);
+        rec.details.rank_figures = Some(ranks);
+        rec.cost.frontier_bytes = cost.frontier_bytes;
+        return r;
+    }
     match reducer {
-        _ if req.cluster.is_some() => {
-            let c = req.cluster.as_ref().expect("a cluster");
-            let store = req.params.store.unwrap_or_default();
-            let (r, metrics, cost, ranks) =
-                crate::run::distributed::check(model, ir, opts, &*c.0, store, c.1);
-            rec.distributed = Some(metrics);
-            rec.details.rank_figures = Some(ranks);
-            rec.cost.frontier_bytes = cost.frontier_bytes;
-            r
-        }
         Some(reducer) if p.por_check => {
             let c = por_check::compare(model, ir, opts, threads, reducer, rec.checked);
             notes.extend(c.lines());
