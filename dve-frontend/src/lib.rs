@@ -26,6 +26,7 @@ pub mod lexer;
 pub mod ltl;
 pub mod model;
 pub mod parser;
+pub mod property;
 pub mod sema;
 pub mod sync;
 lalrpop_util::lalrpop_mod!(

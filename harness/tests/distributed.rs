@@ -231,7 +231,7 @@ fn model_file(name: &str, text: &str) -> PathBuf {
 
 fn replay(req: &Request, trace: &Trace) {
     let ir = dve_frontend::load_file(req.model.as_ref().unwrap()).unwrap();
-    let model = build(ir, Backend::Interp).model;
+    let model = build(ir, Backend::Interp).into_model();
     common::replay(model.as_ref(), trace).expect("the counterexample replays");
 }
 
@@ -692,7 +692,7 @@ mod mpi {
         assert_eq!(got["cex_length"], 27);
         // The printed trace, step by step, against the interpreter.
         let ir = dve_frontend::load_file(&path).unwrap();
-        let model = build(ir, Backend::Interp).model;
+        let model = build(ir, Backend::Interp).into_model();
         let info = model.info().clone();
         let mut state = model.initial_vec();
         let steps = got["trace"]["steps"].as_array().expect("trace steps");

@@ -30,6 +30,7 @@ use dve_frontend::interp::Interpreter;
 use dve_frontend::ir;
 use dve_frontend::ltl::Spec;
 use dve_frontend::model::{NextState, SuccBuf};
+use dve_frontend::property::{property_guards, system_view};
 use dve_frontend::LoadOptions;
 use dve_gen::Generated;
 use dvemc_run::algo::check::{
@@ -37,7 +38,6 @@ use dvemc_run::algo::check::{
 };
 use dvemc_run::algo::ltl_reduced::{self, System};
 use dvemc_run::algo::por::{Por, Reducer, Tapped};
-use dvemc_run::algo::property::{property_guards, system_view};
 use dvemc_run::engine::checkpoint::CheckpointSpec;
 use dvemc_run::engine::comm::{local, Cluster, Partitioning};
 use dvemc_run::engine::{Limits, Outcome, StoreKind};
@@ -132,7 +132,7 @@ fn load(seed: u64, g: impl Into<Text>) -> Result<Case, String> {
 }
 
 fn interp(m: &ir::Model) -> Box<dyn NextState> {
-    build(m.clone(), Backend::Interp).model
+    build(m.clone(), Backend::Interp).into_model()
 }
 
 fn bfs(store: StoreKind, threads: usize) -> ExploreOptions {
@@ -341,7 +341,7 @@ fn por_keeps_deadlocks_errors_and_verdicts(c: &Case, reference: &Reference) -> R
     let Some(system) = system_view(&c.ltl) else {
         return Ok(());
     };
-    let system_model = build(system.clone(), Backend::Interp).model;
+    let system_model = build(system.clone(), Backend::Interp).into_model();
     if want.verdict == Verdict::Unknown {
         return Ok(()); // too large a product
     }

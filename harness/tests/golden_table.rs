@@ -202,7 +202,7 @@ fn nested_dfs_states(beem: &Beem, instance: &str, backend: Backend) -> Result<u6
         limits: Default::default(),
         meter: None,
     };
-    let r = check(built.model.as_ref(), &model, &opts);
+    let r = check(built.model(), &model, &opts);
     if !r.counters.result.is_complete() || r.violations > 0 {
         return Err(format!(
             "ended {} with {} violations",

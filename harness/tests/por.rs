@@ -23,12 +23,12 @@ use std::sync::atomic::Ordering;
 
 use dve_frontend::ir;
 use dve_frontend::model::NextState;
+use dve_frontend::property::{property_guards, system_view};
 use dvemc_run::algo::check::{
     check, check_reduced, CheckOptions, CheckReport, Checks, Goal, Search, Verdict, ViolationKind,
 };
 use dvemc_run::algo::ltl_reduced::{self, System};
 use dvemc_run::algo::por::{Por, PorStats, Reducer, Tapped};
-use dvemc_run::algo::property::{property_guards, system_view};
 use dvemc_run::model::backend::{build, Backend};
 use dvemc_run::model::beem::Beem;
 use dvemc_run::run::exhaustive::{explore, ExploreOptions, Outcome};
@@ -62,8 +62,8 @@ fn search(model: &dyn NextState) -> Searched {
 /// Full and reduced state counts of `m` on `backend`, after checking that
 /// the reduction keeps the deadlocks and the error state.
 fn compare(name: &str, m: &ir::Model, backend: Backend) -> (u64, u64) {
-    let full = search(build(m.clone(), backend).model.as_ref());
-    let por = Por::new(m, build(m.clone(), backend).model);
+    let full = search(build(m.clone(), backend).model());
+    let por = Por::new(m, build(m.clone(), backend).into_model());
     let reduced = search(&por);
     assert!(
         reduced.states <= full.states,
@@ -130,7 +130,7 @@ fn an_error_far_from_a_looping_process_stays_reachable() {
     assert!(reduced < full, "{reduced} of {full}");
     let src = src.replace("k + 1", "k + 100");
     let m = dve_frontend::load_str("error", &src).unwrap();
-    assert!(search(build(m, Backend::Interp).model.as_ref()).error);
+    assert!(search(build(m, Backend::Interp).model()).error);
     let (full, reduced) = both_backends("error", &src);
     assert!(reduced < full, "{reduced} of {full}");
 }
@@ -146,7 +146,7 @@ fn a_guard_that_may_err_is_coenabled_with_every_guard() {
                  trans p0 -> p1 { }, p1 -> p2 { guard a[i] == 0 && i < 3; }; }
                system async;";
     let m = dve_frontend::load_str("erring guard", src).unwrap();
-    assert!(search(build(m, Backend::Interp).model.as_ref()).error);
+    assert!(search(build(m, Backend::Interp).model()).error);
     both_backends("erring guard", src);
 }
 
@@ -172,7 +172,7 @@ fn rendezvous_buffers_and_committed_states() {
     // Reduced in some states (where S has stopped), though every state stays
     // reachable another way.
     let m = dve_frontend::load_str("buffered", buffered).unwrap();
-    let por = Por::new(&m, build(m.clone(), Backend::Interp).model);
+    let por = Por::new(&m, build(m.clone(), Backend::Interp).into_model());
     search(&por);
     assert!(por.stats().reduced > 0, "{:?}", por.stats());
 }
@@ -229,7 +229,7 @@ fn check_por(src: &str, goals: &[&str], search: Search, threads: usize) -> (Chec
         },
     )
     .unwrap();
-    let model = build(loaded.model.clone(), Backend::Interp).model;
+    let model = build(loaded.model.clone(), Backend::Interp).into_model();
     let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
     let opts = check_options(&loaded.exprs, goals, search);
     let r = check_reduced(model.as_ref(), &loaded.model, &opts, threads, Some(&reducer));
@@ -288,7 +288,7 @@ fn the_cycle_proviso_keeps_a_goal_behind_an_ignored_step() {
     // Without the proviso the goal is lost.
     let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
     assert_eq!(reducer.visible(), 1);
-    let por = Por::with_reducer(build(loaded.model.clone(), Backend::Interp).model, reducer);
+    let por = Por::with_reducer(build(loaded.model.clone(), Backend::Interp).into_model(), reducer);
     let r = check(
         &por,
         &loaded.model,
@@ -335,7 +335,7 @@ fn an_assertion_violation_is_found_under_reduction() {
 /// The counterexample of `r` is a path of the full model.
 fn replays(src: &str, r: &CheckReport) {
     let m = dve_frontend::load_str("replay", src).unwrap();
-    let model = build(m, Backend::Interp).model;
+    let model = build(m, Backend::Interp).into_model();
     let trace = &r.first.as_ref().expect("a counterexample").trace;
     trace
         .replay(model.as_ref())
@@ -406,7 +406,7 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
     for instance in por_instances(&beem) {
         let path = beem.model_path(&instance);
         let m = dve_frontend::load_file(&path).unwrap();
-        let model = build(m.clone(), Backend::Jit).model;
+        let model = build(m.clone(), Backend::Jit).into_model();
         let full = search(model.as_ref());
         let reducer = Reducer::new(&m, &[], true);
         let mut reduced = Vec::new();
@@ -447,7 +447,7 @@ fn beem_reduced_searches_keep_deadlocks_and_reachability_answers() {
                 },
             )
             .unwrap();
-            let model = build(loaded.model.clone(), Backend::Jit).model;
+            let model = build(loaded.model.clone(), Backend::Jit).into_model();
             let reducer = Reducer::new(&loaded.model, &loaded.exprs, true);
             for (search, threads) in SEARCHES {
                 let (r, _) = reduced_check(
@@ -521,9 +521,9 @@ fn beem_ltl_properties_keep_their_answers_under_reduction() {
     let mut reduced = 0;
     for p in ltl_properties(&beem) {
         let m = dve_frontend::load_file(&beem.property_model_path(&p.instance, p.prop_id)).unwrap();
-        let model = build(m.clone(), Backend::Jit).model;
+        let model = build(m.clone(), Backend::Jit).into_model();
         let system = system_view(&m).unwrap();
-        let system_model = build(system.clone(), Backend::Jit).model;
+        let system_model = build(system.clone(), Backend::Jit).into_model();
         for threads in [1, 2] {
             let reducer = Reducer::for_product(&system, &property_guards(&m), false);
             let mut opts = check_options(&[], &[], Search::Ndfs);
@@ -586,7 +586,7 @@ fn a_dfs_that_regenerates_successors_cuts_them_the_same_way() {
     let beem = beem();
     for instance in ["lann.2", "brp.2", "phils.3", "bakery.3"] {
         let m = dve_frontend::load_file(&beem.model_path(instance)).unwrap();
-        let model = build(m.clone(), Backend::Jit).model;
+        let model = build(m.clone(), Backend::Jit).into_model();
         // The reduction as the search's hook (the checks' path).
         let full = counts(model.as_ref(), usize::MAX, &mut Nothing)[0];
         let kept = counts(

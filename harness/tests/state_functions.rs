@@ -54,7 +54,7 @@ fn jit_and_interpreter_agree_on_goals_and_assertions() {
         let jit = build_with(loaded.model.clone(), Backend::Jit, fns.clone());
         assert_eq!(jit.backend, Backend::Jit, "{inst}: {:?}", jit.fallback);
         let interp = build_with(loaded.model.clone(), Backend::Interp, fns.clone());
-        let (a, b) = (jit.model.as_ref(), interp.model.as_ref());
+        let (a, b) = (jit.model(), interp.model());
         assert_eq!(a.state_functions(), fns.len());
         functions += fns.len();
         // The first states of a BFS.

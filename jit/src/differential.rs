@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use dve_frontend::interp::Interpreter;
 use dve_frontend::model::{fingerprint, NextState, SuccBuf};
 
-use crate::{JitError, JitModel};
+use crate::JitError;
 
 /// What comparing one model found.
 #[derive(Debug)]
@@ -62,7 +62,7 @@ fn render(m: &dyn NextState, out: &SuccBuf) -> String {
 pub fn compare_state(
     name: &str,
     interp: &Interpreter,
-    jit: &JitModel,
+    jit: &dyn NextState,
     state: &[u8],
     a: &mut SuccBuf,
     b: &mut SuccBuf,
@@ -127,16 +127,50 @@ pub fn compare_file(path: &Path, max_states: usize) -> Comparison {
     };
     let compile = jit.compile_time();
     let interp = Interpreter::new(model);
+    let product = compare_reachable(&name, &interp, &jit, max_states);
+    // The system alone, from the product's code (`JitModel::property_held`).
+    let held = match (&product, jit.property_held()) {
+        (Ok(_), Some(held)) => {
+            let system = Interpreter::new(held.system().clone());
+            Some(compare_reachable(
+                &format!("{name} (property held)"),
+                &system,
+                &held,
+                max_states,
+            ))
+        }
+        _ => None,
+    };
+    match (product, held) {
+        (Err((msg, states, transitions)), _) | (_, Some(Err((msg, states, transitions)))) => {
+            done(Verdict::Differs(msg), states, transitions, compile)
+        }
+        (Ok((states, transitions, complete)), held) => {
+            let (hs, ht, hc) = held.and_then(Result::ok).unwrap_or((0, 0, true));
+            done(
+                Verdict::Same {
+                    complete: complete && hc,
+                },
+                states + hs,
+                transitions + ht,
+                compile,
+            )
+        }
+    }
+}
+
+/// States and successors compared, and whether that was every reachable
+/// state, or the first difference with the counts up to it.
+type Reached = Result<(u64, u64, bool), (String, u64, u64)>;
+
+/// Compares `interp` and `jit` on the states a breadth-first search with the
+/// interpreter reaches, up to `max_states` states.
+fn compare_reachable(name: &str, interp: &Interpreter, jit: &dyn NextState, max_states: usize) -> Reached {
     let len = interp.state_len();
     let (mut a, mut b) = (SuccBuf::new(len), SuccBuf::new(len));
     let init = interp.initial_vec();
     if jit.initial_vec() != init {
-        return done(
-            Verdict::Differs(format!("{name}: initial states differ")),
-            0,
-            0,
-            compile,
-        );
+        return Err((format!("{name}: initial states differ"), 0, 0));
     }
     let mut seen: HashSet<Vec<u8>> = HashSet::new();
     let mut queue = VecDeque::new();
@@ -145,8 +179,8 @@ pub fn compare_file(path: &Path, max_states: usize) -> Comparison {
     let (mut states, mut transitions) = (0u64, 0u64);
     let mut complete = true;
     while let Some(s) = queue.pop_front() {
-        if let Err(msg) = compare_state(&name, &interp, &jit, &s, &mut a, &mut b) {
-            return done(Verdict::Differs(msg), states, transitions, compile);
+        if let Err(msg) = compare_state(name, interp, jit, &s, &mut a, &mut b) {
+            return Err((msg, states, transitions));
         }
         states += 1;
         transitions += a.len() as u64;
@@ -161,5 +195,5 @@ pub fn compare_file(path: &Path, max_states: usize) -> Comparison {
             }
         }
     }
-    done(Verdict::Same { complete }, states, transitions, compile)
+    Ok((states, transitions, complete))
 }

@@ -25,6 +25,9 @@
 
 mod codegen;
 pub mod differential;
+mod held;
+
+pub use held::PropertyHeld;
 
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -67,10 +70,11 @@ pub const MAX_STATE_BYTES: usize = 16 << 10;
 /// memory grow to seconds and gigabytes (`results/jit/NOTES.md`).
 pub const MAX_INSTRUCTIONS: usize = 400_000;
 
-/// `successors(src, out_states, out_entries, capacity) -> count`, or -1 when
-/// more than `capacity` successors exist (nothing past `capacity` entries
-/// is written).
-type SuccFn = unsafe extern "C" fn(*const u8, *mut u8, *mut u8, u64) -> i64;
+/// `successors(src, out_states, out_entries, capacity, held) -> count`, or
+/// -1 when more than `capacity` successors exist (nothing past `capacity`
+/// entries is written); `held` 1 holds the property process
+/// ([`JitModel::property_held`]).
+type SuccFn = unsafe extern "C" fn(*const u8, *mut u8, *mut u8, u64, u64) -> i64;
 /// `fingerprint(state) -> u64`.
 type FpFn = unsafe extern "C" fn(*const u8) -> u64;
 /// `status_T(state) -> 0 | 1 | 3` (disabled, enabled, erroneous guard).
@@ -247,6 +251,20 @@ impl NextState for JitModel {
     }
 
     fn successors(&self, src: &[u8], out: &mut SuccBuf) {
+        self.successors_held(src, out, false);
+    }
+
+    fn fingerprint(&self, state: &[u8]) -> u64 {
+        assert_eq!(state.len(), self.model.state_len, "state has the wrong length");
+        // SAFETY: the function reads exactly `state_len` bytes.
+        unsafe { (self.fp_fn)(state.as_ptr()) }
+    }
+}
+
+impl JitModel {
+    /// The successors of `src`, with the property process held (`held`:
+    /// no property move, no receive by it, no move of it alone) or not.
+    fn successors_held(&self, src: &[u8], out: &mut SuccBuf, held: bool) {
         let len = self.model.state_len;
         assert_eq!(src.len(), len, "source state has the wrong length");
         assert_eq!(out.state_len(), len, "SuccBuf made for another state length");
@@ -273,6 +291,7 @@ impl NextState for JitModel {
                     states.as_mut_ptr(),
                     entries.as_mut_ptr().cast(),
                     cap as u64,
+                    held as u64,
                 )
             };
             if n >= 0 {
@@ -302,11 +321,5 @@ impl NextState for JitModel {
             }
             cap *= 2;
         }
-    }
-
-    fn fingerprint(&self, state: &[u8]) -> u64 {
-        assert_eq!(state.len(), self.model.state_len, "state has the wrong length");
-        // SAFETY: the function reads exactly `state_len` bytes.
-        unsafe { (self.fp_fn)(state.as_ptr()) }
     }
 }

@@ -254,11 +254,41 @@ fn check_handwritten(name: &str, src: &str, samples: usize, seed: u64, coverage:
         "{name}: {samples} random + {} reachable states, {succs} successors, {errors} erroneous",
         seen.len()
     );
+    if model.property.is_some() {
+        check_held(name, &model, &jit, samples / 4, &mut rng);
+    }
     assert!(
         errors > samples / 50,
         "{name}: the error paths were hardly exercised ({errors} errors)"
     );
     assert!(succs > samples, "{name}: too few successors ({succs})");
+}
+
+/// The system alone from the product's code (`JitModel::property_held`)
+/// against the interpreter on `system_view`: random states, half of them
+/// with the property in its initial state (the only one it has moves in).
+fn check_held(name: &str, model: &Model, jit: &jit::JitModel, samples: usize, rng: &mut Rng) {
+    let held = jit.property_held().expect("a model with a property process");
+    let system = Interpreter::new(held.system().clone());
+    let p = &model.processes[model.property.unwrap()];
+    let (mut a, mut b) = (SuccBuf::new(model.state_len), SuccBuf::new(model.state_len));
+    let (mut succs, mut errors) = (0, 0);
+    for _ in 0..samples {
+        let mut s = random_state(model, &system, rng);
+        if rng.below(2) == 0 {
+            s[p.state_offset..p.state_offset + 2].copy_from_slice(&p.init.to_le_bytes());
+        }
+        if let Err(msg) = compare_state(name, &system, &held, &s, &mut a, &mut b) {
+            panic!("property held: {msg}");
+        }
+        succs += a.len();
+        errors += a.entries().iter().filter(|e| e.error).count();
+    }
+    eprintln!("{name}, property held: {samples} random states, {succs} successors, {errors} erroneous");
+    assert!(
+        succs > samples && errors > 0,
+        "{name}: the held property was hardly exercised"
+    );
 }
 
 /// Globals, channels and two system processes shared by the handwritten
@@ -351,6 +381,30 @@ system async property Prop;
 "
     );
     check_handwritten("ops_prop.dve", &with_prop, 40_000, 0x0F0F_1234_5555_9999, true);
+
+    // A property that receives from its initial state, with a guard that
+    // can err (§8.2): held, it receives nothing and errs nowhere.
+    let receiving = format!(
+        "{SYSTEM}
+process Prop {{
+  state q0, q1;
+  init q0;
+  accept q1;
+  trans
+    q0 -> q1 {{ guard 10 / b > 1; sync d?; }},
+    q0 -> q0 {{ guard P2->x < 200; }},
+    q1 -> q1 {{}};
+}}
+system async property Prop;
+"
+    );
+    check_handwritten(
+        "ops_prop_recv.dve",
+        &receiving,
+        20_000,
+        0x5151_0042_7777_1357,
+        false,
+    );
 }
 
 #[test]

@@ -9,6 +9,5 @@ pub mod lasso;
 pub mod ltl_reduced;
 pub mod lts;
 pub mod por;
-pub mod property;
 pub mod random;
 pub mod system_deadlock;

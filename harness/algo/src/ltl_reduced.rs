@@ -28,7 +28,7 @@ use dve_frontend::model::NextState;
 use crate::check::{self, CheckOptions, CheckReport, Checks, Search, Verdict};
 use crate::por::{ProductCut, Reducer, Tapped};
 #[cfg(doc)]
-use crate::property::system_view;
+use dve_frontend::property::system_view;
 
 /// An LTL check reduced in two passes, and the states of the reduced system
 /// (`None` when the first pass stopped: then the report is its own, with

@@ -9,7 +9,7 @@ use dve_frontend::interp::Interpreter;
 use dve_frontend::ir;
 use dve_frontend::model::{NextState, SuccBuf, NONE};
 
-use crate::property::system_view;
+use dve_frontend::property::system_view;
 
 /// The system of a model with a property process, to ask whether it can
 /// move in a product state.

@@ -38,6 +38,11 @@ impl Gen<'_> {
         }
         let c0 = b.use_var(cx.count);
         self.push(b, cx, [trans, partner, NONE], err, steps);
+        // A held property leaves the system step as it is.
+        let held = cx.flag(b, self.hold_off);
+        let (fanning, done) = (b.create_block(), b.create_block());
+        b.ins().brif(held, done, &[], fanning, &[]);
+        enter(b, fanning);
         let flags = cx.flags_addr(b);
         let f = self.fref(b, fan);
         let call = b
@@ -49,6 +54,8 @@ impl Gen<'_> {
         b.ins().brif(over, cx.overflow, &[], cont, &[]);
         enter(b, cont);
         b.def_var(cx.count, n);
+        b.ins().jump(done, &[]);
+        enter(b, done);
     }
 
     /// `fan(src, states, entries, c, cap, statuses) -> count`: successor

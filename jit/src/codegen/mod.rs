@@ -162,7 +162,7 @@ pub(crate) fn compile(m: &Model, functions: &[Expr], cancel: &AtomicBool) -> Res
         .declare_function("copy", Linkage::Local, &copy_sig)
         .map_err(cg_err)?;
     g.copy_fn = Some(copy_id);
-    let succ_sig = signature(&g.module, 4, Some(I64));
+    let succ_sig = signature(&g.module, 5, Some(I64));
     let succ_id = g
         .module
         .declare_function("successors", Linkage::Local, &succ_sig)
@@ -312,6 +312,7 @@ impl<'m> Gen<'m> {
             push_sites: 0,
             fanned_sites: 0,
             props: Vec::new(),
+            hold_off: 0,
             used: std::collections::HashSet::new(),
             pending: Vec::new(),
             cancel,
@@ -533,6 +534,9 @@ struct Gen<'m> {
     /// Property transitions with the offset of their status byte in the
     /// successor function's status block.
     props: Vec<(usize, u32)>,
+    /// With a property: the offset in the status block of the byte that
+    /// says the property is held (`crate::JitModel::property_held`).
+    hold_off: u32,
     /// Helper functions called by the generated code (only those are defined).
     used: std::collections::HashSet<FuncId>,
     /// Functions built, waiting to be compiled.

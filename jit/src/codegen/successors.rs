@@ -93,7 +93,8 @@ impl Gen<'_> {
         // statuses, channel error flags.
         let n_props = m.property.map_or(0, |pp| m.processes[pp].local.len());
         let n_recv: usize = m.processes.iter().map(|p| p.recv.len()).sum();
-        let size = np + n_props + n_recv + m.channels.len();
+        // The byte that holds the property comes last.
+        let size = np + n_props + n_recv + m.channels.len() + 1;
         let slot = b.create_sized_stack_slot(StackSlotData::new(
             StackSlotKind::ExplicitSlot,
             size.max(1) as u32,
@@ -108,6 +109,11 @@ impl Gen<'_> {
             overflow,
             flags: Flags::Slot(slot),
         };
+        self.hold_off = size as u32 - 1;
+        if m.property.is_some() {
+            let hold = b.ins().ireduce(I8, p[4]);
+            b.ins().stack_store(I64, hold, slot, self.hold_off as i32);
+        }
         let may_move = self.may_move_flags(b, slot, cx.src);
         let mut next_off = np as u32;
         let props = self.property_statuses(b, slot, cx.src, &mut next_off);
@@ -229,12 +235,20 @@ impl Gen<'_> {
                     }
                 });
             };
-            match may_move[q] {
-                None => body(self, b),
+            let guarded = |g: &mut Self, b: &mut FunctionBuilder| match may_move[q] {
+                None => body(g, b),
                 Some(off) => {
                     let mm = cx.flag(b, off);
-                    self.when(b, mm, body);
+                    g.when(b, mm, body);
                 }
+            };
+            if Some(q) == m.property {
+                // A held property receives nothing.
+                let held = cx.flag(b, self.hold_off);
+                let free = b.ins().icmp_imm_s(IntCC::Equal, held, 0);
+                self.when(b, free, guarded);
+            } else {
+                guarded(self, b);
             }
         }
         cands
@@ -317,10 +331,14 @@ impl Gen<'_> {
     }
 
     /// §7.6: a deadlocked system lets the property move alone (`props`: its
-    /// transitions with their status offsets).
+    /// transitions with their status offsets). A held property does not
+    /// move here: the caller adds its loop.
     fn deadlock_moves(&mut self, b: &mut FunctionBuilder, cx: &mut SuccCx, props: &[(usize, u32)]) {
         let c = b.use_var(cx.count);
-        let none = b.ins().icmp_imm_s(IntCC::Equal, c, 0);
+        let held = cx.flag(b, self.hold_off);
+        let held = b.ins().uextend(I64, held);
+        let either = b.ins().bor(c, held);
+        let none = b.ins().icmp_imm_s(IntCC::Equal, either, 0);
         self.when(b, none, |g, b| {
             for &(pt, off) in props {
                 let st = cx.flag(b, off);

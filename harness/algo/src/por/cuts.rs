@@ -17,7 +17,7 @@ pub type Cuts = FxHashMap<Box<[u8]>, Box<[u32]>>;
 
 impl Reducer {
     /// Pass 1's reducer, for `system` (the system alone,
-    /// `crate::property::system_view`) under a property
+    /// `dve_frontend::property::system_view`) under a property
     /// that reads `guards` (and the assertions if `asserts`): the choice is a function of the state, the
     /// proviso is always on, and the groups kept in each state cut are
     /// recorded ([`Reducer::take_cuts`]).

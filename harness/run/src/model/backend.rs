@@ -9,6 +9,7 @@
 use dve_frontend::interp::Interpreter;
 use dve_frontend::ir;
 use dve_frontend::model::NextState;
+use dve_frontend::property::system_view;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
@@ -51,13 +52,58 @@ fn unknown_backend(s: &str) -> String {
 
 /// A model ready to explore.
 pub struct Built {
-    pub model: Box<dyn NextState>,
+    generator: Generator,
     /// The backend in use (`interp` when the JIT declined the model).
     pub backend: Backend,
     /// Time spent compiling (0 for the interpreter).
     pub compile_ms: f64,
     /// Why the JIT was not used, if it was asked for and declined.
     pub fallback: Option<String>,
+}
+
+/// What computes the successors.
+enum Generator {
+    Jit(Box<jit::JitModel>),
+    Interp(Box<Interpreter>),
+}
+
+impl Built {
+    /// The model's successors.
+    pub fn model(&self) -> &dyn NextState {
+        match &self.generator {
+            Generator::Jit(m) => m.as_ref(),
+            Generator::Interp(m) => m.as_ref(),
+        }
+    }
+
+    /// The model's successors, owned.
+    pub fn into_model(self) -> Box<dyn NextState> {
+        self.generator.boxed()
+    }
+
+    /// The system alone of a model with a property process
+    /// ([`system_view`]), which a reduced LTL check explores first: the
+    /// JIT's code with the property held, so that nothing is compiled
+    /// again (`system sync`, whose product the JIT drives from Rust, has
+    /// its view compiled). `None` without a property process.
+    pub fn system(&self) -> Option<Box<dyn NextState + '_>> {
+        match &self.generator {
+            Generator::Jit(m) => match m.property_held() {
+                Some(held) => Some(Box::new(held)),
+                None => Some(build(system_view(m.model())?, Backend::Jit).generator.boxed()),
+            },
+            Generator::Interp(m) => Some(Box::new(Interpreter::new(system_view(m.model())?))),
+        }
+    }
+}
+
+impl Generator {
+    fn boxed(self) -> Box<dyn NextState> {
+        match self {
+            Generator::Jit(m) => m,
+            Generator::Interp(m) => m,
+        }
+    }
 }
 
 /// Builds the successor generator for `model`. If the JIT declines the
@@ -71,7 +117,7 @@ pub fn build(model: ir::Model, backend: Backend) -> Built {
 pub fn build_with(model: ir::Model, backend: Backend, functions: Vec<ir::Expr>) -> Built {
     match backend {
         Backend::Interp => Built {
-            model: Box::new(Interpreter::with_state_functions(model, functions)),
+            generator: Generator::Interp(Box::new(Interpreter::with_state_functions(model, functions))),
             backend,
             compile_ms: 0.0,
             fallback: None,
@@ -141,13 +187,13 @@ fn compiled_or_interpreted(
 ) -> Built {
     match compiled {
         Ok(m) => Built {
-            model: Box::new(m),
+            generator: Generator::Jit(Box::new(m)),
             backend: Backend::Jit,
             compile_ms: start.elapsed().as_secs_f64() * 1e3,
             fallback: None,
         },
         Err(e) => Built {
-            model: Box::new(Interpreter::with_state_functions(model, functions)),
+            generator: Generator::Interp(Box::new(Interpreter::with_state_functions(model, functions))),
             backend: Backend::Interp,
             compile_ms: 0.0,
             fallback: Some(e.to_string()),
@@ -167,15 +213,15 @@ mod tests {
         let b = build(m, Backend::Interp);
         assert_eq!(a.backend, Backend::Jit);
         assert!(a.fallback.is_none());
-        let init = a.model.initial_vec();
-        assert_eq!(init, b.model.initial_vec());
+        let init = a.model().initial_vec();
+        assert_eq!(init, b.model().initial_vec());
         let mut ba = dve_frontend::model::SuccBuf::new(init.len());
         let mut bb = dve_frontend::model::SuccBuf::new(init.len());
-        a.model.successors(&init, &mut ba);
-        b.model.successors(&init, &mut bb);
+        a.model().successors(&init, &mut ba);
+        b.model().successors(&init, &mut bb);
         assert_eq!(ba.entries(), bb.entries());
         assert_eq!(ba.state(0), bb.state(0));
-        assert_eq!(a.model.fingerprint(&init), b.model.fingerprint(&init));
+        assert_eq!(a.model().fingerprint(&init), b.model().fingerprint(&init));
         assert_eq!("jit".parse::<Backend>().unwrap(), Backend::Jit);
         assert!("llvm".parse::<Backend>().is_err());
     }

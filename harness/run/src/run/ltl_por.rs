@@ -8,10 +8,10 @@ use dve_frontend::model::NextState;
 use crate::algo::check::{self, CheckOptions, Verdict};
 use crate::algo::ltl_reduced::{self, System};
 use crate::algo::por::Reducer;
-use crate::algo::property::system_view;
 use crate::engine::Outcome;
 use crate::run::strategy::Params;
 use crate::run::{Request, RunError};
+use dve_frontend::property::system_view;
 
 /// The LTL property as stated: BEEM's formula of `--property N`
 /// (properties.csv) and the one given by `--ltl` or `--ltl-file`, as
@@ -102,7 +102,7 @@ pub(super) fn check_ltl_reduced(
     ir: &dve_frontend::ir::Model,
     opts: &CheckOptions,
     threads: usize,
-    backend: crate::model::backend::Backend,
+    system: Option<&dyn NextState>,
     reducer: &Reducer,
     notes: &mut Vec<String>,
 ) -> (check::CheckReport, Option<String>) {
@@ -144,11 +144,14 @@ pub(super) fn check_ltl_reduced(
     if settled.is_some() {
         return (first, settled);
     }
-    let system = system_view(ir).expect("a model with a property process");
-    let built = crate::model::backend::build_with(system.clone(), backend, Vec::new());
+    let (Some(system_ir), Some(system)) = (system_view(ir), system) else {
+        // Only a property without a transition has no system view.
+        let why = "the property has no transition: its product is the initial state alone".into();
+        return (first, Some(why));
+    };
     let system = System {
-        ir: &system,
-        model: built.model.as_ref(),
+        ir: &system_ir,
+        model: system,
     };
     let mut r = ltl_reduced::check(model, ir, system, opts, threads, reducer);
     r.report.add_time(first.time_s);

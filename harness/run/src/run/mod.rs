@@ -231,7 +231,8 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
             ))
         }
     };
-    let model: &dyn NextState = built.model.as_ref();
+    let model: &dyn NextState = built.model();
+    let system = (p.por && ir.property.is_some()).then(|| built.system()).flatten();
     let info = model.info().clone();
     if let Some(m) = &req.meter {
         m.set_phase("exploring");
@@ -259,6 +260,7 @@ pub fn run(req: &Request) -> Result<Ran, RunError> {
     };
     let search = family::Search {
         model,
+        system: system.as_deref(),
         ir: &ir,
         info: &info,
         strategy,

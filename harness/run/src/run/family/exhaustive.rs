@@ -6,20 +6,20 @@
 use dve_frontend::model::NextState;
 
 use super::{export_refusal, por_refusal, threads_refusal, Algorithm, Found, Search};
-use crate::algo::check::{self, CheckOptions, CheckReport, Goal, Search as CheckSearch};
+use crate::algo::check::{self, CheckOptions, CheckReport, Search as CheckSearch};
 use crate::algo::lts::EdgeLog;
 use crate::algo::por::{Por, Reducer};
-use crate::algo::property::{property_guards, system_view};
 use crate::engine::comm::Partitioning;
 use crate::engine::{self, StoreKind};
 use crate::model::beem::Beem;
 use crate::output::record::{PorMetrics, RunRecord};
 use crate::output::verdicts::Checked;
 use crate::run::exhaustive::Traversal;
-use crate::run::ltl_por::{check_ltl_reduced, ltl_reduction_refusal, Stated};
+use crate::run::ltl_por::{check_ltl_reduced, ltl_reduction_refusal};
 use crate::run::por_check;
 use crate::run::request::{Request, RunError};
 use crate::run::strategy::{Params, Strategy};
+use dve_frontend::property::{property_guards, system_view};
 
 /// bfs and dfs without caching or sweep-line options.
 pub(super) struct Exhaustive;
@@ -63,21 +63,7 @@ impl Algorithm for Exhaustive {
 
     fn run(&self, s: Search<'_>, rec: &mut RunRecord) -> Result<Found, RunError> {
         let mut found = Found::default();
-        exhaustive_or_check(
-            s.model,
-            s.ir,
-            s.strategy,
-            s.req,
-            s.p,
-            s.goals,
-            s.has_asserts,
-            s.digest,
-            s.instance,
-            s.stated,
-            rec,
-            &mut found,
-            s.notes,
-        )?;
+        exhaustive_or_check(s, rec, &mut found)?;
         Ok(found)
     }
 }
@@ -144,22 +130,22 @@ fn exhaustive(
 /// deadlocks, run-time errors, goals, an LTL property's accepting cycles),
 /// or a plain exploration when none is; its counterexample into `trace`,
 /// BEEM's figures of the instance into `reference` (`--stats`).
-#[allow(clippy::too_many_arguments)]
-fn exhaustive_or_check(
-    model: &dyn NextState,
-    ir: &dve_frontend::ir::Model,
-    strategy: Strategy,
-    req: &Request,
-    p: &Params,
-    goals: Vec<Goal>,
-    has_asserts: bool,
-    digest: u64,
-    instance: Option<&str>,
-    stated: Stated<'_>,
-    rec: &mut RunRecord,
-    found: &mut Found,
-    notes: &mut Vec<String>,
-) -> Result<(), RunError> {
+fn exhaustive_or_check(s: Search<'_>, rec: &mut RunRecord, found: &mut Found) -> Result<(), RunError> {
+    let Search {
+        model,
+        system,
+        ir,
+        strategy,
+        req,
+        p,
+        goals,
+        has_asserts,
+        digest,
+        instance,
+        stated,
+        notes,
+        ..
+    } = s;
     let ltl = ir.property.is_some();
     let meter = req.meter.clone();
     let checking = ltl
@@ -231,7 +217,7 @@ fn exhaustive_or_check(
             }
         });
         let r = search_checked(
-            model,
+            (model, system),
             ir,
             &opts,
             threads,
@@ -297,7 +283,7 @@ fn exhaustive_or_check(
 /// passes), or plain; the reduction's columns into `rec`.
 #[allow(clippy::too_many_arguments)]
 fn search_checked(
-    model: &dyn NextState,
+    (model, system): (&dyn NextState, Option<&dyn NextState>),
     ir: &dve_frontend::ir::Model,
     opts: &CheckOptions,
     threads: usize,
@@ -331,7 +317,7 @@ fn search_checked(
             c.reduced
         }
         Some(reducer) if ltl => {
-            let (r, settled) = check_ltl_reduced(model, ir, opts, threads, req.backend, reducer, notes);
+            let (r, settled) = check_ltl_reduced(model, ir, opts, threads, system, reducer, notes);
             let all = PorMetrics::of(&reducer.report());
             rec.por = Some(match settled {
                 // The reduced search never ran: no counters of it.

@@ -48,6 +48,9 @@ pub(crate) trait Algorithm: Sync {
 /// A run's loaded model and what the request asks of it.
 pub(crate) struct Search<'a> {
     pub model: &'a dyn NextState,
+    /// With `--por` and a property process: the system alone, which the
+    /// reduced LTL check explores first (`crate::model::backend::Built::system`).
+    pub system: Option<&'a dyn NextState>,
     pub ir: &'a dve_frontend::ir::Model,
     pub info: &'a ModelInfo,
     pub strategy: Strategy,
