@@ -639,6 +639,11 @@ impl Deps {
         u16::from_le_bytes([s[off], s[off + 1]])
     }
 
+    /// The offset of process `p`'s 2-byte control state.
+    pub fn state_offset(&self, p: usize) -> usize {
+        self.state_offsets[p]
+    }
+
     /// Whether conjunct `c` holds in state `s` (not the error state).
     pub fn holds(&self, c: usize, s: &[u8]) -> Truth {
         Some(match &self.conjuncts[c].kind {

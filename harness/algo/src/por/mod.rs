@@ -69,6 +69,7 @@
 //! process by this reducer; `crate::ltl_reduced` reduces an LTL
 //! property's product, with [`Reducer::for_product`] and [`ProductCut`].
 
+mod conjuncts;
 mod cuts;
 mod explain;
 mod stubborn;
@@ -113,6 +114,8 @@ pub struct Reducer {
     /// Per group, whether it may change what a check reads.
     visible: Vec<bool>,
     enabling: stubborn::Rows,
+    conjuncts: conjuncts::GroupConjuncts,
+    quick: conjuncts::Quick,
     groups_of: FxHashMap<(u32, u32), u32>,
     error_offset: usize,
     error_marker: u16,
@@ -245,6 +248,8 @@ impl Reducer {
             always_proviso: false,
             record: None,
             enabling: stubborn::Rows::new(&deps),
+            conjuncts: conjuncts::GroupConjuncts::new(&deps),
+            quick: conjuncts::Quick::new(&deps),
             deps,
             dna,
             err_partners,
@@ -349,6 +354,8 @@ impl Reducer {
             err_partners: &self.err_partners,
             visible: &self.visible,
             enabling: &self.enabling,
+            conjuncts: &self.conjuncts,
+            quick: &self.quick,
         };
         let keep = stubborn::select(self.id, adapt, &rel, src, &groups)?;
         keep.contains(&false).then_some(keep)

@@ -29,6 +29,8 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
+use super::conjuncts::{GroupConjuncts, Quick};
+
 /// What a new enabled group costs against a disabled one when choosing a
 /// necessary enabling set.
 const ENABLED_COST: usize = 64;
@@ -36,6 +38,14 @@ const ENABLED_COST: usize = 64;
 /// Nodes of the cache per thread and reducer before it starts over (a
 /// few MiB with its leaves, outside the search's memory accounting).
 const CACHED: usize = 1 << 16;
+
+/// A cache that answered fewer than one choice in this many since it
+/// started over is not filled for [`REST`] times as many fresh choices:
+/// where states rarely repeat their enabled groups and conjuncts' truths,
+/// remembering a choice costs more than the cache gives back. It is a
+/// memo, so the choices are the same either way.
+const USEFUL: u64 = 64;
+const REST: u64 = 8;
 
 /// A node of the cache: it asks conjunct `ask` and goes on to `next[truth
 /// - 1]` (0: not seen yet); a leaf's `next[0]` is its choice in
@@ -86,6 +96,11 @@ impl Tries {
 #[derive(Default)]
 struct Scratch {
     owner: u64,
+    /// Choices the cache answered and choices made afresh since it started
+    /// over, and fresh choices left before it is filled again ([`USEFUL`]).
+    hits: u64,
+    misses: u64,
+    resting: u64,
     /// The cache: the tree of each list of enabled groups, its nodes, and
     /// the choices at its leaves (the groups of the closure chosen, sorted,
     /// or `None` for "keep everything").
@@ -155,6 +170,8 @@ impl Scratch {
     }
 
     fn forget(&mut self) {
+        self.hits = 0;
+        self.misses = 0;
         self.roots.clear();
         self.nodes.clear();
         self.choices.clear();
@@ -162,10 +179,10 @@ impl Scratch {
 
     /// The truth of conjunct `c` in the state stamped `state`, evaluated
     /// once.
-    fn truth(&mut self, state: u32, deps: &Deps, c: usize, src: &[u8]) -> u8 {
+    fn truth(&mut self, state: u32, rel: &Relations, c: usize, src: &[u8]) -> u8 {
         if self.truth_at[c] != state {
             self.truth_at[c] = state;
-            self.truth[c] = match deps.holds(c, src) {
+            self.truth[c] = match rel.quick.holds(rel.deps, c, src) {
                 Some(true) => 1,
                 Some(false) => 2,
                 None => 3,
@@ -177,7 +194,7 @@ impl Scratch {
     /// The index in `choices` of the cached choice for the enabled groups
     /// `enabled` in the state stamped `state`, if this state's path was
     /// seen.
-    fn cached(&mut self, state: u32, deps: &Deps, src: &[u8], enabled: &[u32]) -> Option<usize> {
+    fn cached(&mut self, state: u32, rel: &Relations, src: &[u8], enabled: &[u32]) -> Option<usize> {
         let mut n = *self.roots.get(enabled)? as usize;
         loop {
             let node = self.nodes[n];
@@ -185,7 +202,7 @@ impl Scratch {
                 LEAF => return Some(node.next[0] as usize),
                 NEW => return None,
                 c => {
-                    let t = self.truth(state, deps, c as usize, src);
+                    let t = self.truth(state, rel, c as usize, src);
                     n = node.next[t as usize - 1] as usize;
                     if n == 0 {
                         return None;
@@ -199,6 +216,9 @@ impl Scratch {
     /// truths.
     fn remember(&mut self, enabled: &[u32], choice: Option<Box<[u32]>>) {
         if self.nodes.len() >= CACHED {
+            if self.hits * USEFUL < self.misses {
+                self.resting = REST * self.misses;
+            }
             self.forget();
         }
         if self.nodes.is_empty() {
@@ -265,6 +285,8 @@ pub struct Relations<'a> {
     pub visible: &'a [bool],
     /// The conjuncts' long necessary enabling sets as bits.
     pub enabling: &'a Rows,
+    pub conjuncts: &'a GroupConjuncts,
+    pub quick: &'a Quick,
 }
 
 /// The necessary enabling set of each conjunct as a row of bits over the
@@ -370,6 +392,7 @@ fn with_scratch<T>(owner: u64, f: impl FnOnce(&mut Scratch) -> T) -> T {
         if s.owner != owner {
             s.owner = owner;
             s.forget();
+            s.resting = 0;
             s.tries.clear();
             s.tries.resize(TRIED, Tries::default());
             s.failed = 0;
@@ -433,13 +456,16 @@ fn choose(s: &mut Scratch, adapt: bool, rel: &Relations, src: &[u8], enabled: &[
     let mut key = std::mem::take(&mut s.enabled_list);
     key.clear();
     key.extend(enabled.iter().map(|&g| g as u32));
-    let keep = match s.cached(state, deps, src, &key) {
-        Some(leaf) => s.choices[leaf].as_deref().map(|choice| {
-            enabled
-                .iter()
-                .map(|&g| choice.binary_search(&(g as u32)).is_ok())
-                .collect()
-        }),
+    let keep = match s.cached(state, rel, src, &key) {
+        Some(leaf) => {
+            s.hits += 1;
+            s.choices[leaf].as_deref().map(|choice| {
+                enabled
+                    .iter()
+                    .map(|&g| choice.binary_search(&(g as u32)).is_ok())
+                    .collect()
+            })
+        }
         None => {
             let slot = adapt.then(|| slot_of(s, &key));
             if slot.is_some_and(|i| s.tries[i].pass()) {
@@ -452,12 +478,17 @@ fn choose(s: &mut Scratch, adapt: bool, rel: &Relations, src: &[u8], enabled: &[
                 tries.made = tries.made.saturating_add(1);
                 tries.cut = tries.cut.saturating_add(u16::from(cut));
             }
-            let choice = keep.is_some().then(|| {
-                let mut groups = s.best.clone();
-                groups.sort_unstable();
-                groups.into_boxed_slice()
-            });
-            s.remember(&key, choice);
+            s.misses += 1;
+            if s.resting > 0 {
+                s.resting -= 1;
+            } else {
+                let choice = keep.is_some().then(|| {
+                    let mut groups = s.best.clone();
+                    groups.sort_unstable();
+                    groups.into_boxed_slice()
+                });
+                s.remember(&key, choice);
+            }
             keep
         }
     };
@@ -673,6 +704,7 @@ fn close(
         dna,
         visible,
         enabling,
+        conjuncts,
         ..
     } = rel;
     let n_enabled = s.distinct.len();
@@ -711,11 +743,12 @@ fn close(
         let g = g as usize;
         let mut choice: Option<(usize, usize)> = None;
         let mut answered = false;
-        for &c in &deps.groups[g].conjuncts {
+        for &c in conjuncts.of(g) {
+            let c = c as usize;
             if s.asked_at[c] != state {
                 s.asked_at[c] = state;
                 s.asked.push(c as u32);
-                s.truth(state, deps, c, src);
+                s.truth(state, rel, c, src);
             }
             if s.truth[c] != 2 {
                 continue;
