@@ -167,13 +167,34 @@ def summary(rows):
 
 
 def against(r):
-    """The markdown cell saying whether dvemc keeps more states than LTSmin."""
+    """The markdown cell saying whether dvemc keeps more states than LTSmin,
+    and why where `why` says (bench_por.py --attribute)."""
     if r.get("vs_ltsmin", "") == "":
         return "no comparison"
     d = r["por_states"] - r["ltsmin_por_states"]
     if d > 0:
-        return f"**more**: +{d:,} ({100 * d / r['ltsmin_por_states']:.1f} %)"
+        cell = f"**more**: +{d:,} ({100 * d / r['ltsmin_por_states']:.1f} %)"
+        return cell + (f"; {r['why']}" if r.get("why") else "")
     return "same" if d == 0 else f"fewer: {d:,}"
+
+
+def why(r):
+    """Why dvemc keeps more states than LTSmin, from the count of the
+    reduction as if no step could err (LTSmin's front end has no error
+    state), `states_without_errors`; empty where dvemc keeps no more."""
+    if r.get("vs_ltsmin", "") == "" or r["por_states"] <= r["ltsmin_por_states"]:
+        return ""
+    n, lts, err = r.get("states_without_errors", ""), r["ltsmin_por_states"], r.get("groups_may_err", "")
+    if n == "":
+        return ""
+    err = f"{err} group{'' if err == 1 else 's'} may err"
+    if n <= lts * 1.01:
+        return (f"run-time errors: as if no step could err, as LTSmin assumes, dvemc keeps {n:,} "
+                f"({n / lts:.2f} of LTSmin's); {err}")
+    if n < r["por_states"]:
+        return (f"run-time errors and the choice: as if no step could err, {n:,} ({n / lts:.2f} of "
+                f"LTSmin's); {err}")
+    return f"the choice: {n:,} as if no step could err too ({n / lts:.2f} of LTSmin's)"
 
 
 def write_table(f, rows, fmt):

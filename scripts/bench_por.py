@@ -12,6 +12,13 @@ Writes --out (CSV, one row per instance) and --table (markdown: the summary
 the issue asks for, then every instance). A reduced search that loses or
 adds a deadlock state count fails the run: the counts are compared.
 
+With --attribute PATH (the example por_without_errors, built by `cargo build
+--release --example por_without_errors`) and --ltsmin, every instance where
+dvemc keeps more states than LTSmin is also reduced as if no step could err,
+as LTSmin's DVE front end assumes (it has no error state): the columns
+states_without_errors and why say whether preserving run-time errors
+accounts for the difference (the markdown puts the why beside the count).
+
 With --ltsmin DIR, LTSmin runs beside dvemc on each instance, right after
 dvemc's two searches: DIR is LTSmin's build directory, or any directory with
 the two binaries `divine` and `dve2lts-mc` under it. LTSmin is optional and
@@ -38,7 +45,8 @@ LTSmin columns are added only with it.
 Usage: bench_por.py [--beem DIR] [--dvemc PATH] [--census FILE]
                     [--max-states N] [--spin-max-states N] [--timeout S]
                     [--ltsmin DIR] [--ltsmin-del-timeout S]
-                    [--out FILE] [--table FILE] [--resume] [INSTANCE...]
+                    [--attribute PATH] [--out FILE] [--table FILE] [--resume]
+                    [INSTANCE...]
 """
 import argparse
 import csv
@@ -61,6 +69,7 @@ COLUMNS = [
     "spin_full_states", "spin_full_s", "spin_por_states", "spin_por_s", "spin_states_ratio",
     "processes", "groups", "groups_may_err",
 ]
+ATTRIBUTE_COLUMNS = ["states_without_errors", "why"]
 LTSMIN_COLUMNS = [
     "ltsmin_full_states", "ltsmin_full_s", "ltsmin_heur_states", "ltsmin_heur_s",
     "ltsmin_del_states", "ltsmin_del_s", "ltsmin_por_states", "ltsmin_por_s", "vs_ltsmin",
@@ -101,6 +110,22 @@ def spin(pm, expected, reduce, timeout):
         except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
             # Over the time limit, or a translation SPIN does not take.
             return None
+
+
+def attribute(example, beem, r):
+    """`states_without_errors` and `why` for a row where dvemc keeps more
+    states than LTSmin (bench_ltsmin.why)."""
+    if r.get("vs_ltsmin", "") == "" or r["por_states"] <= r["ltsmin_por_states"]:
+        r["why"] = ""
+        return
+    if r.get("states_without_errors", "") == "":
+        out = subprocess.run([example, os.path.join(beem, "dve", r["instance"] + ".dve")],
+                             capture_output=True, text=True, check=True).stdout
+        got = json.loads(out)
+        if got["complete"] and got["states"] != r["por_states"]:
+            raise SystemExit(f"{r['instance']}: {got['states']} reduced states, {r['por_states']} in the row")
+        r["states_without_errors"] = got["states_without_errors"] if got["complete"] else ""
+    r["why"] = bench_ltsmin.why(r)
 
 
 def geomean(xs):
@@ -199,10 +224,13 @@ def main():
     ap.add_argument("--ltsmin-del-timeout", type=float, default=120,
                     help="seconds for LTSmin's --por=del run (--timeout for its other runs)")
     ap.add_argument("--resume", action="store_true", help="keep the rows of --out and run the rest")
+    ap.add_argument("--attribute", metavar="PATH",
+                    help="the example por_without_errors (cargo build --release --example "
+                         "por_without_errors): with --ltsmin, says why dvemc keeps more states than LTSmin")
     ap.add_argument("instances", nargs="*")
     args = ap.parse_args()
     tools = bench_ltsmin.find_tools(args.ltsmin) if args.ltsmin else None
-    columns = COLUMNS + (LTSMIN_COLUMNS if args.ltsmin else [])
+    columns = COLUMNS + (LTSMIN_COLUMNS if args.ltsmin else []) + (ATTRIBUTE_COLUMNS if args.attribute else [])
     census = [r for r in csv.DictReader(open(args.census)) if r["result"] == "complete"]
     picked = [r for r in census if int(r["states"]) <= args.max_states
               and (not args.instances or r["instance"] in args.instances)]
@@ -211,11 +239,13 @@ def main():
     if args.resume and os.path.exists(args.out):
         for r in csv.DictReader(open(args.out)):
             for k, v in r.items():
-                if v != "" and k not in ("instance", "family", "ltsmin_note"):
+                if v != "" and k not in ("instance", "family", "ltsmin_note", "why"):
                     r[k] = float(v) if "." in v or "e" in v else int(v)
             rows.append(r)
             if "ltsmin_note" in r and not args.ltsmin:
                 columns = COLUMNS + LTSMIN_COLUMNS
+            if "why" in r and not args.attribute:
+                columns = columns + [c for c in ATTRIBUTE_COLUMNS if c not in columns]
     for r in rows:
         # Rows of an earlier run without the structure columns.
         if r.get("groups", "") in ("", None):
@@ -263,7 +293,10 @@ def main():
               + (f", LTSmin {fmt(row['ltsmin_por_states'])} ({fmt(row['vs_ltsmin'], 2)}) {row['ltsmin_note']}"
                  if tools else ""), flush=True)
         write_rows(args.out, rows, columns)
-    write_rows(args.out, rows, columns)
+    if args.attribute:
+        for r in rows:
+            attribute(args.attribute, args.beem, r)
+        write_rows(args.out, rows, columns)
     write_table(args.table, rows, args)
     print("\n".join(summary(rows)))
 

@@ -135,6 +135,32 @@ fn an_error_far_from_a_looping_process_stays_reachable() {
     assert!(reduced < full, "{reduced} of {full}");
 }
 
+/// The reduction as if no step could err (LTSmin's assumption, measured by
+/// `examples/por_without_errors.rs`) cuts more, and here loses the error
+/// state the sound one keeps: Q's third step overflows its byte while P
+/// loops on its own, and only the error makes Q's steps matter.
+#[test]
+fn assuming_no_errors_cuts_more_and_loses_the_error() {
+    let src = "process P { byte t; state a; init a; trans a -> a { effect t = 1 - t; }; }
+               process Q { byte k; state q; init q; trans q -> q { effect k = k + 100; }; }
+               system async;";
+    let m = dve_frontend::load_str("overflow", src).unwrap();
+    let full = search(build(m.clone(), Backend::Interp).model());
+    let sound = search(&Por::new(&m, build(m.clone(), Backend::Interp).into_model()));
+    let unsound = search(&Por::assuming_no_errors(
+        &m,
+        build(m.clone(), Backend::Interp).into_model(),
+    ));
+    assert!(full.error && sound.error);
+    assert!(
+        unsound.states < sound.states,
+        "{} and {}",
+        unsound.states,
+        sound.states
+    );
+    assert!(!unsound.error, "{} states", unsound.states);
+}
+
 /// A guard that may err enables its step whatever its value: here P's guard
 /// reads `a[i]` out of range while `i == 5`, although `i < 3` and `i == 5`
 /// never hold together, so Q's step must not be taken alone first.

@@ -401,6 +401,19 @@ impl<M: Deref<Target: NextState>> Tapped<M, Reducer> {
         Por::with_reducer(inner, reducer)
     }
 
+    /// [`Por::new`] as if no step could err, as LTSmin's DVE front end
+    /// assumes (it has no error state): the groups that may err bring
+    /// nothing. It may lose the error state, so it is not a reduction
+    /// dvemc offers; it measures what preserving run-time errors costs
+    /// (`examples/por_without_errors.rs`).
+    pub fn assuming_no_errors(model: &ir::Model, inner: M) -> Por<M> {
+        let mut reducer = Reducer::new(model, &[], false);
+        for partners in &mut reducer.err_partners {
+            partners.clear();
+        }
+        Por::with_reducer(inner, reducer)
+    }
+
     /// `inner` cut by `reducer` without a cycle proviso (which the search
     /// alone can apply): a reducer with visible groups then loses goals and
     /// assertions behind ignored steps (the tests show it).
