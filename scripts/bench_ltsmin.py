@@ -149,6 +149,14 @@ def summary(rows):
         f"(within 1 %) on {sum(0.99 <= x <= 1.01 for x in vs)}, more on {sum(x > 1.01 for x in vs)}, "
         f"of which {sum(x >= 1.25 for x in vs)} by a quarter or more.",
     ]
+    whys = [r["why"] for r in both if r.get("why")]
+    if whys:
+        kinds = [w.split(":")[0] for w in whys]
+        lines.append(
+            f"- Where dvemc keeps more, reduced again as if no step could err (`--attribute`): run-time "
+            f"errors account for it on {kinds.count('run-time errors')} (then at most LTSmin's count), "
+            f"errors and the choice on {kinds.count('run-time errors and the choice')}, the choice alone "
+            f"on {kinds.count('the choice')}.")
     # Both reduce: each reduced count at most 0.99 of the full one.
     cut = [r for r in both if r["states_ratio"] <= 0.99
            and r["ltsmin_por_states"] <= 0.99 * r["full_states"]]
@@ -188,13 +196,13 @@ def why(r):
     if n == "":
         return ""
     err = f"{err} group{'' if err == 1 else 's'} may err"
+    if n >= r["por_states"]:
+        return f"the choice: {n:,} as if no step could err too ({n / lts:.2f} of LTSmin's)"
     if n <= lts * 1.01:
         return (f"run-time errors: as if no step could err, as LTSmin assumes, dvemc keeps {n:,} "
                 f"({n / lts:.2f} of LTSmin's); {err}")
-    if n < r["por_states"]:
-        return (f"run-time errors and the choice: as if no step could err, {n:,} ({n / lts:.2f} of "
-                f"LTSmin's); {err}")
-    return f"the choice: {n:,} as if no step could err too ({n / lts:.2f} of LTSmin's)"
+    return (f"run-time errors and the choice: as if no step could err, {n:,} ({n / lts:.2f} of "
+            f"LTSmin's); {err}")
 
 
 def write_table(f, rows, fmt):
