@@ -43,7 +43,10 @@ const CACHED: usize = 1 << 16;
 /// started over is not filled for [`REST`] times as many fresh choices:
 /// where states rarely repeat their enabled groups and conjuncts' truths,
 /// remembering a choice costs more than the cache gives back. It is a
-/// memo, so the choices are the same either way.
+/// memo: a state it would have answered gets the same set afresh. But the
+/// rule that lets a list of enabled groups through untried ([`Tries`])
+/// counts fresh choices only, so where the cache rests it may let other
+/// states through (each a full expansion, which is always sound).
 const USEFUL: u64 = 64;
 const REST: u64 = 8;
 
