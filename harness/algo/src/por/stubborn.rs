@@ -3,7 +3,7 @@
 //! key (with the groups that may err and may be co-enabled with it), close
 //! the set greedily, for a disabled group taking the false conjunct whose
 //! necessary enabling set adds the fewest new groups (an enabled one counts
-//! as many); keep the closure with the fewest enabled groups.
+//! as a thousand); keep the closure with the fewest enabled groups.
 //!
 //! A model of many rendezvous has thousands of groups over a few dozen
 //! conjuncts, so the work per state is kept to what a closure touches:
@@ -32,8 +32,10 @@ use rustc_hash::{FxHashMap, FxHasher};
 use super::conjuncts::{GroupConjuncts, Quick};
 
 /// What a new enabled group costs against a disabled one when choosing a
-/// necessary enabling set.
-const ENABLED_COST: usize = 64;
+/// necessary enabling set: an enabled group brings its dependent groups and
+/// cannot be cut, so a set that adds fewer enabled groups wins unless the
+/// other adds a thousand fewer disabled ones.
+const ENABLED_COST: usize = 1000;
 
 /// Nodes of the cache per thread and reducer before it starts over (a
 /// few MiB with its leaves, outside the search's memory accounting).
