@@ -2,16 +2,15 @@
 //! the common shapes of a conjunct (a control state, a variable compared
 //! with a constant) tested without walking its expression. A closure asks
 //! for the truths of hundreds of conjuncts a state, and the front end's
-//! general test ([`Deps::holds`]) pays a tree walk and a cache miss for
-//! each.
+//! general test ([`Deps::holds`]) walks an expression tree for each.
 
 use dve_frontend::deps::{ConjunctKind, Deps, Test};
 use dve_frontend::ir::{BinOp, Expr, UnOp};
 use dve_frontend::model::read_slot;
 
 /// Each group's conjuncts in one array: a closure reads them for every
-/// disabled group it takes in, and one array keeps that walk in the cache
-/// where the groups' own lists each cost a miss.
+/// disabled group it takes in, and one contiguous array keeps that walk
+/// compact, where each group's own list sits in an allocation of its own.
 pub struct GroupConjuncts {
     /// Group `g`'s conjuncts are `ids[start[g]..start[g + 1]]`.
     start: Vec<u32>,
