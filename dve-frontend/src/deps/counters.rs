@@ -18,10 +18,15 @@
 //! they leave: a process in `inside` has added one, so `count - 1` there
 //! cannot underflow, which intervals over single variables cannot show.
 //!
-//! The bounds hold in every state before a run's first error, and so only
-//! once the error state is known to be unreachable: [`super::may_error`]
-//! keeps them only if, with them, no step may err (the first erroneous
-//! step of any run would start from a state they bound).
+//! These bounds hold in every state before a run's first error, so they
+//! hold everywhere once, with them, no step may err (the first erroneous
+//! step of any run would start from a state they bound). Where some step
+//! may err, a run goes on from the error state (§8.3): every variable zero,
+//! process 0 in a control state it cannot leave, every other process in its
+//! first declared control state. After the last error of a run the counter
+//! is 0 plus the path sums from those control states, so the bounds of
+//! [`Counter::with_restarts`], the hull of both, hold in every reachable
+//! state.
 
 use crate::ir::{BinOp, Expr, Model, SyncKind};
 
@@ -36,24 +41,55 @@ pub struct Counter {
     pub var: usize,
     initial: i64,
     /// Per process that adds to it: (process, per control state, hull).
-    parts: Vec<(usize, Vec<Option<Range>>, Range)>,
+    parts: Vec<Part>,
+    /// The same from the error state (value 0, process 0 stuck, the others
+    /// from their first control state), once [`Counter::with_restarts`].
+    restarts: Option<Vec<Part>>,
+    after_error: Vec<Part>,
 }
+
+/// A process's sums: (process, per control state, hull over them).
+type Part = (usize, Vec<Option<Range>>, Range);
 
 impl Counter {
     /// The counter's bounds in the states where each `(process, control
-    /// state)` of `at` holds, or `None` where some of them is unreachable
-    /// in its process's graph.
+    /// state)` of `at` holds, or `None` where no state has them all.
     pub fn at(&self, at: &[(usize, u16)]) -> Option<Range> {
-        let mut sum: Range = (Some(self.initial), Some(self.initial));
-        for (p, per_state, hull) in &self.parts {
-            let r = match at.iter().find(|(q, _)| q == p) {
-                Some(&(_, s)) => (*per_state.get(s as usize)?)?,
-                None => *hull,
-            };
-            sum = (add(sum.0, r.0), add(sum.1, r.1));
+        let first = sum_at(self.initial, &self.parts, at);
+        let Some(restarts) = &self.restarts else {
+            return first;
+        };
+        // After an error process 0 stands in no control state of its own.
+        let again = if at.iter().any(|&(p, _)| p == 0) {
+            None
+        } else {
+            sum_at(0, restarts, at)
+        };
+        match (first, again) {
+            (Some(a), Some(b)) => Some((min(a.0, b.0), max(a.1, b.1))),
+            (a, b) => a.or(b),
         }
-        Some(sum)
     }
+
+    /// These bounds widened to hold after errors too.
+    pub fn with_restarts(&self) -> Counter {
+        Counter {
+            restarts: Some(self.after_error.clone()),
+            ..self.clone()
+        }
+    }
+}
+
+fn sum_at(initial: i64, parts: &[Part], at: &[(usize, u16)]) -> Option<Range> {
+    let mut sum: Range = (Some(initial), Some(initial));
+    for (p, per_state, hull) in parts {
+        let r = match at.iter().find(|(q, _)| q == p) {
+            Some(&(_, s)) => (*per_state.get(s as usize)?)?,
+            None => *hull,
+        };
+        sum = (add(sum.0, r.0), add(sum.1, r.1));
+    }
+    Some(sum)
 }
 
 fn add(a: Option<i64>, b: Option<i64>) -> Option<i64> {
@@ -109,6 +145,7 @@ pub fn counters(m: &Model) -> Vec<Counter> {
         }
         let initial = crate::model::read_slot(&m.initial, var.offset, var.ty.width(), var.ty.signed()) as i64;
         let mut parts = Vec::new();
+        let mut after_error = Vec::new();
         for (p, proc) in m.processes.iter().enumerate() {
             let edges: Vec<(usize, usize, i64)> = m
                 .transitions
@@ -120,24 +157,34 @@ pub fn counters(m: &Model) -> Vec<Counter> {
                 continue;
             }
             let n = proc.states.len();
-            let lo: Vec<_> = extreme(n, proc.init as usize, &edges, |c| -c)
-                .into_iter()
-                .map(|d| d.map(|b| b.map(|x| -x)))
-                .collect();
-            let hi = extreme(n, proc.init as usize, &edges, |c| c);
-            let per_state: Vec<Option<Range>> = (0..n).map(|s| Some((lo[s]?, hi[s]?))).collect();
-            let hull = per_state.iter().flatten().fold(None, |acc: Option<Range>, r| {
-                Some(acc.map_or(*r, |a| (min(a.0, r.0), max(a.1, r.1))))
-            });
-            parts.push((p, per_state, hull.unwrap_or((Some(0), Some(0)))));
+            parts.push(part(p, n, proc.init as usize, &edges));
+            if p != 0 {
+                after_error.push(part(p, n, 0, &edges));
+            }
         }
         out.push(Counter {
             var: v,
             initial,
             parts,
+            restarts: None,
+            after_error,
         });
     }
     out
+}
+
+/// Process `p`'s least and greatest sums over the paths from `start`.
+fn part(p: usize, n: usize, start: usize, edges: &[(usize, usize, i64)]) -> Part {
+    let lo: Vec<_> = extreme(n, start, edges, |c| -c)
+        .into_iter()
+        .map(|d| d.map(|b| b.map(|x| -x)))
+        .collect();
+    let hi = extreme(n, start, edges, |c| c);
+    let per_state: Vec<Option<Range>> = (0..n).map(|s| Some((lo[s]?, hi[s]?))).collect();
+    let hull = per_state.iter().flatten().fold(None, |acc: Option<Range>, r| {
+        Some(acc.map_or(*r, |a| (min(a.0, r.0), max(a.1, r.1))))
+    });
+    (p, per_state, hull.unwrap_or((Some(0), Some(0))))
 }
 
 /// The lower end, `None` meaning unbounded.

@@ -53,7 +53,7 @@ pub struct Bounds {
     var_of_byte: Arc<[usize]>,
     bound: Vec<Iv>,
     local: Arc<Local>,
-    /// Kept only where they show that no step may err ([`counters`]).
+    /// Widened to hold after errors where some step may err ([`counters`]).
     counters: Arc<[Counter]>,
 }
 
@@ -110,11 +110,10 @@ impl Bounds {
         // The error state is expanded like any other (§8.3): every process
         // but the first then starts from its first control state with every
         // variable zero. That matters only where some step may err, and
-        // then the counters' bounds, which hold only before a run's first
-        // error, are dropped.
+        // then the counters' bounds are widened to hold after errors too.
         let mut local = bounds.local_fixpoint(m, &steps, false);
         if may_reach_error(m, &bounds, &local, &steps) && !bounds.counters.is_empty() {
-            bounds.counters = Arc::new([]);
+            bounds.counters = bounds.counters.iter().map(Counter::with_restarts).collect();
             local = bounds.local_fixpoint(m, &steps, false);
         }
         if may_reach_error(m, &bounds, &local, &steps) {

@@ -228,10 +228,62 @@ fn a_count_of_processes_inside_cannot_underflow() {
     };
     let (_, d) = deps(&inside(""));
     assert!(d.groups.iter().all(|g| !g.may_err));
-    // A step that leaves without having entered can underflow: the error
-    // state is reachable, and no counter bound is kept.
+    // A step that leaves without having entered can underflow, and then
+    // Q's path sums are unbounded below: every `count - 1` may err.
     let (_, d) = deps(&inside(", out -> out { effect count = count - 1; }"));
     assert_eq!(d.groups.iter().filter(|g| g.may_err).count(), 3);
+}
+
+#[test]
+fn a_count_stays_bounded_where_another_variable_may_overflow() {
+    let model = |init: u8| {
+        format!(
+            "byte count = {init}; byte x;
+             process R {{ state r; init r; trans r -> r {{ effect x = x + 1; }}; }}
+             process P {{ state out, inside; init out;
+               trans out -> inside {{ guard count < 5; effect count = count + 1; }},
+                     inside -> out {{ effect count = count - 1; }}; }}
+             system async;"
+        )
+    };
+    let may_err = |d: &Deps| -> Vec<bool> { d.groups.iter().map(|g| g.may_err).collect() };
+    // `x` overflows; after that error P starts again from `out` with count
+    // 0, and `count - 1` still follows a `count + 1`.
+    let (_, d) = deps(&model(0));
+    assert_eq!(may_err(&d), [true, false, false]);
+    // Counting from 1, `count - 1` in `inside` cannot underflow before the
+    // first error, but after it the count starts again from 0: P at `out`,
+    // count 0, enters (1) and leaves (0); and from `inside`, which only a
+    // run before the error reaches with count 2, count may be 1 or 2. The
+    // count is never below 0 in `inside`: still no error.
+    let (_, d) = deps(&model(1));
+    assert_eq!(may_err(&d), [true, false, false]);
+}
+
+#[test]
+fn a_count_that_restarts_at_zero_after_an_error_may_underflow() {
+    // P leaves first: from 1, `count - 1` cannot underflow before an error;
+    // after `x` overflows the count is 0 with P in `inside`, its first
+    // declared state, and the step errs.
+    let (_, d) = deps(
+        "byte count = 1; byte x;
+         process R { state r; init r; trans r -> r { effect x = x + 1; }; }
+         process P { state inside, out; init inside;
+           trans inside -> out { effect count = count - 1; },
+                 out -> inside { effect count = count + 1; }; }
+         system async;",
+    );
+    let may_err: Vec<bool> = d.groups.iter().map(|g| g.may_err).collect();
+    assert_eq!(may_err, [true, true, false]);
+    // With no error elsewhere the count is 1 in `inside`, 0 in `out`.
+    let (_, d) = deps(
+        "byte count = 1;
+         process P { state inside, out; init inside;
+           trans inside -> out { effect count = count - 1; },
+                 out -> inside { effect count = count + 1; }; }
+         system async;",
+    );
+    assert!(d.groups.iter().all(|g| !g.may_err));
 }
 
 #[test]
