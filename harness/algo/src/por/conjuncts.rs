@@ -36,7 +36,7 @@ impl GroupConjuncts {
 /// A scalar of the state vector, as `read_slot` reads it, maybe divided by
 /// a constant or reduced modulo one (`div`, a nonzero divisor other than
 /// -1, so that it cannot err; `rem` for the remainder).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Scalar {
     offset: u32,
     width: u8,
@@ -100,9 +100,20 @@ enum Shape {
     },
     /// `x != 0` (or `x > 0`, `positive`).
     Value { x: Scalar, positive: bool, negate: bool },
+    /// `x == k0 || x == k1 || ...`, the first `n` of `ks` (a message
+    /// checked against the kinds a transition takes).
+    AnyOf {
+        x: Scalar,
+        ks: [i32; ANY_OF],
+        n: u8,
+        negate: bool,
+    },
     /// Anything else: [`Deps::holds`].
     General,
 }
+
+/// The most constants an [`Shape::AnyOf`] holds.
+const ANY_OF: usize = 6;
 
 /// Every conjunct's [`Shape`].
 pub struct Quick {
@@ -142,6 +153,10 @@ impl Quick {
                 let v = x.read(s);
                 (if positive { v > 0 } else { v != 0 }) != negate
             }
+            Shape::AnyOf { x, ks, n, negate } => {
+                let v = x.read(s);
+                ks[..n as usize].contains(&v) != negate
+            }
             Shape::General => return deps.holds(c, s),
         })
     }
@@ -152,6 +167,23 @@ fn shape(e: &Expr, positive: bool, negate: bool) -> Shape {
     match e {
         // `not a` is 1 exactly when `a` is 0, so both tests of it agree.
         Expr::Unary(UnOp::Not, a) => shape(a, false, !negate),
+        // So is a disjunction: of equalities of one scalar, a set.
+        Expr::Binary(BinOp::Or, ..) => {
+            let mut ks = [0; ANY_OF];
+            let mut n = 0;
+            let mut x = None;
+            if equalities(e, &mut x, &mut ks, &mut n) {
+                if let Some(x) = x {
+                    return Shape::AnyOf {
+                        x,
+                        ks,
+                        n: n as u8,
+                        negate,
+                    };
+                }
+            }
+            Shape::General
+        }
         // A comparison is 0 or 1: both tests of it agree.
         Expr::Binary(op, a, b) if is_comparison(*op) => match (Scalar::of(a), &**b, &**a, Scalar::of(b)) {
             (Some(x), Expr::Const(k), _, _) => Shape::Compare {
@@ -178,6 +210,28 @@ fn shape(e: &Expr, positive: bool, negate: bool) -> Shape {
             Some(x) => Shape::Value { x, positive, negate },
             None => Shape::General,
         },
+    }
+}
+
+/// Whether `e` is a disjunction of `x == k` (either way round) over one
+/// scalar `x`, at most [`ANY_OF`] of them: their constants left in `ks`.
+fn equalities(e: &Expr, x: &mut Option<Scalar>, ks: &mut [i32; ANY_OF], n: &mut usize) -> bool {
+    match e {
+        Expr::Binary(BinOp::Or, a, b) => equalities(a, x, ks, n) && equalities(b, x, ks, n),
+        Expr::Binary(BinOp::Eq, a, b) => {
+            let (y, k) = match (Scalar::of(a), &**b, &**a, Scalar::of(b)) {
+                (Some(y), &Expr::Const(k), _, _) | (_, _, &Expr::Const(k), Some(y)) => (y, k),
+                _ => return false,
+            };
+            if *n == ANY_OF || x.is_some_and(|x| x != y) {
+                return false;
+            }
+            *x = Some(y);
+            ks[*n] = k;
+            *n += 1;
+            true
+        }
+        _ => false,
     }
 }
 
@@ -225,7 +279,8 @@ process P { state s, t; init s;
        s -> s { guard not (i > -2) && x && not x; },
        t -> s { guard i && x != 250 && -7 <= i; },
        t -> t { guard x / 2 == 1 && a[x] == 0 && not (not (i < 0)) && i % -3 != 1 && x / 0 == 0; }; }
-process Q { state u; init u; trans u -> u { guard P.t && x <= i && not (i / -1 > x) && a[1] % 4 != x; }; }
+process Q { state u; init u; trans u -> u { guard P.t && x <= i && not (i / -1 > x) && a[1] % 4 != x; },
+  u -> u { guard (x == 3 || 250 == x || x == 1) && not (i == 1 || i == -2) && (x == 2 || i == 2); }; }
 system async;";
         let m = dve_frontend::load_str("shapes.dve", src).unwrap();
         let deps = Deps::new(&m);
@@ -235,7 +290,14 @@ system async;";
             .iter()
             .filter(|s| !matches!(s, Shape::General))
             .count();
-        assert!(direct >= 14, "{:?}", quick.shapes);
+        assert!(direct >= 16, "{:?}", quick.shapes);
+        // Two sets of equalities; the disjunction over two variables is not.
+        let sets = quick
+            .shapes
+            .iter()
+            .filter(|s| matches!(s, Shape::AnyOf { .. }))
+            .count();
+        assert_eq!(sets, 2, "{:?}", quick.shapes);
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut state = vec![0u8; m.state_len];
         let (mut errors, mut truths) = (0, [0; 2]);

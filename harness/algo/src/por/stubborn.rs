@@ -107,8 +107,8 @@ struct Scratch {
     misses: u64,
     resting: u64,
     /// The cache: the tree of each list of enabled groups, its nodes, and
-    /// the choices at its leaves (the groups of the closure chosen, sorted,
-    /// or `None` for "keep everything").
+    /// the choices at its leaves (the enabled groups the closure chosen
+    /// keeps, sorted, or `None` for "keep everything").
     roots: FxHashMap<Box<[u32]>, u32>,
     /// Per list of enabled groups, how its choices went ([`Tries`]).
     /// A table of [`TRIED`] entries, each for the list whose hash it
@@ -487,8 +487,14 @@ fn choose(s: &mut Scratch, adapt: bool, rel: &Relations, src: &[u8], enabled: &[
             if s.resting > 0 {
                 s.resting -= 1;
             } else {
-                let choice = keep.is_some().then(|| {
-                    let mut groups = s.best.clone();
+                // Only its enabled groups are ever looked up.
+                let choice = keep.as_ref().map(|keep| {
+                    let mut groups: Vec<u32> = enabled
+                        .iter()
+                        .zip(keep)
+                        .filter(|&(_, &k)| k)
+                        .map(|(&g, _)| g as u32)
+                        .collect();
                     groups.sort_unstable();
                     groups.into_boxed_slice()
                 });
