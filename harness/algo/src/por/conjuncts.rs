@@ -100,6 +100,18 @@ enum Shape {
     },
     /// `x != 0` (or `x > 0`, `positive`).
     Value { x: Scalar, positive: bool, negate: bool },
+    /// `a[x] op k`, `a` an array of `len` elements of `width` bytes at
+    /// `base`, `x` a scalar (an index out of range errs).
+    Indexed {
+        base: u32,
+        len: u32,
+        width: u8,
+        signed: bool,
+        x: Scalar,
+        op: BinOp,
+        k: i32,
+        negate: bool,
+    },
     /// `x == k0 || x == k1 || ...`, the first `n` of `ks` (a message
     /// checked against the kinds a transition takes).
     AnyOf {
@@ -153,6 +165,28 @@ impl Quick {
                 let v = x.read(s);
                 (if positive { v > 0 } else { v != 0 }) != negate
             }
+            Shape::Indexed {
+                base,
+                len,
+                width,
+                signed,
+                x,
+                op,
+                k,
+                negate,
+            } => {
+                let i = x.read(s);
+                if i < 0 || i as u32 >= len {
+                    return None;
+                }
+                let v = read_slot(
+                    s,
+                    base as usize + i as usize * width as usize,
+                    width as usize,
+                    signed,
+                );
+                compare(op, v, k) != negate
+            }
             Shape::AnyOf { x, ks, n, negate } => {
                 let v = x.read(s);
                 ks[..n as usize].contains(&v) != negate
@@ -204,12 +238,43 @@ fn shape(e: &Expr, positive: bool, negate: bool) -> Shape {
                 y,
                 negate,
             },
-            _ => Shape::General,
+            _ => match (&**a, &**b) {
+                (a, &Expr::Const(k)) => indexed(a, *op, k, negate),
+                (&Expr::Const(k), b) => indexed(b, flipped(*op), k, negate),
+                _ => Shape::General,
+            },
         },
         _ => match Scalar::of(e) {
             Some(x) => Shape::Value { x, positive, negate },
-            None => Shape::General,
+            None => indexed(e, if positive { BinOp::Gt } else { BinOp::Ne }, 0, negate),
         },
+    }
+}
+
+/// `e op k` for `e` an array element at a scalar index, else the general
+/// test.
+fn indexed(e: &Expr, op: BinOp, k: i32, negate: bool) -> Shape {
+    let Expr::LoadIndex {
+        ty,
+        offset,
+        len,
+        index,
+    } = e
+    else {
+        return Shape::General;
+    };
+    match (Scalar::of(index), u32::try_from(*offset)) {
+        (Some(x), Ok(base)) => Shape::Indexed {
+            base,
+            len: *len,
+            width: ty.width() as u8,
+            signed: ty.signed(),
+            x,
+            op,
+            k,
+            negate,
+        },
+        _ => Shape::General,
     }
 }
 
@@ -280,7 +345,8 @@ process P { state s, t; init s;
        t -> s { guard i && x != 250 && -7 <= i; },
        t -> t { guard x / 2 == 1 && a[x] == 0 && not (not (i < 0)) && i % -3 != 1 && x / 0 == 0; }; }
 process Q { state u; init u; trans u -> u { guard P.t && x <= i && not (i / -1 > x) && a[1] % 4 != x; },
-  u -> u { guard (x == 3 || 250 == x || x == 1) && not (i == 1 || i == -2) && (x == 2 || i == 2); }; }
+  u -> u { guard (x == 3 || 250 == x || x == 1) && not (i == 1 || i == -2) && (x == 2 || i == 2); },
+  u -> u { guard 1 > a[i % 5] && not a[x / 100] && a[i] && a[x % 2] >= 1; }; }
 system async;";
         let m = dve_frontend::load_str("shapes.dve", src).unwrap();
         let deps = Deps::new(&m);
@@ -298,6 +364,12 @@ system async;";
             .filter(|s| matches!(s, Shape::AnyOf { .. }))
             .count();
         assert_eq!(sets, 2, "{:?}", quick.shapes);
+        let elements = quick
+            .shapes
+            .iter()
+            .filter(|s| matches!(s, Shape::Indexed { .. }))
+            .count();
+        assert_eq!(elements, 5, "{:?}", quick.shapes);
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut state = vec![0u8; m.state_len];
         let (mut errors, mut truths) = (0, [0; 2]);
