@@ -33,7 +33,7 @@ pub fn system_view(model: &Model) -> Option<Model> {
             t.guard = Some(Expr::Const(0));
         }
     }
-    // The loop is a local move, whatever kind of step the transition was.
+    // A local loop belongs in no list of receives or sends, whatever its sync.
     let pr = &mut out.processes[p];
     for list in [&mut pr.recv, &mut pr.send, &mut pr.buf_recv, &mut pr.buf_send] {
         list.retain(|&t| t != held);

@@ -43,9 +43,9 @@ pub struct Counter {
     /// Per process that adds to it: (process, per control state, hull).
     parts: Vec<Part>,
     /// The same from the error state (value 0, process 0 stuck, the others
-    /// from their first control state), once [`Counter::with_restarts`].
-    restarts: Option<Vec<Part>>,
+    /// from their first control state), counted once [`Counter::with_restarts`].
     after_error: Vec<Part>,
+    restarts: bool,
 }
 
 /// A process's sums: (process, per control state, hull over them).
@@ -56,14 +56,14 @@ impl Counter {
     /// state)` of `at` holds, or `None` where no state has them all.
     pub fn at(&self, at: &[(usize, u16)]) -> Option<Range> {
         let first = sum_at(self.initial, &self.parts, at);
-        let Some(restarts) = &self.restarts else {
+        if !self.restarts {
             return first;
-        };
+        }
         // After an error process 0 stands in no control state of its own.
         let again = if at.iter().any(|&(p, _)| p == 0) {
             None
         } else {
-            sum_at(0, restarts, at)
+            sum_at(0, &self.after_error, at)
         };
         match (first, again) {
             (Some(a), Some(b)) => Some((min(a.0, b.0), max(a.1, b.1))),
@@ -74,7 +74,7 @@ impl Counter {
     /// These bounds widened to hold after errors too.
     pub fn with_restarts(&self) -> Counter {
         Counter {
-            restarts: Some(self.after_error.clone()),
+            restarts: true,
             ..self.clone()
         }
     }
@@ -166,8 +166,8 @@ pub fn counters(m: &Model) -> Vec<Counter> {
             var: v,
             initial,
             parts,
-            restarts: None,
             after_error,
+            restarts: false,
         });
     }
     out

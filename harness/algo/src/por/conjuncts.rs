@@ -206,17 +206,15 @@ fn shape(e: &Expr, positive: bool, negate: bool) -> Shape {
             let mut ks = [0; ANY_OF];
             let mut n = 0;
             let mut x = None;
-            if equalities(e, &mut x, &mut ks, &mut n) {
-                if let Some(x) = x {
-                    return Shape::AnyOf {
-                        x,
-                        ks,
-                        n: n as u8,
-                        negate,
-                    };
-                }
+            match (equalities(e, &mut x, &mut ks, &mut n), x) {
+                (true, Some(x)) => Shape::AnyOf {
+                    x,
+                    ks,
+                    n: n as u8,
+                    negate,
+                },
+                _ => Shape::General,
             }
-            Shape::General
         }
         // A comparison is 0 or 1: both tests of it agree.
         Expr::Binary(op, a, b) if is_comparison(*op) => match (Scalar::of(a), &**b, &**a, Scalar::of(b)) {
